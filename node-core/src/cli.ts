@@ -1,0 +1,223 @@
+// wave-core: the command-line entry. `serve` (host protocol), `mcp` (MCP server), `call` (one
+// tool call), each with --help.
+import { readFileSync } from "node:fs";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { WaveCore } from "./core/runtime.js";
+import { InvalidToolArguments, UnknownTool } from "./core/registry.js";
+import { resultText } from "./core/tool.js";
+import { directoryExists } from "./core/workspace.js";
+import { canonicalDir } from "./core/paths.js";
+import { CORE_VERSION } from "./protocol/version.js";
+import { createCore } from "./startup.js";
+
+class UsageError extends Error {}
+
+const MAIN_HELP = `wave-core ${CORE_VERSION} — the Wave Tools core for AI coding agents
+
+Usage:
+  wave-core serve [--root DIR] [--add-dir DIR]...    host protocol (JSON-RPC 2.0 lines on stdio)
+  wave-core mcp   [--root DIR] [--add-dir DIR]...    MCP server on stdio
+  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
+                                                     run one tool call and print its result
+  wave-core <command> --help                          help for one command
+  wave-core --version
+
+Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep.
+Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr).
+Protocol reference: node-core/PROTOCOL.md.
+`;
+
+const COMMON_OPTIONS = {
+  root: { type: "string" },
+  "add-dir": { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+const COMMAND_HELP: Record<string, string> = {
+  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]...
+
+Serves the host protocol: JSON-RPC 2.0, one UTF-8 JSON object per line on stdin/stdout, logs on
+stderr. The host's initialize request may override the root and add directories.
+
+Options:
+  --root DIR      workspace root (default: the current directory)
+  --add-dir DIR   another directory commands may cd into and stay (repeatable)
+
+Closing stdin (or SIGTERM/SIGINT/SIGHUP) stops every process the core started, then exits.
+`,
+  mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]...
+
+Serves the same tools as a Model Context Protocol server over stdio. One connection is one
+session; closing stdin stops its background tasks.
+
+Options:
+  --root DIR      workspace root (default: the current directory)
+  --add-dir DIR   another directory commands may cd into and stay (repeatable)
+`,
+  call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
+
+Runs one tool call and prints its text result (or the whole MCP-shaped result with --json).
+Give "-" as the arguments to read them from stdin.
+
+Exit status: 0 success, 1 the tool reported an error, 2 usage error (bad JSON, unknown tool,
+invalid arguments).
+
+Example:
+  wave-core call Bash '{"command":"git status"}'
+  wave-core call Read '{"file_path":"README.md","limit":20}' --json
+`,
+};
+
+const CALL_OPTIONS = { ...COMMON_OPTIONS, json: { type: "boolean" } } as const satisfies ParseArgsConfig["options"];
+
+function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function coreFromOptions(values: { root?: string; "add-dir"?: string[] }): WaveCore {
+  const root = canonicalDir(values.root ?? process.cwd());
+  if (!directoryExists(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
+  const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
+  for (const d of dirs) if (!directoryExists(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
+  return createCore({ root, additionalDirectories: dirs });
+}
+
+function installSignalHandlers(core: WaveCore, exit: (code: number) => void): void {
+  const signals: Array<[NodeJS.Signals, number]> = [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ];
+  for (const [sig, code] of signals) {
+    process.on(sig, () => {
+      void core.shutdown().then(() => exit(code));
+    });
+  }
+}
+
+/** Exits once stdout has flushed, so the last response is never lost. */
+function exitAfterFlush(code: number): void {
+  process.stdout.write("", () => process.exit(code));
+  // If stdout is gone (host closed the pipe), do not wait forever.
+  setTimeout(() => process.exit(code), 2000).unref();
+}
+
+async function serve(argv: string[]): Promise<void> {
+  const { values } = parse(argv, COMMON_OPTIONS);
+  if (values.help) return void process.stdout.write(COMMAND_HELP.serve!);
+  const core = coreFromOptions(values);
+  const { createHostServer } = await import("./protocol/hostServer.js");
+  const server = createHostServer({
+    core,
+    write: (line) => process.stdout.write(line + "\n"),
+    onExit: exitAfterFlush,
+  });
+  installSignalHandlers(core, exitAfterFlush);
+  process.stdout.on("error", () => {
+    // The host closed our stdout: nobody can hear us any more; stop cleanly.
+    void core.shutdown().then(() => process.exit(0));
+  });
+  process.stdin.on("data", (chunk: Buffer) => server.push(chunk));
+  process.stdin.on("end", () => server.end());
+  process.stdin.on("error", () => server.end());
+}
+
+async function mcp(argv: string[]): Promise<void> {
+  const { values } = parse(argv, COMMON_OPTIONS);
+  if (values.help) return void process.stdout.write(COMMAND_HELP.mcp!);
+  const core = coreFromOptions(values);
+  const { startMcpServer } = await import("./protocol/mcpServer.js");
+  installSignalHandlers(core, exitAfterFlush);
+  const handle = await startMcpServer(core);
+  await handle.closed;
+  exitAfterFlush(0);
+}
+
+function readArguments(raw: string | undefined): unknown {
+  if (raw === undefined) return {};
+  const text = raw === "-" ? readFileSync(0, "utf8") : raw;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`The arguments are not valid JSON (${(err as Error).message}). Quote them: '{"command":"ls"}'.`);
+  }
+}
+
+async function call(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, CALL_OPTIONS);
+  if (values.help) {
+    process.stdout.write(COMMAND_HELP.call!);
+    return 0;
+  }
+  const [name, rawArgs, ...rest] = positionals;
+  if (!name) throw new UsageError("call needs a tool name, e.g. wave-core call Read '{\"file_path\":\"README.md\"}'");
+  if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}. Pass the tool arguments as one JSON string.`);
+  const args = readArguments(rawArgs);
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw new UsageError("The arguments must be a JSON object, e.g. '{\"command\":\"ls\"}'.");
+  }
+  const core = coreFromOptions(values);
+  const controller = new AbortController();
+  process.once("SIGINT", () => controller.abort(new Error("interrupted")));
+  process.once("SIGTERM", () => controller.abort(new Error("terminated")));
+  try {
+    const result = await core.callTool({ name, arguments: args, origin: "cli", signal: controller.signal });
+    process.stdout.write(values.json ? JSON.stringify(result, null, 2) + "\n" : ensureNewline(resultText(result)));
+    return result.isError ? 1 : 0;
+  } catch (err) {
+    if (err instanceof UnknownTool || err instanceof InvalidToolArguments) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    await core.shutdown();
+  }
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith("\n") ? text : text + "\n";
+}
+
+const commands: Record<string, (argv: string[]) => Promise<number | void>> = { serve, mcp, call };
+
+/** Concern modules may add commands (e.g. `env`). */
+export function registerCommand(name: string, help: string, run: (argv: string[]) => Promise<number | void>): void {
+  commands[name] = run;
+  COMMAND_HELP[name] = help;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(MAIN_HELP);
+    if (!command) process.exitCode = 2;
+    return;
+  }
+  if (command === "--version" || command === "-v") {
+    process.stdout.write(CORE_VERSION + "\n");
+    return;
+  }
+  const run = commands[command];
+  try {
+    if (!run) throw new UsageError(`Unknown command "${command}". Commands: ${Object.keys(commands).join(", ")}. See wave-core --help.`);
+    const code = await run(rest);
+    if (typeof code === "number") {
+      process.exitCode = code;
+      // A finished one-shot call must not linger on timers of work it already stopped.
+      exitAfterFlush(code);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`wave-core: ${err.message}\n`);
+      process.exitCode = 2;
+      exitAfterFlush(2);
+      return;
+    }
+    process.stderr.write(`wave-core: ${(err as Error)?.stack ?? String(err)}\n`);
+    exitAfterFlush(1);
+  }
+}
+
+void main(process.argv.slice(2));

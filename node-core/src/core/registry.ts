@@ -1,0 +1,90 @@
+// The tool table: JSON Schemas rendered once from the zod schemas, and argument validation that
+// reports every problem with its path.
+import { z } from "zod";
+import type { ToolAnnotations, ToolDefinition } from "./tool.js";
+
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+}
+
+export interface ArgumentIssue {
+  path: (string | number)[];
+  message: string;
+  code: string;
+}
+
+export class InvalidToolArguments extends Error {
+  constructor(
+    readonly tool: string,
+    readonly issues: ArgumentIssue[],
+  ) {
+    super(`Invalid arguments for ${tool}: ${issues.map(formatIssue).join("; ")}`);
+    this.name = "InvalidToolArguments";
+  }
+}
+
+export class UnknownTool extends Error {
+  constructor(
+    readonly tool: string,
+    readonly available: string[],
+  ) {
+    super(`Unknown tool "${tool}". Available tools: ${available.join(", ")}.`);
+    this.name = "UnknownTool";
+  }
+}
+
+function formatIssue(issue: ArgumentIssue): string {
+  const where = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
+  return `${where}: ${issue.message}`;
+}
+
+export function renderInputSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+export class ToolRegistry {
+  private readonly byName = new Map<string, ToolDefinition>();
+  private listed: ListedTool[] | undefined;
+
+  constructor(tools: readonly ToolDefinition[]) {
+    for (const t of tools) {
+      if (this.byName.has(t.name)) throw new Error(`duplicate tool ${t.name}`);
+      this.byName.set(t.name, t);
+    }
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get(name: string): ToolDefinition {
+    const tool = this.byName.get(name);
+    if (!tool) throw new UnknownTool(name, this.names());
+    return tool;
+  }
+
+  /** Tool list as MCP `tools/list` shapes it. Rendered on first use, then cached. */
+  list(): ListedTool[] {
+    this.listed ??= [...this.byName.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: renderInputSchema(t.inputSchema),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    }));
+    return this.listed;
+  }
+
+  validate(tool: ToolDefinition, args: unknown): unknown {
+    const parsed = tool.inputSchema.safeParse(args ?? {});
+    if (parsed.success) return parsed.data;
+    throw new InvalidToolArguments(
+      tool.name,
+      parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message, code: i.code })),
+    );
+  }
+}

@@ -1,0 +1,179 @@
+// The core itself, independent of transport: workspace, sessions, tools, in-flight calls and
+// events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
+import { randomBytes } from "node:crypto";
+import { createLogger } from "../util/log.js";
+import { EventBus } from "./events.js";
+import { ToolRegistry } from "./registry.js";
+import { SessionManager, type Session } from "./session.js";
+import { errorResult, type CallOrigin, type ProgressUpdate, type ToolDefinition, type ToolResult } from "./tool.js";
+import { Workspace } from "./workspace.js";
+
+const log = createLogger("core");
+
+export interface CallRequest {
+  name: string;
+  arguments: unknown;
+  sessionId?: string;
+  /** Chosen by the caller so it can refer to the call (move to background) before it starts. */
+  callId?: string;
+  origin: CallOrigin;
+  signal?: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+export interface InFlightCall {
+  callId: string;
+  sessionId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  startedAt: number;
+  moveToBackground?: () => string | undefined;
+}
+
+export class UnknownSession extends Error {
+  constructor(readonly sessionId: string) {
+    super(`Unknown session "${sessionId}". Create it with sessions/create, or omit sessionId to use the main session.`);
+    this.name = "UnknownSession";
+  }
+}
+
+export class DuplicateCallId extends Error {
+  constructor(readonly callId: string) {
+    super(`A call with id "${callId}" is already running; call ids must be unique.`);
+    this.name = "DuplicateCallId";
+  }
+}
+
+export class WaveCore {
+  readonly events = new EventBus();
+  readonly workspace: Workspace;
+  readonly sessions: SessionManager;
+  readonly registry: ToolRegistry;
+  private readonly calls = new Map<string, InFlightCall>();
+  private nextCall = 1;
+  private readonly callPrefix = randomBytes(3).toString("hex");
+  private shuttingDown: Promise<void> | undefined;
+
+  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[] }) {
+    this.workspace = new Workspace(opts.root, opts.additionalDirectories);
+    this.sessions = new SessionManager(this.workspace, this.events);
+    this.registry = new ToolRegistry(opts.tools);
+  }
+
+  get isShuttingDown(): boolean {
+    return this.shuttingDown !== undefined;
+  }
+
+  session(id: string | undefined): Session {
+    const s = this.sessions.get(id);
+    if (!s) throw new UnknownSession(id ?? "main");
+    return s;
+  }
+
+  inFlightCalls(): InFlightCall[] {
+    return [...this.calls.values()];
+  }
+
+  /** Asks a running call to continue in the background. Returns its task id, or undefined if it cannot. */
+  moveToBackground(callId: string): string | undefined {
+    const call = this.calls.get(callId);
+    return call?.moveToBackground?.();
+  }
+
+  /**
+   * Validates and runs one tool call. Throws UnknownTool, InvalidToolArguments, UnknownSession or
+   * DuplicateCallId for caller errors (each transport maps them); tool failures come back as
+   * `isError` results.
+   */
+  async callTool(req: CallRequest): Promise<ToolResult> {
+    const tool = this.registry.get(req.name);
+    const input = this.registry.validate(tool, req.arguments);
+    const session = this.session(req.sessionId);
+    const callId = req.callId ?? `${this.callPrefix}-${this.nextCall++}`;
+    if (this.calls.has(callId)) throw new DuplicateCallId(callId);
+
+    const controller = new AbortController();
+    const abort = (reason: unknown) => controller.abort(reason);
+    const onCallerAbort = () => abort(req.signal?.reason ?? new Error("cancelled"));
+    const onSessionAbort = () => abort(new Error(`session ${session.id} ended`));
+    if (req.signal?.aborted) onCallerAbort();
+    req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    session.signal.addEventListener("abort", onSessionAbort, { once: true });
+
+    const args = (req.arguments ?? {}) as Record<string, unknown>;
+    const call: InFlightCall = { callId, sessionId: session.id, name: tool.name, arguments: args, startedAt: Date.now() };
+    this.calls.set(callId, call);
+    this.events.emit("tool/started", {
+      callId,
+      sessionId: session.id,
+      name: tool.name,
+      arguments: args,
+      startedAt: new Date(call.startedAt).toISOString(),
+    });
+
+    let result: ToolResult;
+    try {
+      result = await tool.run(input, {
+        callId,
+        session,
+        workspace: this.workspace,
+        events: this.events,
+        origin: req.origin,
+        signal: controller.signal,
+        log: createLogger(`tool:${tool.name}`),
+        progress: (update) => {
+          this.events.emit("tool/progress", { callId, sessionId: session.id, ...update });
+          req.onProgress?.(update);
+        },
+        setMoveToBackgroundHandler: (handler) => {
+          call.moveToBackground = handler;
+        },
+      });
+    } catch (err) {
+      if (controller.signal.aborted) {
+        const why = (controller.signal.reason as Error | undefined)?.message ?? "cancelled";
+        result = errorResult(`The ${tool.name} call was aborted before it finished (${why}).`, { interrupted: true });
+      } else {
+        log.error("tool threw", { tool: tool.name, callId, error: err });
+        result = errorResult(
+        `Internal error in ${tool.name}: ${(err as Error)?.message ?? String(err)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
+        );
+      }
+    } finally {
+      this.calls.delete(callId);
+      req.signal?.removeEventListener("abort", onCallerAbort);
+      session.signal.removeEventListener("abort", onSessionAbort);
+    }
+    this.events.emit("tool/finished", {
+      callId,
+      sessionId: session.id,
+      name: tool.name,
+      isError: result.isError,
+      durationMs: Date.now() - call.startedAt,
+      result,
+    });
+    return result;
+  }
+
+  /** Stops every process tree and disposes every session. Safe to call more than once. */
+  shutdown(): Promise<void> {
+    this.shuttingDown ??= (async () => {
+      await this.sessions.disposeAll();
+      for (const hook of this.shutdownHooks.reverse()) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error("shutdown hook failed", { error: err });
+        }
+      }
+    })();
+    return this.shuttingDown;
+  }
+
+  private readonly shutdownHooks: Array<() => Promise<void> | void> = [];
+
+  /** Runs after all sessions are disposed (e.g. to stop a watchdog). */
+  onShutdown(hook: () => Promise<void> | void): void {
+    this.shutdownHooks.push(hook);
+  }
+}

@@ -1,0 +1,80 @@
+// The contract every tool implements: a zod input schema (rendered to JSON Schema for agents), a
+// model-facing description, and a run function that turns validated input into an MCP-shaped result.
+import { z } from "zod";
+import type { Logger } from "../util/log.js";
+import type { Session } from "./session.js";
+import type { Workspace } from "./workspace.js";
+import type { EventBus } from "./events.js";
+
+export type TextContent = { type: "text"; text: string };
+export type ImageContent = { type: "image"; data: string; mimeType: string };
+export type ToolContent = TextContent | ImageContent;
+
+export interface ToolResult {
+  content: ToolContent[];
+  structuredContent: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ProgressUpdate {
+  message?: string;
+  progress?: number;
+  total?: number;
+}
+
+/** Where a call came from; decides how progress and questions reach the caller. */
+export type CallOrigin = "host" | "mcp" | "cli";
+
+export interface ToolContext {
+  readonly callId: string;
+  readonly session: Session;
+  readonly workspace: Workspace;
+  readonly events: EventBus;
+  readonly origin: CallOrigin;
+  /** Aborted when the caller cancels the call, the session is disposed or the core shuts down. */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  /** Reports progress to whoever is listening (host notification or MCP progress). */
+  progress(update: ProgressUpdate): void;
+  /**
+   * Lets the host move this call to the background (Ctrl+B). The handler must make the pending
+   * call resolve promptly; it returns the task id it handed the work to.
+   */
+  setMoveToBackgroundHandler(handler: (() => string | undefined) | undefined): void;
+}
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: S;
+  readonly annotations?: ToolAnnotations;
+  run(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+export function textResult(text: string, structuredContent: Record<string, unknown> = {}): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent, isError: false };
+}
+
+/** A failed call the model should read: say what went wrong and what to do next. */
+export function errorResult(text: string, structuredContent: Record<string, unknown> = {}): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent: { error: text, ...structuredContent }, isError: true };
+}
+
+/** Joins the text parts of a result (images are described, not dumped). */
+export function resultText(result: ToolResult): string {
+  return result.content
+    .map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}, ${Math.round((c.data.length * 3) / 4)} bytes]`))
+    .join("\n");
+}

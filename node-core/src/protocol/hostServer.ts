@@ -1,0 +1,196 @@
+// `wave-core serve`: the host protocol (JSON-RPC 2.0, one JSON object per line on stdio).
+import { z } from "zod";
+import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.js";
+import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
+import { createLogger } from "../util/log.js";
+import { checkRoot, coreMethods } from "./coreMethods.js";
+import type { HostMethod } from "./hostMethod.js";
+import { ErrorCode, JsonRpcPeer, RpcError, type RequestContext } from "./jsonrpc.js";
+import { CORE_VERSION, PROTOCOL_VERSION, SERVER_NAME } from "./version.js";
+import { contributedHostMethods } from "./contributions.js";
+
+const log = createLogger("host-server");
+
+/** How long answers to calls cut short by the end of input may take to go out. */
+const IDLE_WAIT_MS = 5000;
+
+const initializeParams = z.object({
+  protocolVersion: z.string().optional(),
+  hostInfo: z.object({ name: z.string(), version: z.string().optional() }).passthrough().optional(),
+  workspaceRoot: z.string().min(1).optional(),
+  additionalDirectories: z.array(z.string().min(1)).optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+});
+
+export interface HostServerOptions {
+  core: WaveCore;
+  write(line: string): void;
+  /** Called once the server is finished: after `exit`, or after the input ended and cleanup ran. */
+  onExit(code: number): void;
+}
+
+export interface HostServer {
+  push(chunk: Buffer): void;
+  /** The input ended (stdin EOF): stop everything the core started, then exit. */
+  end(): void;
+}
+
+function majorOf(version: string): string {
+  return version.split(".")[0] ?? version;
+}
+
+export function createHostServer(opts: HostServerOptions): HostServer {
+  const { core } = opts;
+  const methods = new Map<string, HostMethod>();
+  for (const m of [...coreMethods, ...contributedHostMethods]) methods.set(m.name, m as HostMethod);
+
+  let initialized = false;
+  let shutdownRequested = false;
+  let exited = false;
+
+  const exit = (code: number) => {
+    if (exited) return;
+    exited = true;
+    opts.onExit(code);
+  };
+
+  const dispatch = async (method: string, params: unknown, ctx: RequestContext): Promise<unknown> => {
+    if (shutdownRequested) {
+      throw new RpcError(ErrorCode.ShuttingDown, `The server is shutting down; ${method} was not run. Send "exit" and start a new core.`);
+    }
+    if (method === "initialize") return initialize(params);
+    if (method === "shutdown") {
+      shutdownRequested = true;
+      await core.shutdown();
+      return null;
+    }
+    const m = methods.get(method);
+    if (!m) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}. See PROTOCOL.md for the methods this core serves.`);
+    const parsed = m.params.safeParse(params ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code }));
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; ")}`,
+        { issues },
+      );
+    }
+    try {
+      return await m.handle(parsed.data, { core, signal: ctx.signal, requestId: ctx.id });
+    } catch (err) {
+      throw toRpcError(err);
+    }
+  };
+
+  const initialize = (params: unknown) => {
+    if (initialized) throw new RpcError(ErrorCode.AlreadyInitialized, "initialize was already called on this connection.");
+    const parsed = initializeParams.safeParse(params ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code }));
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for initialize: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`, { issues });
+    }
+    const p = parsed.data;
+    if (p.protocolVersion && majorOf(p.protocolVersion) !== majorOf(PROTOCOL_VERSION)) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unsupported protocol version ${p.protocolVersion}; this core speaks ${PROTOCOL_VERSION}. Update the host or the core so they match.`,
+        { supported: [PROTOCOL_VERSION] },
+      );
+    }
+    if (p.workspaceRoot) {
+      const root = checkRoot(p.workspaceRoot);
+      if (root !== core.workspace.root) {
+        core.workspace.setRoot(root);
+        // The main session was created for the command-line root; it follows the host's root.
+        core.sessions.main.rebase(root);
+      }
+    }
+    const rejected: { path: string; reason: string }[] = [];
+    for (const d of p.additionalDirectories ?? []) {
+      try {
+        core.workspace.addDirectory(d);
+      } catch (err) {
+        rejected.push({ path: d, reason: (err as Error).message });
+      }
+    }
+    if (p.settings) core.workspace.updateSettings(p.settings);
+    initialized = true;
+    log.debug("initialized", { host: p.hostInfo?.name, root: core.workspace.root });
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      serverInfo: { name: SERVER_NAME, version: CORE_VERSION },
+      capabilities: {
+        tools: { listChanged: false },
+        cancellation: { method: "$/cancelRequest" },
+        sessions: true,
+        moveToBackground: true,
+        methods: ["initialize", "shutdown", ...methods.keys()],
+      },
+      workspace: {
+        root: core.workspace.root,
+        additionalDirectories: [...core.workspace.additionalDirectories],
+        rejectedDirectories: rejected,
+      },
+      sessionId: core.sessions.main.id,
+      tools: core.registry.list(),
+    };
+  };
+
+  const peer = new JsonRpcPeer(opts.write, {
+    request: dispatch,
+    notification: (method, params) => {
+      switch (method) {
+        case "$/cancelRequest": {
+          const id = (params as { id?: unknown } | undefined)?.id;
+          if (typeof id === "string" || typeof id === "number") peer.cancelIncoming(id);
+          else log.warn("$/cancelRequest without a string or number id was ignored");
+          return;
+        }
+        case "exit":
+          void core
+            .shutdown()
+            .then(() => peer.whenIdle(IDLE_WAIT_MS))
+            .then(() => exit(shutdownRequested ? 0 : 1));
+          return;
+        case "initialized":
+          return;
+        default:
+          log.debug("ignoring an unknown notification", { method });
+      }
+    },
+  });
+
+  const unsubscribe = core.events.subscribe((method, params) => peer.notify(method, params));
+
+  return {
+    push: (chunk) => peer.push(chunk),
+    end: () => {
+      // Stop everything first (that also aborts running calls), then let their answers go out.
+      peer.end();
+      void core
+        .shutdown()
+        .then(() => peer.whenIdle(IDLE_WAIT_MS))
+        .then(() => {
+          unsubscribe();
+          exit(0);
+        });
+    },
+  };
+}
+
+function toRpcError(err: unknown): unknown {
+  if (err instanceof RpcError) return err;
+  if (err instanceof InvalidToolArguments) {
+    return new RpcError(ErrorCode.InvalidParams, err.message, { tool: err.tool, issues: err.issues });
+  }
+  if (err instanceof UnknownTool) {
+    return new RpcError(ErrorCode.InvalidParams, err.message, { tool: err.tool, available: err.available });
+  }
+  if (err instanceof UnknownSession) {
+    return new RpcError(ErrorCode.InvalidParams, err.message, { sessionId: err.sessionId });
+  }
+  if (err instanceof DuplicateCallId) {
+    return new RpcError(ErrorCode.InvalidParams, err.message, { callId: err.callId });
+  }
+  return err;
+}

@@ -1,0 +1,20 @@
+// Builds the core for a command: the tools, the workspace, and the start-up work each concern
+// needs (started asynchronously; nothing here may block answering `initialize`).
+import { WaveCore } from "./core/runtime.js";
+import { allTools } from "./tools/index.js";
+
+export interface CoreOptions {
+  root: string;
+  additionalDirectories?: string[];
+}
+
+type StartupHook = (core: WaveCore) => void;
+
+/** Concern modules that must start with the core (environment probe, watchdog, ...). */
+const startupHooks: StartupHook[] = [];
+
+export function createCore(opts: CoreOptions): WaveCore {
+  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools });
+  for (const hook of startupHooks) hook(core);
+  return core;
+}
