@@ -1,0 +1,21 @@
+// Seam for the grep/find/rg shims (BASH-SHIM). The runner asks for the injection of the shell it
+// is about to start and applies it; it knows nothing else about shims.
+import type { ResolvedShell } from "../types.js";
+
+export interface ShimInjection {
+  /** Variables to add to the shell's environment (bash: BASH_ENV naming the prelude file). */
+  env: Record<string, string>;
+  /** Text placed before the user's script in the `-c` argument ("" for none); ends with a newline. */
+  scriptPrefix: string;
+}
+
+export const NO_SHIMS: ShimInjection = { env: {}, scriptPrefix: "" };
+
+/**
+ * What to inject into a Bash-tool shell so `grep`, `find` and (when the system has none) `rg` run
+ * the bundled tools. `enabled: false` (the user's opt-out) injects nothing.
+ */
+export async function shimInjection(_shell: ResolvedShell, opts: { enabled: boolean }): Promise<ShimInjection> {
+  if (!opts.enabled) return NO_SHIMS;
+  return NO_SHIMS;
+}
