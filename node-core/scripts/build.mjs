@@ -9,6 +9,17 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const outfile = join(root, "dist", "wave-core.js");
 mkdirSync(dirname(outfile), { recursive: true });
 
+// zod re-exports every message locale (`z.locales.*`); the core only ever uses English, which zod
+// installs itself. Resolving the locale index to English alone keeps ~150 KB out of start-up.
+const englishOnlyZodLocales = {
+  name: "english-only-zod-locales",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(root, "scripts", "zod-locales-en.mjs") } : undefined,
+    );
+  },
+};
+
 const result = await build({
   entryPoints: [join(root, "src", "cli.ts")],
   outfile,
@@ -16,7 +27,10 @@ const result = await build({
   platform: "node",
   format: "cjs",
   target: "node18",
+  // Whitespace and syntax only: identifiers stay readable in stack traces.
   minifySyntax: true,
+  minifyWhitespace: true,
+  plugins: [englishOnlyZodLocales],
   sourcemap: false,
   legalComments: "none",
   metafile: true,

@@ -433,11 +433,13 @@ export class JsonRpcPeer {
       });
       this.send({ jsonrpc: "2.0", id: message.id, result: result ?? null });
     } catch (err) {
-      const error =
-        err instanceof RpcError
-          ? err.toJSON()
-          : { code: ErrorCode.InternalError, message: `Internal error in ${message.method}: ${(err as Error)?.message ?? String(err)}` };
-      if (!(err instanceof RpcError)) log.error("request handler failed", { method: message.method, error: err });
+      let error: JsonRpcErrorObject;
+      if (err instanceof RpcError) error = err.toJSON();
+      else if (ctrl.signal.aborted) error = { code: ErrorCode.RequestCancelled, message: `${message.method} was cancelled.` };
+      else {
+        error = { code: ErrorCode.InternalError, message: `Internal error in ${message.method}: ${(err as Error)?.message ?? String(err)}` };
+        log.error("request handler failed", { method: message.method, error: err });
+      }
       this.send({ jsonrpc: "2.0", id: message.id, error });
     } finally {
       this.inFlight.delete(key);

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { ErrorCode, JsonRpcPeer, LineSplitter, parseMessage, type FrameEvent } from "./jsonrpc.js";
+
+function split(chunks: (string | Buffer)[], max = 1024): FrameEvent[] {
+  const events: FrameEvent[] = [];
+  const s = new LineSplitter((e) => events.push(e), max);
+  for (const c of chunks) s.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  s.end();
+  return events;
+}
+
+describe("LineSplitter", () => {
+  it("splits on newlines across chunk boundaries and strips a trailing CR", () => {
+    expect(split(["{\"a\":", "1}\r\n{\"b\"", ":2}\n", "tail"])).toEqual([
+      { kind: "line", text: '{"a":1}' },
+      { kind: "line", text: '{"b":2}' },
+      { kind: "line", text: "tail" },
+    ]);
+  });
+
+  it("keeps a multi-byte character split across chunks intact", () => {
+    const bytes = Buffer.from('"héllo ✓"\n');
+    expect(split([bytes.subarray(0, 3), bytes.subarray(3, 10), bytes.subarray(10)])).toEqual([{ kind: "line", text: '"héllo ✓"' }]);
+  });
+
+  it("drops an oversized line as it streams, reports its size once, and resumes on the next line", () => {
+    const events = split(["x".repeat(600), "y".repeat(600), "z".repeat(600) + "\n", "ok\n"], 1000);
+    expect(events).toEqual([
+      { kind: "oversized", bytes: 1800 },
+      { kind: "line", text: "ok" },
+    ]);
+  });
+
+  it("never holds more than the cap while skipping", () => {
+    const s = new LineSplitter(() => {}, 100);
+    for (let i = 0; i < 1000; i++) s.push(Buffer.alloc(1000, 0x61));
+    expect((s as unknown as { pendingBytes: number }).pendingBytes).toBe(0);
+    expect((s as unknown as { pending: Buffer[] }).pending).toHaveLength(0);
+  });
+});
+
+describe("parseMessage", () => {
+  it("classifies requests, notifications and responses", () => {
+    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"a","params":{}}')?.kind).toBe("request");
+    expect(parseMessage('{"jsonrpc":"2.0","method":"a"}')?.kind).toBe("notification");
+    expect(parseMessage('{"jsonrpc":"2.0","id":"x","result":null}')?.kind).toBe("response");
+    expect(parseMessage("   ")).toBeNull();
+  });
+
+  it.each([
+    ["{", ErrorCode.ParseError, null],
+    ["[]", ErrorCode.InvalidRequest, null],
+    ["42", ErrorCode.InvalidRequest, null],
+    ['{"id":3,"method":"a"}', ErrorCode.InvalidRequest, 3],
+    ['{"jsonrpc":"2.0","id":4}', ErrorCode.InvalidRequest, 4],
+    ['{"jsonrpc":"2.0","id":{"x":1},"method":"a"}', ErrorCode.InvalidRequest, null],
+    ['{"jsonrpc":"2.0","id":5,"method":"a","params":"str"}', ErrorCode.InvalidRequest, 5],
+  ])("rejects %s with code %i", (line, code, id) => {
+    const m = parseMessage(line);
+    expect(m?.kind).toBe("invalid");
+    if (m?.kind === "invalid") {
+      expect(m.error.code).toBe(code);
+      expect(m.id).toBe(id);
+    }
+  });
+});
+
+function pair() {
+  const out: any[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const peer = new JsonRpcPeer((line) => out.push(JSON.parse(line)), {
+    request: async (method, _params, ctx) => {
+      if (method === "slow") {
+        await Promise.race([gate, new Promise((_, rej) => ctx.signal.addEventListener("abort", () => rej(new Error("aborted"))))]);
+        return "slow done";
+      }
+      if (method === "fast") return "fast done";
+      throw new Error("boom");
+    },
+    notification: () => {},
+  });
+  const send = (m: object) => peer.push(Buffer.from(JSON.stringify(m) + "\n"));
+  return { peer, out, send, release };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+describe("JsonRpcPeer", () => {
+  it("answers a fast request while a slow one is still running", async () => {
+    const { out, send, release } = pair();
+    send({ jsonrpc: "2.0", id: 1, method: "slow" });
+    send({ jsonrpc: "2.0", id: 2, method: "fast" });
+    await tick();
+    expect(out).toEqual([{ jsonrpc: "2.0", id: 2, result: "fast done" }]);
+    release();
+    await tick();
+    expect(out[1]).toEqual({ jsonrpc: "2.0", id: 1, result: "slow done" });
+  });
+
+  it("aborts a request's signal on cancelIncoming and refuses a duplicate in-flight id", async () => {
+    const { peer, out, send } = pair();
+    send({ jsonrpc: "2.0", id: "a", method: "slow" });
+    send({ jsonrpc: "2.0", id: "a", method: "fast" });
+    await tick();
+    expect(out[0].error.code).toBe(ErrorCode.InvalidRequest);
+    expect(peer.cancelIncoming("a")).toBe(true);
+    await tick();
+    expect(out[1]).toMatchObject({ id: "a", error: { code: ErrorCode.RequestCancelled } });
+    expect(peer.cancelIncoming("a")).toBe(false);
+  });
+
+  it("turns a thrown handler error into -32603 and keeps serving", async () => {
+    const { out, send } = pair();
+    send({ jsonrpc: "2.0", id: 1, method: "explode" });
+    send({ jsonrpc: "2.0", id: 2, method: "fast" });
+    await tick();
+    expect(out.find((m) => m.id === 1).error).toMatchObject({ code: ErrorCode.InternalError, message: expect.stringContaining("boom") });
+    expect(out.find((m) => m.id === 2).result).toBe("fast done");
+  });
+
+  it("correlates its own outgoing requests with the answers, and rejects them when the connection ends", async () => {
+    const { peer, out } = pair();
+    const answered = peer.request("permission/ask", { q: 1 });
+    const pending = peer.request("permission/ask", { q: 2 });
+    const [first, second] = out;
+    peer.push(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: first.id, result: { ok: true } }) + "\n"));
+    await expect(answered).resolves.toEqual({ ok: true });
+    expect(second.id).not.toBe(first.id);
+    peer.end();
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.RequestCancelled });
+  });
+
+  it("times out an outgoing request the other side never answers", async () => {
+    const { peer } = pair();
+    await expect(peer.request("x", {}, { timeoutMs: 20 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+  });
+});

@@ -1,0 +1,70 @@
+// The command line as a script or a person uses it: exit codes, help, one-shot calls.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { BUNDLE } from "./coreProcess.js";
+import { makeWorkspace } from "./transcript.js";
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BUNDLE, ...args], { encoding: "utf8", input, timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("wave-core CLI", () => {
+  it("prints help with every command, and per-command help", () => {
+    const main = run(["--help"]);
+    expect(main.code).toBe(0);
+    for (const cmd of ["serve", "mcp", "call"]) expect(main.stdout).toContain(`wave-core ${cmd}`);
+    for (const cmd of ["serve", "mcp", "call"]) {
+      const r = run([cmd, "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: wave-core ${cmd}`));
+    }
+  });
+
+  it("exits 2 with the help when no command is given, and on an unknown command", () => {
+    expect(run([]).code).toBe(2);
+    const r = run(["frobnicate"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Unknown command "frobnicate".*serve, mcp, call/);
+  });
+
+  it("prints its version", () => {
+    expect(run(["--version"]).stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("call prints the text result and exits 0", () => {
+    const root = makeWorkspace();
+    const r = run(["call", "Read", '{"file_path":"notes.txt","limit":1}', "--root", root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\s+1\thello from the workspace\n/);
+  });
+
+  it("call --json prints the MCP-shaped result; arguments may come from stdin", () => {
+    const root = makeWorkspace();
+    const r = run(["call", "Read", "-", "--json", "--root", root], '{"file_path":"notes.txt"}');
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result).toMatchObject({ isError: false, structuredContent: { totalLines: 3 }, content: [{ type: "text" }] });
+  });
+
+  it("call exits 1 when the tool reports an error", () => {
+    const r = run(["call", "Read", '{"file_path":"missing.txt"}', "--root", makeWorkspace()]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/does not exist/);
+  });
+
+  it.each([
+    [["call"], /needs a tool name/],
+    [["call", "Read", "{not json"], /not valid JSON/],
+    [["call", "Read", "[1,2]"], /must be a JSON object/],
+    [["call", "NoSuchTool", "{}"], /Unknown tool "NoSuchTool"/],
+    [["call", "Read", '{"file_path":1}'], /file_path/],
+    [["call", "Read", "{}", "extra"], /Unexpected arguments/],
+    [["call", "Read", "{}", "--bogus"], /Unknown option/],
+    [["serve", "--root", "/definitely/not/here"], /--root must be an existing directory/],
+  ])("usage error %j exits 2 with a message", (args, message) => {
+    const r = run(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message as RegExp);
+  });
+});

@@ -1,0 +1,107 @@
+// A test client for the bundled core: starts `node dist/wave-core.js <args>`, speaks line-delimited
+// JSON-RPC, and lets tests wait for responses and notifications.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import path from "node:path";
+
+export const BUNDLE = path.resolve(__dirname, "..", "dist", "wave-core.js");
+
+export interface Message {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: any;
+  result?: any;
+  error?: { code: number; message: string; data?: any };
+}
+
+export class CoreProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly received: Message[] = [];
+  stderr = "";
+  private buffer = "";
+  private waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
+  private nextId = 1;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(args: string[] = ["serve"], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+    this.child = spawn(process.execPath, [BUNDLE, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child.stdout.setEncoding("utf8");
+    this.child.stderr.setEncoding("utf8");
+    this.child.stdout.on("data", (d: string) => this.onData(d));
+    this.child.stderr.on("data", (d: string) => (this.stderr += d));
+    this.child.stdin.on("error", () => {});
+    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  private onData(data: string): void {
+    this.buffer += data;
+    let nl: number;
+    while ((nl = this.buffer.indexOf("\n")) >= 0) {
+      const line = this.buffer.slice(0, nl);
+      this.buffer = this.buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      let msg: Message;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        throw new Error(`core wrote a non-JSON line to stdout: ${line}`);
+      }
+      this.received.push(msg);
+      const i = this.waiters.findIndex((w) => w.match(msg));
+      if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(msg);
+    }
+  }
+
+  sendRaw(line: string): void {
+    this.child.stdin.write(line.endsWith("\n") ? line : line + "\n");
+  }
+
+  send(message: object): void {
+    this.sendRaw(JSON.stringify(message));
+  }
+
+  /** Sends a request and resolves with its response (result or error). */
+  request(method: string, params?: unknown, id: string | number = this.nextId++): Promise<Message> {
+    const response = this.waitFor((m) => m.id === id && (m.result !== undefined || m.error !== undefined));
+    this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+    return response;
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  /** Resolves with the first message (already received or future) that matches. */
+  waitFor(match: (m: Message) => boolean, timeoutMs = 15_000): Promise<Message> {
+    const seen = this.received.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
+        reject(new Error(`timed out waiting for a message; received so far:\n${this.received.map((m) => JSON.stringify(m)).join("\n")}\nstderr:\n${this.stderr}`));
+      }, timeoutMs);
+      const done = (m: Message) => {
+        clearTimeout(timer);
+        resolve(m);
+      };
+      this.waiters.push({ match, resolve: done });
+    });
+  }
+
+  notifications(method: string): Message[] {
+    return this.received.filter((m) => m.method === method && m.id === undefined);
+  }
+
+  async close(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.stdin.end();
+    return this.exited;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill("SIGKILL");
+  }
+}
