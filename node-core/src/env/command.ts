@@ -65,7 +65,7 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
-    await probe.start();
+    await probe.landed();
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

@@ -198,9 +198,11 @@ export class LoginEnvironmentProbe {
       ...(status.reason !== undefined ? { reason: status.reason } : {}),
     };
     const fields = { ...this.current };
+    // The one diagnostic log of BASH-ENV-7 is for a probe that degraded or failed on its own; a
+    // probe stopped by the core's shutdown or turned off is routine.
     if (this.current.state === "ok") log.debug("login environment adopted", fields);
-    else if (this.current.attempts > 0) log.warn(`login environment ${this.current.state}: ${this.current.reason}`, fields);
-    else log.debug("login environment probe not run", fields);
+    else if (this.controller.signal.aborted || this.current.attempts === 0) log.debug(`login environment not adopted: ${this.current.reason}`, fields);
+    else log.warn(`login environment ${this.current.state}: ${this.current.reason}`, fields);
     for (const listener of this.listeners) {
       try {
         listener(this.status);

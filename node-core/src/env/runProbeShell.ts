@@ -139,9 +139,10 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
     // anything, secrets included, and the parse does not need it.
     child.stderr?.resume();
 
-    child.once("error", (err) => {
-      // Only reached when the shell could not be started; a running shell reports through exit.
-      if (exitCode === null && exitSignal === null) finish(describeSpawnError(err));
+    child.on("error", (err) => {
+      // A shell that never started has no pid. A running one reports through exit; an error
+      // for it (a failed kill) changes nothing about how it ends.
+      if (child.pid === undefined) finish(describeSpawnError(err));
     });
     child.once("exit", (code, sig) => {
       exitCode = code;
