@@ -9,6 +9,7 @@ import { directoryExists } from "./core/workspace.js";
 import { canonicalDir } from "./core/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
+import { ENV_COMMAND_HELP, runEnvCommand } from "./env/command.js";
 
 class UsageError extends Error {}
 
@@ -19,11 +20,13 @@ Usage:
   wave-core mcp   [--root DIR] [--add-dir DIR]...    MCP server on stdio
   wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
                                                      run one tool call and print its result
+  wave-core env [--json]                             the login-shell environment the core adopts
   wave-core <command> --help                          help for one command
   wave-core --version
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep.
-Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr).
+Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr);
+             WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env).
 Protocol reference: node-core/PROTOCOL.md.
 `;
 
@@ -219,5 +222,7 @@ export async function main(argv: string[]): Promise<void> {
     exitAfterFlush(1);
   }
 }
+
+registerCommand("env", ENV_COMMAND_HELP, runEnvCommand);
 
 void main(process.argv.slice(2));

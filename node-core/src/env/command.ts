@@ -1,0 +1,76 @@
+// `wave-core env [--json]`: runs the login-environment probe the way the core does at start-up and
+// prints its status. Names only, never values.
+import { parseArgs } from "node:util";
+import { startLoginEnvironmentProbe } from "./index.js";
+import type { EnvStatus } from "./status.js";
+
+export const ENV_COMMAND_HELP = `Usage: wave-core env [--json]
+
+Runs the login-shell environment probe the way the core does when it starts, and prints what it
+found: the state (ok, degraded, failed), the shell it ran, how long it took, how many attempts,
+how the output was parsed, and the names of the variables the core adopts. Values are never
+printed.
+
+Options:
+  --json   print the status as JSON (the same object as the env/status host method)
+
+Exit status: 0 when variables were adopted (ok or degraded), 1 when the inherited environment
+was kept (failed, or the probe is turned off with WAVE_LOGIN_ENV=0), 2 usage error.
+`;
+
+const PARSE_MODES: Record<string, string> = {
+  nul: "NUL-separated (env -0)",
+  lines: "line by line",
+};
+
+export function formatEnvStatus(status: EnvStatus): string {
+  const rows: Array<[string, string]> = [];
+  if (status.shell) rows.push(["shell", status.shell]);
+  if (status.durationMs !== null && status.attempts > 0) {
+    rows.push(["duration", `${status.durationMs} ms, ${status.attempts} attempt${status.attempts === 1 ? "" : "s"}`]);
+  }
+  if (status.parseMode) rows.push(["parsing", PARSE_MODES[status.parseMode] ?? status.parseMode]);
+  rows.push(["adopted", status.adoptedKeys.length > 0 ? status.adoptedKeys.join(", ") : "(nothing)"]);
+  if (status.reason) rows.push(["reason", status.reason]);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return [
+    `Login-shell environment: ${status.state}`,
+    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
+    "",
+    status.attempts > 0 ? "Values are never shown. Turn the probe off with WAVE_LOGIN_ENV=0." : "Values are never shown.",
+    "",
+  ].join("\n");
+}
+
+export async function runEnvCommand(argv: string[]): Promise<number> {
+  let json = false;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(ENV_COMMAND_HELP);
+      return 0;
+    }
+    json = values.json === true;
+  } catch (err) {
+    process.stderr.write(`wave-core: ${(err as Error).message}. See wave-core env --help.\n`);
+    return 2;
+  }
+  const probe = startLoginEnvironmentProbe();
+  const stop = () => probe.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    await probe.landed();
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  const status = probe.status;
+  process.stdout.write(json ? JSON.stringify(status, null, 2) + "\n" : formatEnvStatus(status));
+  return status.state === "ok" || status.state === "degraded" ? 0 : 1;
+}

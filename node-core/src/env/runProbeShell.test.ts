@@ -1,0 +1,63 @@
+// The probe's process boundary with real processes: deadlines, whole-tree kills, stragglers.
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_PROBE_OUTPUT_BYTES, createProbeRunner } from "./runProbeShell.js";
+import { eventually, isAlive, makeFakeHome, readPids, type FakeHome } from "./testSupport.js";
+
+const run = createProbeRunner("linux");
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+
+describe("the probe's process boundary", () => {
+  let fake: FakeHome;
+  afterEach(() => fake?.cleanup());
+
+  it("BASH-ENV-7 kills the whole process tree when an attempt times out", async () => {
+    fake = makeFakeHome();
+    const script = `sleep 30 & echo $! >> pids; echo $$ >> pids; echo partial; sleep 30`;
+    const result = await run({ file: "/bin/sh", args: ["-c", script], env, cwd: fake.home, timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.stdout.toString()).toBe("partial\n");
+    const pids = readPids(fake, "pids");
+    expect(pids).toHaveLength(2);
+    expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
+  });
+
+  it("BASH-ENV-7 a shell that exits while its profile left a job holding stdout is not waited for; the job is stopped", async () => {
+    fake = makeFakeHome();
+    const script = `sleep 30 & echo $! >> pids; echo done`;
+    const result = await run({ file: "/bin/sh", args: ["-c", script], env, cwd: fake.home, timeoutMs: 20_000 });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.toString()).toBe("done\n");
+    const [job] = readPids(fake, "pids");
+    expect(await eventually(() => !isAlive(job!))).toBe(true);
+  });
+
+  it("BASH-ENV-7 stdin is /dev/null, so a profile that reads input goes on at once", async () => {
+    const result = await run({ file: "/bin/sh", args: ["-c", "read -r answer; echo \"got:$answer:$?\""], env, cwd: undefined, timeoutMs: 20_000 });
+    expect(result.timedOut).toBe(false);
+    expect(result.stdout.toString()).toBe("got::1\n");
+  });
+
+  it("BASH-ENV-7 reports a shell that cannot be started", async () => {
+    const result = await run({ file: "/nonexistent/zsh", args: ["-c", "true"], env, cwd: undefined, timeoutMs: 1000 });
+    expect(result.spawnError).toBe("ENOENT");
+    expect(result.timedOut).toBe(false);
+  });
+
+  it("BASH-ENV-7 stops a shell that prints without end", async () => {
+    const result = await run({ file: "/bin/sh", args: ["-c", "exec cat /dev/zero"], env, cwd: undefined, timeoutMs: 20_000 });
+    expect(result.outputOverflow).toBe(true);
+    expect(result.stdout.length).toBeLessThanOrEqual(MAX_PROBE_OUTPUT_BYTES);
+  });
+
+  it("BASH-ENV-7 an abort stops the shell and its children", async () => {
+    fake = makeFakeHome();
+    const controller = new AbortController();
+    const pending = run({ file: "/bin/sh", args: ["-c", "echo $$ >> pids; sleep 30"], env, cwd: fake.home, timeoutMs: 20_000, signal: controller.signal });
+    expect(await eventually(() => readPids(fake, "pids").length === 1)).toBe(true);
+    controller.abort();
+    const result = await pending;
+    expect(result.aborted).toBe(true);
+    expect(await eventually(() => !isAlive(readPids(fake, "pids")[0]!))).toBe(true);
+  });
+});

@@ -1,0 +1,207 @@
+// The login-environment probe through the bundled core: the host protocol (`env/status`,
+// `env/statusChanged`, start-up never delayed) and `wave-core env`. Real shells, fake HOME.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome, type TestShell } from "../src/env/testSupport.js";
+
+const bundle = path.join(__dirname, "..", "dist", "wave-core.js");
+
+beforeAll(() => {
+  if (!existsSync(bundle)) throw new Error(`Build the core first (npm run build): ${bundle} is missing.`);
+});
+
+let fake: FakeHome | undefined;
+const cores: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const c of cores.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+  fake?.cleanup();
+  fake = undefined;
+});
+
+function coreEnv(home: string, shell: TestShell, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { HOME: home, SHELL: SHELL_PATHS[shell], PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", ...extra };
+}
+
+interface Message {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: unknown;
+}
+
+/** `wave-core serve` with a line client: requests, notifications and everything it printed. */
+function serve(env: NodeJS.ProcessEnv, root: string) {
+  const child = spawn(process.execPath, [bundle, "serve", "--root", root], { env, stdio: ["pipe", "pipe", "pipe"] });
+  cores.push(child);
+  let buffer = "";
+  let stdout = "";
+  let stderr = "";
+  let next = 1;
+  const messages: Message[] = [];
+  const waiters = new Set<() => void>();
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (d: string) => (stderr += d));
+  child.stdout.on("data", (d: string) => {
+    stdout += d;
+    buffer += d;
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      messages.push(JSON.parse(buffer.slice(0, nl)) as Message);
+      buffer = buffer.slice(nl + 1);
+      for (const w of waiters) w();
+    }
+  });
+  const waitFor = (pick: (m: Message) => boolean, timeoutMs: number) =>
+    new Promise<Message>((resolve, reject) => {
+      const check = () => {
+        const found = messages.find(pick);
+        if (!found) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}; stderr: ${stderr}`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+  return {
+    child,
+    messages,
+    output: () => stdout + stderr,
+    send(method: string, params: unknown = {}): number {
+      const id = next++;
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+      return id;
+    },
+    response: (id: number, timeoutMs = 10_000) => waitFor((m) => m.id === id, timeoutMs),
+    notification: (method: string, timeoutMs: number) => waitFor((m) => m.method === method, timeoutMs),
+    async close(): Promise<number | null> {
+      child.stdin.end();
+      if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
+      return child.exitCode;
+    },
+  };
+}
+
+describe("the login-environment probe in `wave-core serve`", () => {
+  it("BASH-ENV-1 initialize and tools/list are answered at once while a hanging profile is probed; BASH-ENV-7 it then fails after its full budget with its processes gone", async () => {
+    fake = makeFakeHome();
+    writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"', 'sleep 60 & echo $! >> "$HOME/pids"', "sleep 60"] });
+    const core = serve(coreEnv(fake.home, "bash"), fake.home);
+    const init = core.send("initialize", { hostInfo: { name: "e2e" } });
+    const list = core.send("tools/list");
+    const initResponse = await core.response(init);
+    const listResponse = await core.response(list);
+    const status = await core.response(core.send("env/status"));
+    expect((initResponse.result as { capabilities: { methods: string[] } }).capabilities.methods).toContain("env/status");
+    expect((listResponse.result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
+    // Both were answered while the probe was still running.
+    expect(status.result).toMatchObject({ state: "pending", attempts: 0, adoptedKeys: [] });
+
+    const changed = await core.notification("env/statusChanged", 20_000);
+    expect(changed.params).toMatchObject({ state: "failed", shell: "/bin/bash", attempts: 2, parseMode: null, adoptedKeys: [] });
+    expect(changed.params!.reason).toContain("timed out after 4000 ms");
+    // Two full attempts and a backoff cannot take less than 8.2 s.
+    expect(changed.params!.durationMs as number).toBeGreaterThanOrEqual(8200);
+    const pids = readPids(fake, "pids");
+    expect(pids).toHaveLength(4);
+    expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
+    // The core keeps serving.
+    expect((await core.response(core.send("env/status"))).result).toEqual(changed.params);
+    expect(await core.close()).toBe(0);
+  }, 30_000);
+
+  it("BASH-ENV-4 env/status and env/statusChanged name the adopted keys and no value reaches stdout or stderr", async () => {
+    fake = makeFakeHome();
+    const secrets = [secretValue("proxy"), secretValue("agent"), secretValue("token")];
+    writeProfile(fake, "zsh", {
+      profile: [`export HTTPS_PROXY=http://${secrets[0]}`],
+      rc: [`export SSH_AUTH_SOCK=/tmp/${secrets[1]}`, `export API_TOKEN=${secrets[2]}`, 'export PATH="$HOME/bin:$PATH"', `echo "hello ${secrets[2]}"`],
+    });
+    const core = serve(coreEnv(fake.home, "zsh", { WAVE_LOG_LEVEL: "debug" }), fake.home);
+    await core.response(core.send("initialize"));
+    const changed = await core.notification("env/statusChanged", 15_000);
+    expect(changed.params).toMatchObject({ state: "ok", shell: "/bin/zsh", attempts: 1, parseMode: "nul", adoptedKeys: ["HTTPS_PROXY", "PATH", "SSH_AUTH_SOCK"] });
+    expect(typeof changed.params!.durationMs).toBe("number");
+    expect((await core.response(core.send("env/status"))).result).toEqual(changed.params);
+    expect(await core.close()).toBe(0);
+    const everything = core.output();
+    expect(everything).toContain("login environment adopted");
+    for (const secret of secrets) expect(everything).not.toContain(secret);
+  });
+
+  it("BASH-ENV-1 closing the core while the probe runs stops the probe's process tree", async () => {
+    fake = makeFakeHome();
+    writeProfile(fake, "zsh", { rc: ['echo $$ >> "$HOME/pids"', 'sleep 60 & echo $! >> "$HOME/pids"', "sleep 60"] });
+    const core = serve(coreEnv(fake.home, "zsh"), fake.home);
+    expect(await eventually(() => readPids(fake!, "pids").length === 2, 10_000)).toBe(true);
+    expect(await core.close()).toBe(0);
+    const pids = readPids(fake, "pids");
+    expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
+  });
+
+  it("BASH-ENV-1 WAVE_LOGIN_ENV=0: env/status says the probe is off and no shell runs", async () => {
+    fake = makeFakeHome();
+    writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"'] });
+    const core = serve(coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }), fake.home);
+    await core.response(core.send("initialize"));
+    const status = await core.response(core.send("env/status"));
+    expect(status.result).toMatchObject({ state: "failed", attempts: 0, shell: null, adoptedKeys: [] });
+    expect((status.result as { reason: string }).reason).toContain("WAVE_LOGIN_ENV=0");
+    expect(await core.close()).toBe(0);
+    expect(fake.exists("pids")).toBe(false);
+  });
+});
+
+describe("`wave-core env`", () => {
+  function runEnv(args: string[], env: NodeJS.ProcessEnv) {
+    return spawnSync(process.execPath, [bundle, "env", ...args], { env, encoding: "utf8", timeout: 20_000 });
+  }
+
+  it.each(["bash", "zsh"] as const)("BASH-ENV-4 `wave-core env --json` prints the status of a real %s probe, names only", (shell) => {
+    fake = makeFakeHome();
+    const proxy = secretValue("proxy");
+    writeProfile(fake, shell, { rc: [`export ALL_PROXY=socks5://${proxy}`, "export NODE_OPTIONS=--inspect", 'export PATH="$HOME/bin:$PATH"'] });
+    const result = runEnv(["--json"], coreEnv(fake.home, shell, { WAVE_LOG_LEVEL: "debug" }));
+    expect(result.status).toBe(0);
+    const status = JSON.parse(result.stdout);
+    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys"]);
+    expect(status).toMatchObject({ state: "ok", shell: SHELL_PATHS[shell], attempts: 1, parseMode: "nul", adoptedKeys: ["ALL_PROXY", "PATH"] });
+    expect(result.stdout + result.stderr).not.toContain(proxy);
+  });
+
+  it("BASH-ENV-2 `wave-core env` prints a readable summary, including a degraded line-mode parse and its reason", () => {
+    fake = makeFakeHome();
+    fake.write("fakebin/env", '#!/bin/sh\n[ "$1" = "-0" ] && { echo "env: illegal option -- 0" >&2; exit 1; }\nexec /usr/bin/env "$@"\n', true);
+    writeProfile(fake, "bash", { rc: ['export PATH="$HOME/fakebin:$PATH"', "export SSL_CERT_DIR=/certs"] });
+    const result = runEnv([], coreEnv(fake.home, "bash"));
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Login-shell environment: degraded\n/);
+    expect(result.stdout).toMatch(/ shell +\/bin\/bash\n/);
+    expect(result.stdout).toMatch(/ duration +\d+ ms, 1 attempt\n/);
+    expect(result.stdout).toMatch(/ parsing +line by line\n/);
+    expect(result.stdout).toMatch(/ adopted +PATH, SSL_CERT_DIR\n/);
+    expect(result.stdout).toContain("`env -0` is not available");
+    expect(result.stdout).not.toContain("/certs");
+  });
+
+  it("BASH-ENV-1 `wave-core env` with WAVE_LOGIN_ENV=0 says the probe is off and exits 1; bad options exit 2", () => {
+    fake = makeFakeHome();
+    const off = runEnv(["--json"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
+    expect(off.status).toBe(1);
+    expect(JSON.parse(off.stdout)).toMatchObject({ state: "failed", attempts: 0 });
+    const bad = runEnv(["--jsno"], coreEnv(fake.home, "bash"));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("wave-core env --help");
+    const help = runEnv(["--help"], coreEnv(fake.home, "bash"));
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: wave-core env [--json]");
+  });
+});
