@@ -29,6 +29,9 @@ dependencies {
 }
 
 intellijPlatform {
+    // Names the sandbox directory and the zip (wave-tools-<version>.zip) instead of the subproject's name.
+    projectName = "wave-tools"
+
     pluginConfiguration {
         ideaVersion {
             // The plugin uses long-stable platform API only (see README "JetBrains plugin"), so it stays
