@@ -109,6 +109,11 @@ class CoreSupervisor(
         }
     }
 
+    /** [restart] off the caller's thread: stopping can take seconds, which a UI thread must not wait for. */
+    fun restartAsync() {
+        if (!closed) scheduler.execute { restart() }
+    }
+
     /** Stops the core and everything it started; returns when they are gone. */
     fun stop(): StopReport? = stopCurrent().also { setState(CoreState.Stopped) }
 

@@ -56,7 +56,7 @@ class RestartCoreAction : DumbAwareAction("Restart wave-core", "Stop the core an
 
     override fun actionPerformed(e: AnActionEvent) {
         val project = e.project ?: return
-        WaveProjectService.getInstance(project).supervisor.restart()
+        WaveProjectService.getInstance(project).supervisor.restartAsync()
         ToolWindowManager.getInstance(project).getToolWindow(TOOL_WINDOW_ID)?.show()
     }
 

@@ -53,7 +53,7 @@ class WaveProjectService(private val project: Project) : Disposable {
     fun start() = supervisor.start()
 
     fun restartIfRunning() {
-        if (supervisor.state !is CoreState.Stopped) supervisor.restart()
+        if (supervisor.state !is CoreState.Stopped) supervisor.restartAsync()
     }
 
     private fun launch(): CoreLaunch {
@@ -85,7 +85,7 @@ class WaveProjectService(private val project: Project) : Disposable {
         if (project.isDisposed) return
         NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
             .createNotification("Wave Tools", state.reason, NotificationType.ERROR)
-            .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restart() })
+            .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restartAsync() })
             .addAction(NotificationAction.createSimple("Settings…") {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
             })

@@ -25,6 +25,12 @@ object Format {
         return if (path.startsWith("$r/") || path.startsWith("$r\\")) path.substring(r.length + 1) else path
     }
 
+    /** [path] made absolute against [root] when it is relative (tool arguments may be). */
+    fun absolute(path: String, root: String?): String {
+        if (root.isNullOrEmpty() || path.isEmpty() || path.startsWith("/") || path.startsWith("\\") || Regex("^[A-Za-z]:").containsMatchIn(path)) return path
+        return root.trimEnd('/', '\\') + "/" + path
+    }
+
     fun firstLine(s: String, max: Int = 160): String {
         val line = s.lineSequence().firstOrNull { it.isNotBlank() }?.trim() ?: ""
         return if (line.length > max) line.take(max - 1) + "…" else line

@@ -200,7 +200,7 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
 /** An Edit call: the file, the diff with changed words highlighted where the core marked them (FS-EDIT-3). */
 class EditCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC(), private val root: String? = null) :
     ToolCallCard(started, actions, clock) {
-    private val path = arg("file_path") ?: arg("path") ?: ""
+    private var path = Format.absolute(arg("file_path") ?: arg("path") ?: "", root)
     val statusLabel = secondaryLabel("Editing…")
     var diffView: DiffView? = null
         private set
@@ -228,6 +228,7 @@ class EditCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
             return
         }
         val model = EditDiffAdapter.from(event.result)
+        model?.filePath?.let { path = it }
         if (model == null) {
             statusLabel.text = "Done"
             body.add(secondaryLabel(Format.firstLine(event.result.text)), BorderLayout.CENTER)
@@ -324,7 +325,10 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
         val args = started.arguments
         if (started.name == "Read") {
             val n = Regex("""^\s*(\d+)\t""").find(line)?.groupValues?.get(1)?.toIntOrNull() ?: return null
-            return (args?.get("file_path")?.asString ?: return null) to n
+            // The core reports the absolute path it read; the argument may be relative to the session's cwd.
+            val read = finished?.result?.structuredContent?.get("filePath")?.takeIf { it.isJsonPrimitive }?.asString
+                ?: Format.absolute(args?.get("file_path")?.asString ?: return null, root)
+            return read to n
         }
         val ref = PathLinks.find(line) ?: return null
         val base = args?.get("path")?.takeIf { it.isJsonPrimitive }?.asString ?: root

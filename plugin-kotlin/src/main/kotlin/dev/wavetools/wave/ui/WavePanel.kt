@@ -81,7 +81,7 @@ class WaveController(
     private val defaultTimeoutMs: () -> Long? = { null },
     clock: Clock = Clock.systemUTC(),
 ) : CallActions {
-    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restart() })
+    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
     private val subscriptions = mutableListOf<AutoCloseable>()
 
     private val events = object : CoreEvents {
