@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// Compiles the plugin's platform-free layers (bridge/, ui/) and their tests with the Kotlin compiler
+// from the npm package `kotlin-compiler`, against Gson and JUnit 5 from Debian, then runs the tests
+// with the JUnit console launcher. The IDE layer (ide/) needs the IntelliJ Platform and is compiled
+// only by the Gradle release build.
+//
+//   node plugin-kotlin/scripts/kotlin.mjs test [--select CLASS]...   compile (cached) and run the tests
+//   node plugin-kotlin/scripts/kotlin.mjs screenshots                 write PNGs to plugin-kotlin/build/screenshots
+//   node plugin-kotlin/scripts/kotlin.mjs compile                     compile only
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const pluginDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = path.resolve(pluginDir, "..");
+const buildDir = path.join(pluginDir, "build", "kotlin");
+const mainSources = ["bridge", "ui"].map((d) => path.join(pluginDir, "src", "main", "kotlin", "dev", "wavetools", "wave", d));
+const testSources = [path.join(pluginDir, "src", "test", "kotlin")];
+const testResources = path.join(pluginDir, "src", "test", "resources");
+const JVM_TARGET = "17";
+
+function fail(message) {
+  console.error(`kotlin: ${message}`);
+  process.exit(1);
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: "inherit", ...opts });
+  if (r.error) fail(`could not run ${cmd}: ${r.error.message}`);
+  return r.status ?? 1;
+}
+
+/** The Kotlin version the Gradle build pins (settings.gradle.kts); the local compiler must be the same. */
+function gradleKotlinVersion() {
+  const settings = readFileSync(path.join(repoRoot, "settings.gradle.kts"), "utf8");
+  const m = /id\("org\.jetbrains\.kotlin\.jvm"\)\s+version\s+"([^"]+)"/.exec(settings);
+  if (!m) fail("settings.gradle.kts does not pin org.jetbrains.kotlin.jvm; the local compiler cannot be checked against it.");
+  return m[1];
+}
+
+function kotlinCompiler() {
+  const home = path.join(repoRoot, "node_modules", "kotlin-compiler");
+  const pkgFile = path.join(home, "package.json");
+  if (!existsSync(pkgFile)) fail("the npm package kotlin-compiler is not installed. Run `npm ci` at the repository root.");
+  const version = JSON.parse(readFileSync(pkgFile, "utf8")).version;
+  const wanted = gradleKotlinVersion();
+  if (version !== wanted) {
+    fail(`kotlin-compiler ${version} is installed but the Gradle build uses Kotlin ${wanted}. Pin the same version in package.json (npm install -D --save-exact kotlin-compiler@${wanted}).`);
+  }
+  return { home, version, stdlib: path.join(home, "lib", "kotlin-stdlib.jar") };
+}
+
+function java() {
+  const bin = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, "bin", "java") : "java";
+  const r = spawnSync(bin, ["-version"], { encoding: "utf8" });
+  if (r.error || r.status !== 0) fail("no Java runtime found. Install a JDK 17 or newer (Debian: default-jdk-headless) or set JAVA_HOME.");
+  const m = /version "(\d+)/.exec(r.stderr);
+  const major = m ? Number(m[1]) : 0;
+  if (major < 17) fail(`Java ${major} is too old; the Kotlin tests need Java 17 or newer.`);
+  return bin;
+}
+
+function debianJar(name, pkg) {
+  const file = path.join("/usr/share/java", name);
+  if (!existsSync(file)) fail(`${file} is missing. Install the Debian package ${pkg} (./scripts/setup does).`);
+  return file;
+}
+
+function listKotlin(dirs) {
+  const out = [];
+  const walk = (d) => {
+    if (!existsSync(d)) return;
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".kt")) out.push(p);
+    }
+  };
+  dirs.forEach(walk);
+  return out.sort();
+}
+
+function hashOf(files, extra) {
+  const h = createHash("sha256");
+  h.update(extra.join("\0"));
+  for (const f of files) {
+    h.update(path.relative(pluginDir, f));
+    h.update("\0");
+    h.update(readFileSync(f));
+  }
+  return h.digest("hex").slice(0, 16);
+}
+
+/** Compiles `sources` into a directory named by their content hash; reuses it when nothing changed. */
+function compile(kind, sources, classpath, compiler, javaBin, friends = []) {
+  const files = listKotlin(sources);
+  if (files.length === 0) fail(`no Kotlin sources found for ${kind}`);
+  const key = hashOf(files, [compiler.version, JVM_TARGET, ...classpath]);
+  const out = path.join(buildDir, `${kind}-${key}`);
+  if (existsSync(path.join(out, ".complete"))) {
+    console.log(`kotlin: ${kind} is up to date (${files.length} files)`);
+    return out;
+  }
+  mkdirSync(buildDir, { recursive: true });
+  for (const old of readdirSync(buildDir)) if (old.startsWith(`${kind}-`)) rmSync(path.join(buildDir, old), { recursive: true, force: true });
+  const tmp = `${out}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  const started = Date.now();
+  console.log(`kotlin: compiling ${kind} (${files.length} files) with Kotlin ${compiler.version}`);
+  const status = run(
+    "bash",
+    [
+      path.join(compiler.home, "bin", "kotlinc"),
+      "-jvm-target", JVM_TARGET,
+      "-language-version", "2.0",
+      "-api-version", "2.0",
+      "-nowarn",
+      "-classpath", classpath.join(path.delimiter),
+      ...(friends.length ? [`-Xfriend-paths=${friends.join(",")}`] : []),
+      "-d", tmp,
+      ...files,
+    ],
+    { env: { ...process.env, JAVA_HOME: process.env.JAVA_HOME ?? "", JAVA_OPTS: "-Xmx1g -Xss4m" } },
+  );
+  if (status !== 0) fail(`compiling ${kind} failed (see the errors above).`);
+  writeFileSync(path.join(tmp, ".complete"), new Date().toISOString());
+  renameSync(tmp, out);
+  console.log(`kotlin: compiled ${kind} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return out;
+}
+
+function countReports(dir) {
+  let tests = 0, failures = 0, errors = 0, skipped = 0;
+  if (!existsSync(dir)) return undefined;
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith(".xml")) continue;
+    const xml = readFileSync(path.join(dir, f), "utf8");
+    for (const m of xml.matchAll(/<testsuite\b[^>]*>/g)) {
+      const attr = (n) => Number((new RegExp(`\\b${n}="(\\d+)"`).exec(m[0]) ?? [])[1] ?? 0);
+      tests += attr("tests"); failures += attr("failures"); errors += attr("errors"); skipped += attr("skipped");
+    }
+  }
+  return { passed: tests - failures - errors - skipped, failed: failures + errors, skipped };
+}
+
+function main() {
+  const [command = "test", ...rest] = process.argv.slice(2);
+  if (!["test", "compile", "screenshots"].includes(command)) fail(`unknown command "${command}" (use test, compile or screenshots)`);
+  const javaBin = java();
+  const compiler = kotlinCompiler();
+  const gson = debianJar("gson.jar", "libgoogle-gson-java");
+  const junit = debianJar("junit-platform-console-standalone.jar", "junit5");
+  const t0 = Date.now();
+  const mainOut = compile("main", mainSources, [gson], compiler, javaBin);
+  if (command === "compile") return;
+  const testOut = compile("test", testSources, [mainOut, gson, junit], compiler, javaBin, [mainOut]);
+  console.log(`kotlin: compile step took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const runtime = [testOut, testResources, mainOut, gson, compiler.stdlib];
+  const core = path.join(repoRoot, "node-core", "dist", "wave-core.js");
+  const props = [
+    "-Djava.awt.headless=true",
+    `-Dwave.repoRoot=${repoRoot}`,
+    `-Dwave.coreScript=${core}`,
+    "-Dfile.encoding=UTF-8",
+  ];
+  if (command === "screenshots") {
+    const outDir = path.join(pluginDir, "build", "screenshots");
+    const status = run(javaBin, [...props, "-cp", runtime.join(path.delimiter), "dev.wavetools.wave.ui.screenshots.ScreenshotsKt", outDir]);
+    process.exit(status);
+  }
+  if (!existsSync(core)) fail(`${core} is missing. Run \`npm run build\` first.`);
+  const reports = path.join(buildDir, "test-reports");
+  rmSync(reports, { recursive: true, force: true });
+  const selectors = [];
+  for (let i = 0; i < rest.length; i++) if (rest[i] === "--select") selectors.push(`--select-class=${rest[++i]}`);
+  const started = Date.now();
+  const status = run(javaBin, [
+    ...props,
+    "-cp", junit,
+    "org.junit.platform.console.ConsoleLauncher",
+    "--disable-banner",
+    "--details=tree",
+    "--details-theme=ascii",
+    "--disable-ansi-colors",
+    "--exclude-engine=junit-vintage",
+    "--fail-if-no-tests",
+    `--reports-dir=${reports}`,
+    `--class-path=${[...runtime].join(path.delimiter)}`,
+    ...(selectors.length ? selectors : [`--scan-class-path=${testOut}`]),
+  ]);
+  const counts = countReports(reports);
+  console.log(`kotlin: tests took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (counts) console.log(`kotlin: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  process.exit(status);
+}
+
+main();

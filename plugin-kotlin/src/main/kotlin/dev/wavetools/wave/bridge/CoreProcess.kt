@@ -1,0 +1,239 @@
+package dev.wavetools.wave.bridge
+
+import java.io.BufferedReader
+import java.io.InputStreamReader
+import java.io.OutputStreamWriter
+import java.io.Writer
+import java.nio.charset.StandardCharsets
+import java.nio.file.Path
+import java.time.Duration
+import java.util.ArrayDeque
+import java.util.UUID
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.ScheduledExecutorService
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicBoolean
+
+/** What to start: `node <coreScript> serve --root <workspaceRoot>` with [environment]. */
+data class CoreLaunch(
+    val node: Path,
+    val coreScript: Path,
+    val workspaceRoot: Path,
+    /** The complete environment of the core (the IDE's, plus what the settings add). */
+    val environment: Map<String, String>,
+    val extraArgs: List<String> = emptyList(),
+    /** Tags the core and everything it starts (see [ProcessMarker]). */
+    val instanceMarker: String = UUID.randomUUID().toString(),
+) {
+    fun command(): List<String> =
+        listOf(node.toString(), coreScript.toString(), "serve", "--root", workspaceRoot.toString()) + extraArgs
+}
+
+/** How a stop went; the tests and the log read it. */
+data class StopReport(
+    val exitCode: Int?,
+    val graceful: Boolean,
+    val killedPids: List<Long>,
+)
+
+/**
+ * One running core: the process, a reader thread turning stdout lines into JSON-RPC messages, and
+ * a thread draining stderr into the log (a core that logs a lot must never block on a full pipe).
+ */
+class CoreProcess private constructor(
+    val launch: CoreLaunch,
+    private val process: Process,
+    private val log: BridgeLog,
+    scheduler: ScheduledExecutorService,
+    private val lineTap: (String) -> Unit,
+) {
+    private val stdin: Writer = OutputStreamWriter(process.outputStream, StandardCharsets.UTF_8)
+    private val stdinLock = Any()
+    private val stderrTail = ArrayDeque<String>()
+    private val stopping = AtomicBoolean(false)
+    private val exit = CompletableFuture<Int>()
+    private lateinit var readerThread: Thread
+    private lateinit var stderrThread: Thread
+
+    val rpc = JsonRpcClient(::writeLine, log, scheduler)
+    val pid: Long get() = process.pid()
+    val isAlive: Boolean get() = process.isAlive
+
+    /** True once [stop] began: an exit after that is expected, not a crash. */
+    val isStopping: Boolean get() = stopping.get()
+
+    /** Completes with the exit code once the process has ended and its output was read. */
+    val exitFuture: CompletableFuture<Int> get() = exit
+
+    /** The last lines the core wrote to stderr, for error reports. */
+    fun stderrTail(): List<String> = synchronized(stderrTail) { stderrTail.toList() }
+
+    private fun writeLine(line: String) {
+        synchronized(stdinLock) {
+            stdin.write(line)
+            stdin.write("\n")
+            stdin.flush()
+        }
+    }
+
+    /** Writes raw text as one line, bypassing JSON-RPC; for tests of malformed input. */
+    fun writeRaw(line: String) = writeLine(line)
+
+    private fun startThreads() {
+        readerThread = Thread({
+            try {
+                BufferedReader(InputStreamReader(process.inputStream, StandardCharsets.UTF_8)).use { reader ->
+                    while (true) {
+                        val line = reader.readLine() ?: break
+                        try {
+                            lineTap(line)
+                            rpc.handleLine(line)
+                        } catch (e: Exception) {
+                            log.error("failed to handle a line from wave-core", e)
+                        }
+                    }
+                }
+            } catch (e: Exception) {
+                if (!stopping.get()) log.warn("reading wave-core's output failed: ${e.message}")
+            }
+        }, "wave-core-stdout-$pid").apply { isDaemon = true; start() }
+        stderrThread = Thread({
+            try {
+                BufferedReader(InputStreamReader(process.errorStream, StandardCharsets.UTF_8)).use { reader ->
+                    while (true) {
+                        val line = reader.readLine() ?: break
+                        synchronized(stderrTail) {
+                            stderrTail.addLast(line)
+                            while (stderrTail.size > STDERR_TAIL_LINES) stderrTail.removeFirst()
+                        }
+                        log.info("[wave-core] $line")
+                    }
+                }
+            } catch (e: Exception) {
+                if (!stopping.get()) log.debug("reading wave-core's stderr failed: ${e.message}")
+            }
+        }, "wave-core-stderr-$pid").apply { isDaemon = true; start() }
+        process.onExit().thenRun {
+            // Let the reader deliver the last answers before pending requests are failed.
+            readerThread.join(READER_DRAIN_MS)
+            val code = process.exitValue()
+            rpc.close(if (stopping.get()) "wave-core was stopped" else "wave-core exited unexpectedly (exit code $code)")
+            exit.complete(code)
+        }
+    }
+
+    /**
+     * Stops the core and everything it started, synchronously: `shutdown` (the core stops its process
+     * trees), `exit`, close stdin, wait briefly, then kill whatever is left — the process tree as seen
+     * before shutdown, plus on Linux every process still carrying this core's marker.
+     */
+    fun stop(shutdownTimeout: Duration = Duration.ofSeconds(5), exitTimeout: Duration = Duration.ofSeconds(3)): StopReport {
+        stopping.set(true)
+        val family = process.descendants().toList().toMutableList()
+        var graceful = false
+        if (process.isAlive) {
+            try {
+                rpc.request<Any?>("shutdown", null, shutdownTimeout).get(shutdownTimeout.plusMillis(500))
+                graceful = true
+            } catch (e: Exception) {
+                log.warn("wave-core did not confirm shutdown: ${e.message}")
+            }
+            try {
+                rpc.notify("exit")
+            } catch (e: Exception) {
+                // stdin already gone: the core sees EOF and stops anyway
+            }
+            try {
+                synchronized(stdinLock) { stdin.close() }
+            } catch (e: Exception) {
+                // already closed
+            }
+            try {
+                process.waitFor(exitTimeout.toMillis(), TimeUnit.MILLISECONDS)
+            } catch (e: InterruptedException) {
+                Thread.currentThread().interrupt()
+            }
+        }
+        family += process.descendants().toList()
+        val killed = killRemaining(family)
+        if (process.isAlive) {
+            graceful = false
+            process.destroyForcibly()
+            killed += process.pid()
+            try {
+                process.waitFor(exitTimeout.toMillis(), TimeUnit.MILLISECONDS)
+            } catch (e: InterruptedException) {
+                Thread.currentThread().interrupt()
+            }
+        }
+        val code = try {
+            exit.get(exitTimeout.toMillis(), TimeUnit.MILLISECONDS)
+        } catch (e: Exception) {
+            if (process.isAlive) null else process.exitValue()
+        }
+        if (killed.isNotEmpty()) log.warn("killed ${killed.size} process(es) wave-core left behind: $killed")
+        return StopReport(code, graceful && killed.isEmpty(), killed)
+    }
+
+    private fun killRemaining(family: List<ProcessHandle>): MutableList<Long> {
+        val killed = mutableListOf<Long>()
+        for (h in family.distinctBy { it.pid() }) {
+            if (h.isAlive && h.pid() != process.pid()) {
+                h.destroyForcibly()
+                killed += h.pid()
+            }
+        }
+        for (pid in ProcessMarker.pidsWith(launch.instanceMarker)) {
+            if (pid == process.pid() || pid in killed) continue
+            ProcessHandle.of(pid).ifPresent { h ->
+                if (h.isAlive) {
+                    h.destroyForcibly()
+                    killed += pid
+                }
+            }
+        }
+        return killed
+    }
+
+    /** Closes the core's stdin (end of session for the core) without the shutdown handshake. */
+    fun closeInput() {
+        try {
+            synchronized(stdinLock) { stdin.close() }
+        } catch (e: Exception) {
+            // already closed, or the core is gone
+        }
+    }
+
+    /** Kills the core process alone, as a crash would; for tests of the restart path. */
+    fun killForTest() {
+        process.destroyForcibly()
+    }
+
+    companion object {
+        private const val STDERR_TAIL_LINES = 40
+        private const val READER_DRAIN_MS = 2000L
+
+        /** Starts the core; throws [java.io.IOException] when it cannot be spawned (no such node, ...). */
+        fun start(
+            launch: CoreLaunch,
+            log: BridgeLog,
+            scheduler: ScheduledExecutorService,
+            /** Sees every stdout line before the JSON-RPC client does (protocol transcripts, diagnostics). */
+            lineTap: (String) -> Unit = {},
+        ): CoreProcess {
+            val builder = ProcessBuilder(launch.command())
+                .directory(launch.workspaceRoot.toFile())
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.PIPE)
+            builder.environment().apply {
+                clear()
+                putAll(launch.environment)
+                put(ProcessMarker.ENV_NAME, launch.instanceMarker)
+            }
+            log.info("starting wave-core: ${launch.command().joinToString(" ")}")
+            val process = builder.start()
+            return CoreProcess(launch, process, log, scheduler, lineTap).also { it.startThreads() }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package dev.wavetools.wave.bridge
+
+import com.google.gson.Gson
+import com.google.gson.GsonBuilder
+import com.google.gson.JsonElement
+import com.google.gson.JsonNull
+import com.google.gson.JsonObject
+import java.lang.reflect.Type
+
+// Typed messages of the host protocol (node-core/PROTOCOL.md). Every class has defaults for every
+// property so Gson can build it through the no-argument constructor Kotlin generates; optional
+// protocol fields are nullable. Fields the core adds later are ignored, never fatal.
+
+const val PROTOCOL_VERSION = "1.0"
+
+object Json {
+    /** Never serialises nulls: the core validates optional fields as "absent", not null. */
+    val gson: Gson = GsonBuilder().disableHtmlEscaping().create()
+
+    fun <T> decode(element: JsonElement?, type: Type): T = gson.fromJson(element ?: JsonNull.INSTANCE, type)
+
+    inline fun <reified T> decode(element: JsonElement?): T = gson.fromJson(element ?: JsonNull.INSTANCE, T::class.java)
+
+    fun encode(value: Any?): JsonElement = if (value == null) JsonNull.INSTANCE else gson.toJsonTree(value)
+}
+
+// ---- initialize -------------------------------------------------------------------------------
+
+data class HostInfo(val name: String = "", val version: String? = null)
+
+data class InitializeParams(
+    val protocolVersion: String? = PROTOCOL_VERSION,
+    val hostInfo: HostInfo? = null,
+    val workspaceRoot: String? = null,
+    val additionalDirectories: List<String>? = null,
+    val settings: Map<String, Any?>? = null,
+)
+
+data class ServerInfo(val name: String = "", val version: String = "")
+
+data class Capabilities(
+    val sessions: Boolean = false,
+    val moveToBackground: Boolean = false,
+    val methods: List<String> = emptyList(),
+)
+
+data class RejectedDirectory(val path: String = "", val reason: String = "")
+
+data class WorkspaceInfo(
+    val root: String = "",
+    val additionalDirectories: List<String> = emptyList(),
+    val rejectedDirectories: List<RejectedDirectory> = emptyList(),
+)
+
+data class ToolInfo(val name: String = "", val description: String = "", val inputSchema: JsonObject? = null)
+
+data class InitializeResult(
+    val protocolVersion: String = "",
+    val serverInfo: ServerInfo = ServerInfo(),
+    val capabilities: Capabilities = Capabilities(),
+    val workspace: WorkspaceInfo = WorkspaceInfo(),
+    val sessionId: String = "main",
+    val tools: List<ToolInfo> = emptyList(),
+)
+
+data class ToolsListResult(val tools: List<ToolInfo> = emptyList())
+
+// ---- tools/call -------------------------------------------------------------------------------
+
+data class CallToolParams(
+    val name: String = "",
+    val arguments: Map<String, Any?> = emptyMap(),
+    val sessionId: String? = null,
+    val callId: String? = null,
+)
+
+data class ContentItem(
+    val type: String = "text",
+    val text: String? = null,
+    val data: String? = null,
+    val mimeType: String? = null,
+)
+
+data class CallToolResult(
+    val content: List<ContentItem> = emptyList(),
+    val structuredContent: JsonObject? = null,
+    val isError: Boolean = false,
+) {
+    /** The text items joined, as a person would read them. */
+    val text: String get() = content.filter { it.type == "text" }.mapNotNull { it.text }.joinToString("\n")
+}
+
+data class MoveToBackgroundResult(val moved: Boolean = false, val taskId: String? = null, val reason: String? = null)
+
+data class CallInfo(
+    val callId: String = "",
+    val sessionId: String = "",
+    val name: String = "",
+    val arguments: JsonObject? = null,
+    val startedAt: String = "",
+    val canMoveToBackground: Boolean = false,
+)
+
+data class CallsListResult(val calls: List<CallInfo> = emptyList())
+
+// ---- sessions ---------------------------------------------------------------------------------
+
+data class SessionInfo(
+    val sessionId: String = "",
+    val parentSessionId: String? = null,
+    val cwd: String = "",
+    val originalCwd: String = "",
+)
+
+data class SessionsListResult(val sessions: List<SessionInfo> = emptyList())
+
+data class SessionCreateResult(val sessionId: String = "", val cwd: String = "")
+
+// ---- background tasks -------------------------------------------------------------------------
+
+data class Survivor(val pid: Long = 0, val command: String = "")
+
+data class TaskInfo(
+    val taskId: String = "",
+    val sessionId: String = "",
+    val command: String = "",
+    val description: String? = null,
+    /** "background", "timeout" or "user". */
+    val origin: String = "background",
+    /** "running", "completed", "failed" or "killed". */
+    val status: String = "running",
+    val pid: Long? = null,
+    val startedAt: String = "",
+    val endedAt: String? = null,
+    val runtimeMs: Long = 0,
+    val exitCode: Int? = null,
+    val signal: String? = null,
+    val outputPath: String = "",
+    val survivors: List<Survivor> = emptyList(),
+) {
+    val isRunning: Boolean get() = status == "running"
+}
+
+data class TasksListResult(val tasks: List<TaskInfo> = emptyList())
+
+data class TaskStopResult(val stopped: Boolean = false, val message: String? = null, val task: TaskInfo? = null)
+
+// ---- environment probe ------------------------------------------------------------------------
+
+data class EnvStatus(
+    /** "pending", "ok", "degraded" or "failed". */
+    val state: String = "pending",
+    val shell: String? = null,
+    val durationMs: Long? = null,
+    val attempts: Int = 0,
+    val parseMode: String? = null,
+    val adoptedKeys: List<String> = emptyList(),
+    val reason: String? = null,
+)
+
+// ---- notifications (core -> host) -------------------------------------------------------------
+
+data class ToolStarted(
+    val callId: String = "",
+    val sessionId: String = "",
+    val name: String = "",
+    val arguments: JsonObject? = null,
+    val startedAt: String = "",
+)
+
+data class ToolProgress(
+    val callId: String = "",
+    val sessionId: String = "",
+    val message: String? = null,
+    val progress: Double? = null,
+    val total: Double? = null,
+)
+
+data class ToolFinished(
+    val callId: String = "",
+    val sessionId: String = "",
+    val name: String = "",
+    val isError: Boolean = false,
+    val durationMs: Long = 0,
+    val result: CallToolResult = CallToolResult(),
+)
+
+data class SessionCwdChanged(
+    val sessionId: String = "",
+    val cwd: String = "",
+    val previousCwd: String = "",
+    val reset: Boolean = false,
+)
+
+data class SessionEvent(val sessionId: String = "", val parentSessionId: String? = null, val cwd: String? = null)
+
+data class TaskEvent(val task: TaskInfo = TaskInfo())
+
+/** Method names of the notifications the core sends. */
+object CoreNotifications {
+    const val TOOL_STARTED = "tool/started"
+    const val TOOL_PROGRESS = "tool/progress"
+    const val TOOL_FINISHED = "tool/finished"
+    const val SESSION_CREATED = "session/created"
+    const val SESSION_DISPOSED = "session/disposed"
+    const val SESSION_CWD_CHANGED = "session/cwdChanged"
+    const val DIRECTORIES_CHANGED = "workspace/directoriesChanged"
+    const val TASK_STARTED = "task/started"
+    const val TASK_FINISHED = "task/finished"
+    const val ENV_STATUS_CHANGED = "env/statusChanged"
+}
+
+/**
+ * Typed view of what the core announces. Every method has a default so a listener implements only
+ * what it shows. Called on the bridge's reader thread: hop to the UI thread before touching Swing.
+ */
+interface CoreEvents {
+    fun toolStarted(event: ToolStarted) {}
+    fun toolProgress(event: ToolProgress) {}
+    fun toolFinished(event: ToolFinished) {}
+    fun cwdChanged(event: SessionCwdChanged) {}
+    fun sessionCreated(event: SessionEvent) {}
+    fun sessionDisposed(event: SessionEvent) {}
+    fun taskStarted(task: TaskInfo) {}
+    fun taskFinished(task: TaskInfo) {}
+    fun envStatusChanged(status: EnvStatus) {}
+    /** Any notification, including ones this host does not know yet. */
+    fun other(method: String, params: JsonElement?) {}
+
+    companion object {
+        /** Decodes one notification and calls the matching method. Unknown methods go to [other]. */
+        fun dispatch(listener: CoreEvents, method: String, params: JsonElement?) {
+            when (method) {
+                CoreNotifications.TOOL_STARTED -> listener.toolStarted(Json.decode(params))
+                CoreNotifications.TOOL_PROGRESS -> listener.toolProgress(Json.decode(params))
+                CoreNotifications.TOOL_FINISHED -> listener.toolFinished(Json.decode(params))
+                CoreNotifications.SESSION_CWD_CHANGED -> listener.cwdChanged(Json.decode(params))
+                CoreNotifications.SESSION_CREATED -> listener.sessionCreated(Json.decode(params))
+                CoreNotifications.SESSION_DISPOSED -> listener.sessionDisposed(Json.decode(params))
+                CoreNotifications.TASK_STARTED -> listener.taskStarted(Json.decode<TaskEvent>(params).task)
+                CoreNotifications.TASK_FINISHED -> listener.taskFinished(Json.decode<TaskEvent>(params).task)
+                CoreNotifications.ENV_STATUS_CHANGED -> listener.envStatusChanged(Json.decode(params))
+                else -> listener.other(method, params)
+            }
+        }
+    }
+}

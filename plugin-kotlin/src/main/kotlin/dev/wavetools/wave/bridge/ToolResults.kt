@@ -1,0 +1,229 @@
+package dev.wavetools.wave.bridge
+
+import com.google.gson.JsonArray
+import com.google.gson.JsonElement
+import com.google.gson.JsonObject
+
+// Readers that turn a tool's MCP-shaped result into what the tool window shows. They read
+// structuredContent tolerantly (a missing or differently typed field falls back, never throws),
+// so a core that adds fields, or an older one that lacks some, still renders.
+
+internal fun JsonObject.str(vararg names: String): String? {
+    for (n in names) {
+        val v = get(n) ?: continue
+        if (v.isJsonPrimitive) return v.asString
+    }
+    return null
+}
+
+internal fun JsonObject.int(vararg names: String): Int? {
+    for (n in names) {
+        val v = get(n) ?: continue
+        if (v.isJsonPrimitive && v.asJsonPrimitive.isNumber) return v.asNumber.toInt()
+    }
+    return null
+}
+
+internal fun JsonObject.long(vararg names: String): Long? {
+    for (n in names) {
+        val v = get(n) ?: continue
+        if (v.isJsonPrimitive && v.asJsonPrimitive.isNumber) return v.asNumber.toLong()
+    }
+    return null
+}
+
+internal fun JsonObject.bool(name: String): Boolean? {
+    val v = get(name) ?: return null
+    return if (v.isJsonPrimitive && v.asJsonPrimitive.isBoolean) v.asBoolean else null
+}
+
+internal fun JsonObject.obj(name: String): JsonObject? = get(name)?.takeIf { it.isJsonObject }?.asJsonObject
+
+internal fun JsonObject.arr(name: String): JsonArray? = get(name)?.takeIf { it.isJsonArray }?.asJsonArray
+
+/** The Bash tool's result, as its structuredContent announces it. */
+data class BashResult(
+    val success: Boolean,
+    val exitCode: Int?,
+    val signal: String?,
+    val output: String,
+    val truncated: Boolean,
+    val outputPath: String?,
+    val backgroundTaskId: String?,
+    val backgroundedByUser: Boolean,
+    val assistantAutoBackgrounded: Boolean,
+    val interrupted: Boolean,
+    val cwd: String?,
+    val survivors: List<Survivor>,
+    val durationMs: Long?,
+    /** The note the core adds when the working directory changed or was reset (BASH-CWD). */
+    val cwdNotice: String?,
+    val isError: Boolean,
+) {
+    val movedToBackground: Boolean get() = backgroundTaskId != null
+
+    companion object {
+        fun from(result: CallToolResult): BashResult {
+            val s = result.structuredContent ?: JsonObject()
+            val cwdNotice = s.str("cwdNotice", "cwdChangeNotice", "cwdMessage")
+                ?: s.obj("cwdChange")?.str("message", "notice")
+                ?: s.obj("cwdNotice")?.str("message", "notice")
+            return BashResult(
+                success = s.bool("success") ?: !result.isError,
+                exitCode = s.int("exitCode"),
+                signal = s.str("signal"),
+                output = s.str("output") ?: result.text,
+                truncated = s.bool("truncated") ?: false,
+                outputPath = s.str("outputPath"),
+                backgroundTaskId = s.str("backgroundTaskId"),
+                backgroundedByUser = s.bool("backgroundedByUser") ?: false,
+                assistantAutoBackgrounded = s.bool("assistantAutoBackgrounded") ?: false,
+                interrupted = s.bool("interrupted") ?: false,
+                cwd = s.str("cwd"),
+                survivors = s.arr("survivors")?.mapNotNull { el ->
+                    el.takeIf { it.isJsonObject }?.asJsonObject?.let { Survivor(it.long("pid") ?: 0, it.str("command") ?: "") }
+                } ?: emptyList(),
+                durationMs = s.long("durationMs"),
+                cwdNotice = cwdNotice,
+                isError = result.isError,
+            )
+        }
+    }
+}
+
+/** One line of an edit's diff, with the character ranges the core marked as changed words (FS-EDIT-3). */
+data class DiffLine(
+    val kind: Kind,
+    val text: String,
+    val oldNumber: Int?,
+    val newNumber: Int?,
+    /** Half-open [start, end) character ranges within [text]. */
+    val highlights: List<IntRange> = emptyList(),
+) {
+    enum class Kind { CONTEXT, ADDED, REMOVED }
+}
+
+data class DiffHunk(val oldStart: Int, val newStart: Int, val lines: List<DiffLine>)
+
+data class DiffModel(val filePath: String?, val hunks: List<DiffHunk>) {
+    val added: Int get() = hunks.sumOf { h -> h.lines.count { it.kind == DiffLine.Kind.ADDED } }
+    val removed: Int get() = hunks.sumOf { h -> h.lines.count { it.kind == DiffLine.Kind.REMOVED } }
+}
+
+/**
+ * Reads an Edit/Write result's diff. The exact shape is still being settled on the core side, so this
+ * adapter is the one place to align. It accepts, in structuredContent:
+ *  - `diff: {hunks: [...]}`, `hunks: [...]` or `structuredPatch: [...]`, each hunk
+ *    `{oldStart, newStart, lines: [...]}`; a line is either a string prefixed with `+`, `-` or a space,
+ *    or an object `{type|kind|op, text|content|value, highlights|ranges|words|changes}` where the
+ *    ranges are `[start, end]` pairs or `{start, end}` / `{start, length}` objects;
+ *  - `diff` or `patch` as unified-diff text;
+ * and falls back to unified-diff text in the result's content.
+ */
+object EditDiffAdapter {
+    fun from(result: CallToolResult): DiffModel? {
+        val s = result.structuredContent
+        val path = s?.str("filePath", "file_path", "path")
+        if (s != null) {
+            val hunks = s.obj("diff")?.arr("hunks") ?: s.arr("hunks") ?: s.arr("structuredPatch")
+            if (hunks != null) return DiffModel(path, hunks.mapNotNull { hunk(it) })
+            val text = s.str("diff", "patch", "unifiedDiff")
+            if (text != null) return parseUnified(text, path)
+        }
+        val text = result.text
+        return if (text.lines().any { it.startsWith("@@") }) parseUnified(text, path) else null
+    }
+
+    private fun hunk(el: JsonElement): DiffHunk? {
+        val h = el.takeIf { it.isJsonObject }?.asJsonObject ?: return null
+        var old = h.int("oldStart", "old_start") ?: 1
+        var new = h.int("newStart", "new_start") ?: 1
+        val hunkStartOld = old
+        val hunkStartNew = new
+        val lines = (h.arr("lines") ?: JsonArray()).mapNotNull { raw ->
+            val line = line(raw) ?: return@mapNotNull null
+            when (line.kind) {
+                DiffLine.Kind.CONTEXT -> line.copy(oldNumber = old++, newNumber = new++)
+                DiffLine.Kind.REMOVED -> line.copy(oldNumber = old++)
+                DiffLine.Kind.ADDED -> line.copy(newNumber = new++)
+            }
+        }
+        return DiffHunk(hunkStartOld, hunkStartNew, lines)
+    }
+
+    private fun line(raw: JsonElement): DiffLine? {
+        if (raw.isJsonPrimitive) return prefixed(raw.asString)
+        val o = raw.takeIf { it.isJsonObject }?.asJsonObject ?: return null
+        val kind = when (o.str("type", "kind", "op")?.lowercase()) {
+            "add", "added", "insert", "+" -> DiffLine.Kind.ADDED
+            "del", "delete", "deleted", "remove", "removed", "-" -> DiffLine.Kind.REMOVED
+            else -> DiffLine.Kind.CONTEXT
+        }
+        val text = o.str("text", "content", "value", "line") ?: ""
+        val ranges = (o.arr("highlights") ?: o.arr("ranges") ?: o.arr("words") ?: o.arr("changes"))
+            ?.mapNotNull { range(it, text.length) } ?: emptyList()
+        return DiffLine(kind, text, null, null, ranges)
+    }
+
+    private fun range(el: JsonElement, length: Int): IntRange? {
+        val (start, end) = when {
+            el.isJsonArray && el.asJsonArray.size() >= 2 -> el.asJsonArray[0].asInt to el.asJsonArray[1].asInt
+            el.isJsonObject -> {
+                val o = el.asJsonObject
+                val s = o.int("start", "from") ?: return null
+                val e = o.int("end", "to") ?: o.int("length", "len")?.let { s + it } ?: return null
+                s to e
+            }
+            else -> return null
+        }
+        val a = start.coerceIn(0, length)
+        val b = end.coerceIn(a, length)
+        return if (b > a) a until b else null
+    }
+
+    private fun prefixed(s: String): DiffLine? = when {
+        s.startsWith("+") -> DiffLine(DiffLine.Kind.ADDED, s.substring(1), null, null)
+        s.startsWith("-") -> DiffLine(DiffLine.Kind.REMOVED, s.substring(1), null, null)
+        s.startsWith(" ") -> DiffLine(DiffLine.Kind.CONTEXT, s.substring(1), null, null)
+        s.startsWith("\\") -> null // "\ No newline at end of file"
+        else -> DiffLine(DiffLine.Kind.CONTEXT, s, null, null)
+    }
+
+    private val HUNK_HEADER = Regex("""^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@""")
+
+    fun parseUnified(text: String, path: String?): DiffModel {
+        val hunks = mutableListOf<DiffHunk>()
+        var current: MutableList<DiffLine>? = null
+        var oldStart = 0
+        var newStart = 0
+        var old = 0
+        var new = 0
+        var file = path
+        fun flush() {
+            current?.let { hunks += DiffHunk(oldStart, newStart, it) }
+        }
+        for (l in text.lines()) {
+            val header = HUNK_HEADER.find(l)
+            when {
+                header != null -> {
+                    flush()
+                    oldStart = header.groupValues[1].toInt(); newStart = header.groupValues[2].toInt()
+                    old = oldStart; new = newStart
+                    current = mutableListOf()
+                }
+                l.startsWith("+++ ") -> if (file == null) file = l.removePrefix("+++ ").removePrefix("b/")
+                l.startsWith("--- ") && current == null -> {}
+                current != null -> {
+                    val d = prefixed(l) ?: continue
+                    current!! += when (d.kind) {
+                        DiffLine.Kind.CONTEXT -> d.copy(oldNumber = old++, newNumber = new++)
+                        DiffLine.Kind.REMOVED -> d.copy(oldNumber = old++)
+                        DiffLine.Kind.ADDED -> d.copy(newNumber = new++)
+                    }
+                }
+            }
+        }
+        flush()
+        return DiffModel(file, hunks)
+    }
+}

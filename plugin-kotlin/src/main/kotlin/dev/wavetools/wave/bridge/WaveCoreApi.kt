@@ -1,0 +1,143 @@
+package dev.wavetools.wave.bridge
+
+import com.google.gson.JsonElement
+import java.time.Duration
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicLong
+
+/**
+ * A tool call this host made. [callId] is chosen by the host, so [moveToBackground] and the UI can
+ * refer to the call before the core has announced it.
+ */
+class ToolCall internal constructor(
+    val callId: String,
+    val name: String,
+    val arguments: Map<String, Any?>,
+    internal val rpc: RpcCall<CallToolResult>,
+    private val api: WaveCoreApi,
+) {
+    val result: CompletableFuture<CallToolResult> get() = rpc.future
+
+    /** Cancels the call; the core kills its process tree and still answers with what it has. */
+    fun cancel() = rpc.cancel()
+
+    /** Ctrl+B: the core hands the running command to its background task manager. */
+    fun moveToBackground(): CompletableFuture<MoveToBackgroundResult> = api.moveToBackground(callId)
+}
+
+/** What the Bash tool accepts (the `Bash` tool's input schema). */
+data class BashRequest(
+    val command: String,
+    val description: String? = null,
+    val timeoutMs: Long? = null,
+    val runInBackground: Boolean = false,
+) {
+    fun arguments(): Map<String, Any?> = buildMap {
+        put("command", command)
+        if (description != null) put("description", description)
+        if (timeoutMs != null) put("timeout", timeoutMs)
+        if (runInBackground) put("run_in_background", true)
+    }
+}
+
+/**
+ * The typed host protocol on top of one connection. Every method returns at once; the futures
+ * complete on the bridge's threads.
+ */
+class WaveCoreApi(val rpc: JsonRpcClient) {
+    private val calls = ConcurrentHashMap<String, ToolCall>()
+    private val callSeq = AtomicLong(1)
+    private val hostPrefix = java.util.UUID.randomUUID().toString().take(8)
+
+    fun initialize(params: InitializeParams, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<InitializeResult> =
+        rpc.request<InitializeResult>("initialize", params, timeout).future.also {
+            it.thenRun { rpc.notify("initialized") }
+        }
+
+    fun toolsList(timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<ToolInfo>> =
+        rpc.request<ToolsListResult>("tools/list", emptyMap<String, Any>(), timeout).future.thenApply { it.tools }
+
+    /**
+     * Runs a tool. No timeout by default: a command may legitimately run for hours; the tool's own
+     * timeout (Bash `timeout`) and [ToolCall.cancel] bound it.
+     */
+    fun callTool(
+        name: String,
+        arguments: Map<String, Any?>,
+        sessionId: String? = null,
+        callId: String = newCallId(),
+        timeout: Duration? = null,
+    ): ToolCall {
+        val rpcCall = rpc.request<CallToolResult>(
+            "tools/call",
+            CallToolParams(name = name, arguments = arguments, sessionId = sessionId, callId = callId),
+            timeout,
+        )
+        val call = ToolCall(callId, name, arguments, rpcCall, this)
+        calls[callId] = call
+        rpcCall.future.whenComplete { _, _ -> calls.remove(callId) }
+        return call
+    }
+
+    /** Runs a command with the core's Bash tool (same runner, environment and shims as the agent's). */
+    fun runBash(request: BashRequest, sessionId: String? = null, callId: String = newCallId()): ToolCall =
+        callTool("Bash", request.arguments(), sessionId, callId)
+
+    /** The calls this host started that have not answered yet. */
+    fun activeCall(callId: String): ToolCall? = calls[callId]
+
+    fun moveToBackground(callId: String, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<MoveToBackgroundResult> =
+        rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), timeout).future
+
+    fun callsList(sessionId: String? = null, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<CallInfo>> =
+        rpc.request<CallsListResult>("calls/list", sessionParams(sessionId), timeout).future.thenApply { it.calls }
+
+    fun tasksList(sessionId: String? = null, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<TaskInfo>> =
+        rpc.request<TasksListResult>("tasks/list", sessionParams(sessionId), timeout).future.thenApply { it.tasks }
+
+    fun tasksStop(taskId: String, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<TaskStopResult> =
+        rpc.request<TaskStopResult>("tasks/stop", mapOf("taskId" to taskId), timeout).future
+
+    fun envStatus(timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<EnvStatus> =
+        rpc.request<EnvStatus>("env/status", emptyMap<String, Any>(), timeout).future
+
+    fun sessionsCreate(parentSessionId: String? = null, cwd: String? = null, sessionId: String? = null): CompletableFuture<SessionCreateResult> =
+        rpc.request<SessionCreateResult>(
+            "sessions/create",
+            buildMap {
+                if (parentSessionId != null) put("parentSessionId", parentSessionId)
+                if (cwd != null) put("cwd", cwd)
+                if (sessionId != null) put("sessionId", sessionId)
+            },
+            DEFAULT_TIMEOUT,
+        ).future
+
+    fun sessionsDispose(sessionId: String): CompletableFuture<JsonElement> =
+        rpc.request<JsonElement>("sessions/dispose", mapOf("sessionId" to sessionId), DEFAULT_TIMEOUT).future
+
+    fun sessionsList(): CompletableFuture<List<SessionInfo>> =
+        rpc.request<SessionsListResult>("sessions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future.thenApply { it.sessions }
+
+    fun addDirectory(path: String, sessionId: String? = null): CompletableFuture<JsonElement> =
+        rpc.request<JsonElement>("workspace/addDirectory", buildMap {
+            put("path", path)
+            if (sessionId != null) put("sessionId", sessionId)
+        }, DEFAULT_TIMEOUT).future
+
+    fun updateSettings(settings: Map<String, Any?>): CompletableFuture<JsonElement> =
+        rpc.request<JsonElement>("settings/update", mapOf("settings" to settings), DEFAULT_TIMEOUT).future
+
+    /** Subscribes to the core's notifications, typed. */
+    fun addEventListener(listener: CoreEvents): AutoCloseable =
+        rpc.addListener { method, params -> CoreEvents.dispatch(listener, method, params) }
+
+    fun newCallId(): String = "host-$hostPrefix-${callSeq.getAndIncrement()}"
+
+    private fun sessionParams(sessionId: String?): Map<String, Any?> =
+        if (sessionId == null) emptyMap() else mapOf("sessionId" to sessionId)
+
+    companion object {
+        val DEFAULT_TIMEOUT: Duration = Duration.ofSeconds(30)
+    }
+}

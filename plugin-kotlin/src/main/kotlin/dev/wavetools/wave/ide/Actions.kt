@@ -1,0 +1,67 @@
+package dev.wavetools.wave.ide
+
+import com.intellij.icons.AllIcons
+import com.intellij.openapi.actionSystem.ActionUpdateThread
+import com.intellij.openapi.actionSystem.AnActionEvent
+import com.intellij.openapi.project.DumbAwareAction
+import com.intellij.openapi.wm.ToolWindowManager
+
+/**
+ * Ctrl+B in the Wave tool window: the newest running command this window started continues as a
+ * background task. Calls the same code as the card's button.
+ */
+class MoveToBackgroundAction : DumbAwareAction("Move Command to Background", "Keep the running command going as a background task", AllIcons.Actions.Resume) {
+    // update() reads the tool window's Swing state, so it runs on the UI thread.
+    override fun getActionUpdateThread() = ActionUpdateThread.EDT
+
+    override fun update(e: AnActionEvent) {
+        val controller = e.project?.let { WaveProjectService.getInstanceIfCreated(it) }?.controller
+        e.presentation.isEnabled = controller?.panel?.feed?.latestControllable(bashOnly = true) != null
+    }
+
+    override fun actionPerformed(e: AnActionEvent) {
+        WaveProjectService.getInstanceIfCreated(e.project ?: return)?.controller?.moveLatestToBackground()
+    }
+
+    companion object {
+        const val ID = "WaveTools.MoveToBackground"
+    }
+}
+
+/** Stop: the newest running call this window started is cancelled; the core kills its process tree. */
+class StopCallAction : DumbAwareAction("Stop Command", "Stop the running command and its child processes", AllIcons.Actions.Suspend) {
+    override fun getActionUpdateThread() = ActionUpdateThread.EDT
+
+    override fun update(e: AnActionEvent) {
+        val controller = e.project?.let { WaveProjectService.getInstanceIfCreated(it) }?.controller
+        e.presentation.isEnabled = controller?.panel?.feed?.latestControllable(bashOnly = false) != null
+    }
+
+    override fun actionPerformed(e: AnActionEvent) {
+        WaveProjectService.getInstanceIfCreated(e.project ?: return)?.controller?.stopLatest()
+    }
+
+    companion object {
+        const val ID = "WaveTools.Stop"
+    }
+}
+
+/** Restarts the project's core (also the way out after it failed), and shows the tool window. */
+class RestartCoreAction : DumbAwareAction("Restart wave-core", "Stop the core and everything it runs, then start it again", AllIcons.Actions.Restart) {
+    override fun getActionUpdateThread() = ActionUpdateThread.BGT
+
+    override fun update(e: AnActionEvent) {
+        e.presentation.isEnabled = e.project != null
+    }
+
+    override fun actionPerformed(e: AnActionEvent) {
+        val project = e.project ?: return
+        WaveProjectService.getInstance(project).supervisor.restartAsync()
+        ToolWindowManager.getInstance(project).getToolWindow(TOOL_WINDOW_ID)?.show()
+    }
+
+    companion object {
+        const val ID = "WaveTools.RestartCore"
+        const val TOOL_WINDOW_ID = "Wave"
+    }
+}

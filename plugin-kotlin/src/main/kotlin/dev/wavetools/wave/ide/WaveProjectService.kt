@@ -1,0 +1,108 @@
+package dev.wavetools.wave.ide
+
+import com.intellij.notification.NotificationAction
+import com.intellij.notification.NotificationGroupManager
+import com.intellij.notification.NotificationType
+import com.intellij.openapi.Disposable
+import com.intellij.openapi.application.PluginPathManager
+import com.intellij.openapi.components.Service
+import com.intellij.openapi.components.service
+import com.intellij.openapi.components.serviceIfCreated
+import com.intellij.openapi.diagnostic.Logger
+import com.intellij.openapi.options.ShowSettingsUtil
+import com.intellij.openapi.project.Project
+import com.intellij.util.EnvironmentUtil
+import dev.wavetools.wave.bridge.BridgeLog
+import dev.wavetools.wave.bridge.CoreLaunch
+import dev.wavetools.wave.bridge.CoreLaunchException
+import dev.wavetools.wave.bridge.CoreScript
+import dev.wavetools.wave.bridge.CoreState
+import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.HostInfo
+import dev.wavetools.wave.bridge.InitializeParams
+import dev.wavetools.wave.bridge.NodeLocator
+import dev.wavetools.wave.bridge.NodeLookup
+import dev.wavetools.wave.ui.WaveController
+import java.nio.file.Paths
+
+/**
+ * Owns the project's core: created when the tool window opens or an action needs it, disposed with
+ * the project — and dispose stops the core and every process it started before it returns (HOST-5).
+ */
+@Service(Service.Level.PROJECT)
+class WaveProjectService(private val project: Project) : Disposable {
+    private val log = Logger.getInstance(WaveProjectService::class.java)
+
+    private val bridgeLog = BridgeLog { level, message, error ->
+        when (level) {
+            BridgeLog.Level.DEBUG -> log.debug(message)
+            BridgeLog.Level.INFO -> log.info(message)
+            BridgeLog.Level.WARN -> log.warn(message, error)
+            BridgeLog.Level.ERROR -> log.error(message, error)
+        }
+    }
+
+    val supervisor: CoreSupervisor = CoreSupervisor(::launch, ::initializeParams, bridgeLog).also { sup ->
+        sup.addStateListener { state -> if (state is CoreState.Failed) notifyFailure(state) }
+    }
+
+    /** The tool window's controller, for the actions; null while the tool window has no content. */
+    @Volatile
+    var controller: WaveController? = null
+
+    fun start() = supervisor.start()
+
+    fun restartIfRunning() {
+        if (supervisor.state !is CoreState.Stopped) supervisor.restartAsync()
+    }
+
+    private fun launch(): CoreLaunch {
+        val settings = WaveSettings.getInstance().state
+        val ideEnvironment = EnvironmentUtil.getEnvironmentMap()
+        val node = when (val found = NodeLocator(ideEnvironment).locate(settings.nodePath)) {
+            is NodeLookup.Found -> found.path
+            is NodeLookup.NotFound -> throw CoreLaunchException(found.message().lineSequence().first(), found.message().lines().drop(1))
+        }
+        val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
+        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.")
+        val environment = ideEnvironment.toMutableMap()
+        settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
+        settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }
+        return CoreLaunch(node = node, coreScript = script, workspaceRoot = Paths.get(root), environment = environment)
+    }
+
+    private fun initializeParams(): InitializeParams {
+        val timeout = WaveSettings.getInstance().state.defaultTimeoutSeconds
+        return InitializeParams(
+            hostInfo = HostInfo("wave-jetbrains"),
+            workspaceRoot = project.basePath,
+            additionalDirectories = WaveProjectSettings.getInstance(project).state.additionalDirectories.toList(),
+            settings = if (timeout > 0) mapOf("defaultTimeoutMs" to timeout * 1000L) else emptyMap(),
+        )
+    }
+
+    private fun notifyFailure(state: CoreState.Failed) {
+        if (project.isDisposed) return
+        NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
+            .createNotification("Wave Tools", state.reason, NotificationType.ERROR)
+            .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restartAsync() })
+            .addAction(NotificationAction.createSimple("Settings…") {
+                ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
+            })
+            .notify(project)
+    }
+
+    /** Synchronous: returns once the core and its process trees are gone. */
+    override fun dispose() {
+        controller = null
+        supervisor.close()
+    }
+
+    companion object {
+        const val NOTIFICATION_GROUP = "Wave Tools"
+
+        fun getInstance(project: Project): WaveProjectService = project.service()
+
+        fun getInstanceIfCreated(project: Project): WaveProjectService? = project.serviceIfCreated()
+    }
+}

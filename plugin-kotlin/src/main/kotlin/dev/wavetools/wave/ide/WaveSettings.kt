@@ -1,0 +1,46 @@
+package dev.wavetools.wave.ide
+
+import com.intellij.openapi.application.ApplicationManager
+import com.intellij.openapi.components.BaseState
+import com.intellij.openapi.components.RoamingType
+import com.intellij.openapi.components.Service
+import com.intellij.openapi.components.SimplePersistentStateComponent
+import com.intellij.openapi.components.State
+import com.intellij.openapi.components.Storage
+import com.intellij.openapi.components.StoragePathMacros
+import com.intellij.openapi.components.service
+import com.intellij.openapi.project.Project
+
+/** Machine settings (paths differ between machines, so they do not roam). */
+@State(name = "WaveToolsSettings", storages = [Storage(value = "wave-tools.xml", roamingType = RoamingType.DISABLED)])
+@Service(Service.Level.APP)
+class WaveSettings : SimplePersistentStateComponent<WaveSettings.State>(State()) {
+    class State : BaseState() {
+        /** Node.js executable (or its directory); empty = search PATH and the usual install places. */
+        var nodePath by string()
+        /** WAVE_SHELL for the core: the bash or zsh its Bash tool runs. */
+        var waveShell by string()
+        /** WAVE_GIT_BASH_PATH for the core on Windows. */
+        var gitBashPath by string()
+        /** Default timeout of commands typed in the tool window, in seconds; 0 = the core's default. */
+        var defaultTimeoutSeconds by property(0)
+    }
+
+    companion object {
+        fun getInstance(): WaveSettings = ApplicationManager.getApplication().service()
+    }
+}
+
+/** Per-project settings, kept in the workspace file (they name local directories). */
+@State(name = "WaveToolsProjectSettings", storages = [Storage(StoragePathMacros.WORKSPACE_FILE)])
+@Service(Service.Level.PROJECT)
+class WaveProjectSettings : SimplePersistentStateComponent<WaveProjectSettings.State>(State()) {
+    class State : BaseState() {
+        /** More directories a `cd` may stay in (BASH-CWD), one absolute path each. */
+        var additionalDirectories by list<String>()
+    }
+
+    companion object {
+        fun getInstance(project: Project): WaveProjectSettings = project.service()
+    }
+}

@@ -1,0 +1,52 @@
+package dev.wavetools.wave.ui
+
+import java.time.Duration
+
+/** Small text helpers shared by the cards and the task list. */
+object Format {
+    /** A finished duration: `340 ms`, `12.4 s`, `2 min 05 s`, `1 h 02 min`. */
+    fun duration(ms: Long): String = when {
+        ms < 1000 -> "$ms ms"
+        ms < 60_000 -> String.format("%.1f s", ms / 1000.0)
+        ms < 3_600_000 -> String.format("%d min %02d s", ms / 60_000, (ms / 1000) % 60)
+        else -> String.format("%d h %02d min", ms / 3_600_000, (ms / 60_000) % 60)
+    }
+
+    /** A running clock: `0:07`, `12:30`, `1:02:03`. */
+    fun elapsed(d: Duration): String {
+        val s = d.seconds.coerceAtLeast(0)
+        return if (s >= 3600) String.format("%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60) else String.format("%d:%02d", s / 60, s % 60)
+    }
+
+    /** [path] shown relative to [root] when it is inside it. */
+    fun relative(path: String, root: String?): String {
+        if (root.isNullOrEmpty()) return path
+        val r = root.trimEnd('/', '\\')
+        return if (path.startsWith("$r/") || path.startsWith("$r\\")) path.substring(r.length + 1) else path
+    }
+
+    /** [path] made absolute against [root] when it is relative (tool arguments may be). */
+    fun absolute(path: String, root: String?): String {
+        if (root.isNullOrEmpty() || path.isEmpty() || path.startsWith("/") || path.startsWith("\\") || Regex("^[A-Za-z]:").containsMatchIn(path)) return path
+        return root.trimEnd('/', '\\') + "/" + path
+    }
+
+    fun firstLine(s: String, max: Int = 160): String {
+        val line = s.lineSequence().firstOrNull { it.isNotBlank() }?.trim() ?: ""
+        return if (line.length > max) line.take(max - 1) + "…" else line
+    }
+
+    fun html(s: String): String = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+}
+
+/** `path:line[:col]` references in tool output (grep results, compiler errors). */
+object PathLinks {
+    data class Ref(val path: String, val line: Int?)
+
+    private val PATTERN = Regex("""^((?:[A-Za-z]:)?[^\s:]*[/\\]?[^\s:]+\.[A-Za-z0-9]+)(?::(\d+))?""")
+
+    fun find(line: String): Ref? {
+        val m = PATTERN.find(line.trim()) ?: return null
+        return Ref(m.groupValues[1], m.groupValues[2].toIntOrNull())
+    }
+}

@@ -1,0 +1,112 @@
+package dev.wavetools.wave.ui
+
+import dev.wavetools.wave.bridge.SessionCwdChanged
+import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolStarted
+import java.awt.Dimension
+import java.awt.Rectangle
+import java.time.Clock
+import javax.swing.BorderFactory
+import javax.swing.Box
+import javax.swing.BoxLayout
+import javax.swing.JComponent
+import javax.swing.JLabel
+import javax.swing.JPanel
+import javax.swing.Scrollable
+import javax.swing.SwingConstants
+
+/**
+ * The session feed: one card per tool call, in the order the core started them. Fed on the UI
+ * thread from `tool/started`, `tool/finished` and `session/cwdChanged`.
+ */
+class SessionFeed(
+    private val actions: CallActions,
+    private val clock: Clock = Clock.systemUTC(),
+    var workspaceRoot: String? = null,
+) : JPanel(), Scrollable {
+    private val cards = LinkedHashMap<String, ToolCallCard>()
+    private val emptyHint = JLabel("Commands you run below, and every tool call the core executes, appear here.", SwingConstants.CENTER).apply {
+        foreground = WaveTheme.secondary
+        alignmentX = LEFT_ALIGNMENT
+    }
+
+    init {
+        layout = BoxLayout(this, BoxLayout.Y_AXIS)
+        background = WaveTheme.background
+        border = BorderFactory.createEmptyBorder(8, 8, 8, 8)
+        add(emptyHint)
+    }
+
+    fun card(callId: String): ToolCallCard? = cards[callId]
+
+    fun cards(): List<ToolCallCard> = cards.values.toList()
+
+    fun toolStarted(event: ToolStarted) {
+        if (cards.containsKey(event.callId)) return
+        val card = Cards.create(event, actions, clock, workspaceRoot)
+        append(card)
+        cards[event.callId] = card
+    }
+
+    fun toolFinished(event: ToolFinished) {
+        val card = cards[event.callId] ?: run {
+            // Started before this window listened: show it from what the finish carries.
+            toolStarted(ToolStarted(event.callId, event.sessionId, event.name, null, ""))
+            cards.getValue(event.callId)
+        }
+        card.finish(event)
+        scrollToBottom()
+    }
+
+    /**
+     * A change made by a running command belongs on its card (shown when it ends, next to the
+     * result's own notice); any other change gets a line of its own.
+     */
+    fun cwdChanged(event: SessionCwdChanged) {
+        val text = if (event.reset) "Working directory reset to ${event.cwd}" else "Working directory is now ${event.cwd}"
+        val running = cards.values.reversed().firstOrNull { it is BashCard && it.isRunning && it.started.sessionId == event.sessionId } as BashCard?
+        if (running != null) running.pendingCwdNotice = text
+        else append(secondaryLabel(text).apply { border = BorderFactory.createEmptyBorder(0, 4, 0, 0) })
+    }
+
+    /** A line between the cards: a request the core refused, a restart, ... */
+    fun notice(text: String, color: java.awt.Color = WaveTheme.secondary) {
+        append(secondaryLabel(text).apply { foreground = color; border = BorderFactory.createEmptyBorder(0, 4, 0, 0) })
+    }
+
+    /** The newest call that is still running and that this host can control; what Ctrl+B and Stop act on. */
+    fun latestControllable(bashOnly: Boolean): ToolCallCard? =
+        cards.values.reversed().firstOrNull { it.isRunning && actions.canControl(it.callId) && (!bashOnly || it is BashCard) }
+
+    /** Refreshes every running card's controls (the core restarted, or a call became ours). */
+    fun refreshControls() = cards.values.filterIsInstance<BashCard>().forEach { it.refreshButtons() }
+
+    fun clear() {
+        cards.values.forEach { it.dispose() }
+        cards.clear()
+        removeAll()
+        add(emptyHint)
+        revalidate()
+        repaint()
+    }
+
+    private fun append(c: JComponent) {
+        if (emptyHint.parent != null) remove(emptyHint)
+        if (componentCount > 0) add(Box.createVerticalStrut(6))
+        c.alignmentX = LEFT_ALIGNMENT
+        add(c)
+        revalidate()
+        scrollToBottom()
+    }
+
+    private fun scrollToBottom() {
+        revalidate()
+        javax.swing.SwingUtilities.invokeLater { scrollRectToVisible(Rectangle(0, height - 1, 1, 1)) }
+    }
+
+    override fun getPreferredScrollableViewportSize(): Dimension = preferredSize
+    override fun getScrollableUnitIncrement(r: Rectangle, o: Int, d: Int) = 16
+    override fun getScrollableBlockIncrement(r: Rectangle, o: Int, d: Int) = r.height - 16
+    override fun getScrollableTracksViewportWidth() = true
+    override fun getScrollableTracksViewportHeight() = false
+}

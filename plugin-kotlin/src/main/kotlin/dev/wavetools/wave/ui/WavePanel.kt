@@ -1,0 +1,207 @@
+package dev.wavetools.wave.ui
+
+import com.google.gson.JsonElement
+import dev.wavetools.wave.bridge.BashRequest
+import dev.wavetools.wave.bridge.CoreEvents
+import dev.wavetools.wave.bridge.CoreState
+import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.RpcErrors
+import dev.wavetools.wave.bridge.RpcException
+import dev.wavetools.wave.bridge.SessionCwdChanged
+import dev.wavetools.wave.bridge.TaskInfo
+import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolStarted
+import java.awt.BorderLayout
+import java.awt.CardLayout
+import java.time.Clock
+import java.util.concurrent.CompletionException
+import javax.swing.BorderFactory
+import javax.swing.JPanel
+import javax.swing.JScrollPane
+import javax.swing.JSplitPane
+
+/** The tool window's content: status line, session feed, background tasks, bash-mode input; or the fallback panel. */
+class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.systemUTC(), onRun: (String) -> Unit, onRetry: () -> Unit) :
+    JPanel(CardLayout()) {
+    val statusLine = StatusLine()
+    val feed = SessionFeed(actions, clock)
+    val tasks = TasksPanel(actions, clock)
+    val input = BashInput(onRun)
+    val fallback = FallbackPanel(host, onRetry)
+    private val feedScroll = JScrollPane(feed).apply {
+        border = BorderFactory.createEmptyBorder()
+        verticalScrollBar.unitIncrement = 16
+    }
+    val split = JSplitPane(JSplitPane.VERTICAL_SPLIT, feedScroll, tasks).apply {
+        resizeWeight = 0.75
+        border = null
+        isContinuousLayout = true
+    }
+    var showingFallback = false
+        private set
+
+    init {
+        val session = JPanel(BorderLayout())
+        session.add(statusLine, BorderLayout.NORTH)
+        session.add(split, BorderLayout.CENTER)
+        session.add(input, BorderLayout.SOUTH)
+        add(session, SESSION)
+        add(fallback, FALLBACK)
+        showSession()
+    }
+
+    fun showSession() {
+        showingFallback = false
+        (layout as CardLayout).show(this, SESSION)
+    }
+
+    fun showFallback(title: String, message: String) {
+        fallback.show(title, message)
+        showingFallback = true
+        (layout as CardLayout).show(this, FALLBACK)
+    }
+
+    /** The component keyboard shortcuts are scoped to (Ctrl+B, Stop): the whole tool window content. */
+    val shortcutScope: JPanel get() = this
+
+    companion object {
+        const val SESSION = "session"
+        const val FALLBACK = "fallback"
+    }
+}
+
+/**
+ * Connects the panel to the core: notifications become cards and task rows (on the UI thread),
+ * buttons and shortcuts become requests. One per tool window.
+ */
+class WaveController(
+    private val supervisor: CoreSupervisor,
+    private val host: HostServices,
+    private val defaultTimeoutMs: () -> Long? = { null },
+    clock: Clock = Clock.systemUTC(),
+) : CallActions {
+    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
+    private val subscriptions = mutableListOf<AutoCloseable>()
+
+    private val events = object : CoreEvents {
+        override fun toolStarted(event: ToolStarted) = ui { panel.feed.toolStarted(event) }
+        override fun toolFinished(event: ToolFinished) = ui { panel.feed.toolFinished(event) }
+        override fun cwdChanged(event: SessionCwdChanged) = ui { panel.feed.cwdChanged(event) }
+        override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
+        override fun taskFinished(task: TaskInfo) = ui { panel.tasks.upsert(task) }
+        override fun envStatusChanged(status: EnvStatus) = ui { panel.statusLine.showEnv(status) }
+        override fun other(method: String, params: JsonElement?) {}
+    }
+
+    fun attach() {
+        subscriptions += supervisor.addEventListener(events)
+        subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
+    }
+
+    fun dispose() {
+        subscriptions.forEach { it.close() }
+        subscriptions.clear()
+        panel.feed.cards().forEach { it.dispose() }
+        panel.tasks.dispose()
+    }
+
+    private fun ui(task: () -> Unit) = host.invokeLater(task)
+
+    fun showState(state: CoreState) {
+        panel.statusLine.showCore(state)
+        panel.input.setReady(state is CoreState.Ready, (state as? CoreState.Failed)?.reason ?: "wave-core is not ready")
+        if (state is CoreState.Failed && isSetupProblem(state.reason)) {
+            panel.showFallback(
+                if (state.reason.startsWith("Node.js")) "Node.js is needed to run Wave Tools" else "wave-core cannot start",
+                (listOf(state.reason) + state.detail).joinToString("\n"),
+            )
+            return
+        }
+        if (panel.showingFallback) panel.showSession()
+        if (state is CoreState.Ready) {
+            panel.feed.workspaceRoot = state.info.workspace.root
+            panel.feed.refreshControls()
+            loadInitialState()
+        }
+    }
+
+    private fun isSetupProblem(reason: String) =
+        reason.startsWith("Node.js") || reason.startsWith("The bundled wave-core") || reason.startsWith("Could not start")
+
+    /** Tasks and the probe's state may predate this window; ask once the core is ready. Older cores lack them. */
+    private fun loadInitialState() {
+        val api = supervisor.api() ?: return
+        api.tasksList().whenComplete { list, e ->
+            if (list != null) ui { list.forEach { panel.tasks.upsert(it) } } else if (!isMethodMissing(e)) report("Could not list background tasks", e)
+        }
+        api.envStatus().whenComplete { s, e ->
+            if (s != null) ui { panel.statusLine.showEnv(s) } else if (!isMethodMissing(e)) report("Could not read the login-environment state", e)
+        }
+    }
+
+    private fun isMethodMissing(e: Throwable?): Boolean = (unwrap(e) as? RpcException)?.code == RpcErrors.METHOD_NOT_FOUND
+
+    private fun unwrap(e: Throwable?): Throwable? = if (e is CompletionException) e.cause else e
+
+    private fun report(what: String, e: Throwable?) = ui { panel.feed.notice("$what: ${unwrap(e)?.message}", WaveTheme.error) }
+
+    override fun canControl(callId: String): Boolean = supervisor.api()?.activeCall(callId) != null
+
+    override fun moveToBackground(callId: String) {
+        val api = supervisor.api() ?: return
+        api.moveToBackground(callId).whenComplete { r, e ->
+            ui {
+                val card = panel.feed.card(callId) as? BashCard
+                when {
+                    e != null -> card?.moveRefused("Could not move it to the background: ${unwrap(e)?.message}")
+                    !r.moved -> card?.moveRefused(r.reason ?: "The core could not move this call to the background.")
+                }
+            }
+        }
+    }
+
+    override fun stop(callId: String) {
+        supervisor.api()?.activeCall(callId)?.cancel()
+    }
+
+    override fun stopTask(taskId: String) {
+        val api = supervisor.api() ?: return
+        api.tasksStop(taskId).whenComplete { r, e ->
+            ui {
+                when {
+                    e != null -> panel.feed.notice("Could not stop task $taskId: ${unwrap(e)?.message}", WaveTheme.error)
+                    r.task != null -> panel.tasks.upsert(r.task!!)
+                }
+            }
+        }
+    }
+
+    override fun openFile(path: String, line: Int?) = host.openFile(path, line)
+
+    /** Ctrl+B in the tool window: background the newest running command this window can control. */
+    fun moveLatestToBackground(): Boolean {
+        val card = panel.feed.latestControllable(bashOnly = true) as? BashCard ?: return false
+        card.requestMove()
+        return true
+    }
+
+    /** Stop in the tool window: stop the newest running call this window can control. */
+    fun stopLatest(): Boolean {
+        val card = panel.feed.latestControllable(bashOnly = false) ?: return false
+        if (card is BashCard) card.requestStop() else stop(card.callId)
+        return true
+    }
+
+    fun runBash(command: String) {
+        val api = supervisor.api()
+        if (api == null) {
+            panel.feed.notice("Not run: wave-core is not ready (${panel.statusLine.coreLabel.text}).", WaveTheme.error)
+            return
+        }
+        val call = api.runBash(BashRequest(command, description = "Typed in the Wave tool window", timeoutMs = defaultTimeoutMs()))
+        call.result.whenComplete { _, e ->
+            if (e != null && unwrap(e) is RpcException) report("The core did not run \"$command\"", e)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.wavetools.wave.bridge
+
+import java.nio.file.Files
+import java.nio.file.Path
+import java.nio.file.Paths
+import java.time.Duration
+import java.util.concurrent.Executors
+import java.util.concurrent.ScheduledExecutorService
+
+/** Shared facts for the tests that run the real bundled core. */
+object TestSupport {
+    val repoRoot: Path = Paths.get(System.getProperty("wave.repoRoot") ?: error("run through plugin-kotlin/scripts/kotlin.mjs (wave.repoRoot is not set)"))
+
+    val coreScript: Path = Paths.get(System.getProperty("wave.coreScript") ?: repoRoot.resolve("node-core/dist/wave-core.js").toString()).also {
+        require(Files.isRegularFile(it)) { "$it is missing; run `npm run build` first" }
+    }
+
+    val env: Map<String, String> = System.getenv()
+
+    val node: Path by lazy {
+        when (val found = NodeLocator(env).locate(null)) {
+            is NodeLookup.Found -> found.path
+            is NodeLookup.NotFound -> error(found.message())
+        }
+    }
+
+    val scheduler: ScheduledExecutorService = Executors.newScheduledThreadPool(2) { r -> Thread(r, "test-scheduler").apply { isDaemon = true } }
+
+    fun workspace(): Path {
+        val dir = Files.createTempDirectory("wave-kotlin-").toRealPath()
+        Files.writeString(dir.resolve("notes.txt"), "hello from the workspace\nsecond line\nthird line\n")
+        Files.createDirectories(dir.resolve("src"))
+        Files.writeString(dir.resolve("src/answer.ts"), "export const answer = 42;\n")
+        return dir
+    }
+
+    fun launch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
+        CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = env + extraEnv)
+
+    /** Waits until [condition] holds, polling; fails with [message] after [timeout]. */
+    fun eventually(timeout: Duration = Duration.ofSeconds(15), message: () -> String, condition: () -> Boolean) {
+        val deadline = System.nanoTime() + timeout.toNanos()
+        while (!condition()) {
+            if (System.nanoTime() > deadline) throw AssertionError(message())
+            Thread.sleep(20)
+        }
+    }
+
+    fun deleteTree(dir: Path) {
+        if (!Files.exists(dir)) return
+        Files.walk(dir).use { s -> s.sorted(Comparator.reverseOrder()).forEach { Files.deleteIfExists(it) } }
+    }
+}
+
+/** JUnit's assertThrows, reified (the Kotlin helpers are not in Debian's JUnit jar). */
+inline fun <reified T : Throwable> assertThrows(noinline block: () -> Unit): T =
+    org.junit.jupiter.api.Assertions.assertThrows(T::class.java) { block() }
