@@ -2,6 +2,7 @@
 // needs (started asynchronously; nothing here may block answering `initialize`).
 import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
+import { startTaskSupport } from "./tasks/startup.js";
 
 export interface CoreOptions {
   root: string;
@@ -11,7 +12,7 @@ export interface CoreOptions {
 type StartupHook = (core: WaveCore) => void;
 
 /** Concern modules that must start with the core (environment probe, watchdog, ...). */
-const startupHooks: StartupHook[] = [];
+const startupHooks: StartupHook[] = [startTaskSupport];
 
 export function createCore(opts: CoreOptions): WaveCore {
   const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools });
