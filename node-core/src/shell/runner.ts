@@ -192,7 +192,9 @@ export class ShellRun {
         pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
       } else {
         const born = (p: number) => (last >= pid ? p > pid && p <= last : p > pid || p <= last);
-        pids = listProcPids().filter((p) => born(p) && p !== process.pid && readProcEntry(p) !== undefined && procHasMarker(p, { runId: this.runId }));
+        // Usually only a handful of pids were handed out meanwhile: probe them directly.
+        const candidates = last >= pid && last - pid <= 256 ? range(pid + 1, last) : listProcPids().filter(born);
+        pids = candidates.filter((p) => p !== process.pid && readProcEntry(p) !== undefined && procHasMarker(p, { runId: this.runId }));
       }
     } else {
       pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
@@ -232,6 +234,12 @@ export class ShellRun {
       log.debug("could not remove the cwd file", { file: this.cwdFile, error: err });
     }
   }
+}
+
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let p = from; p <= to; p++) out.push(p);
+  return out;
 }
 
 function groupExists(pgid: number): boolean {

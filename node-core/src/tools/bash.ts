@@ -138,9 +138,9 @@ function abortReason(signal: AbortSignal): string {
   return typeof r === "string" ? r : "cancelled";
 }
 
-async function readOutput(run: ShellRun): Promise<OutputSummary> {
+function readOutput(run: ShellRun): OutputSummary {
   try {
-    return await summarizeOutput(run.outputPath);
+    return summarizeOutput(run.outputPath);
   } catch (err) {
     return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
   }
@@ -293,7 +293,8 @@ export const bashTool = defineTool({
 /** The shell exited on its own: output, exit status, survivors, cwd. */
 async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {
   const status = run.exitStatus!;
-  const [summary, survivors] = await Promise.all([readOutput(run), run.findSurvivors().catch(() => [] as Survivor[])]);
+  const summary = readOutput(run);
+  const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
   const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
   run.discardCwdFile();
   manager.runFinished(run, survivors.length > 0);
@@ -337,7 +338,7 @@ async function finishStopped(
 ): Promise<ToolResult> {
   await run.stop();
   const status = run.exitStatus ?? (await run.exited);
-  const summary = await readOutput(run);
+  const summary = readOutput(run);
   run.discardCwdFile();
   manager.runFinished(run, false);
   if (!summary.truncated) removeFile(run.outputPath);
