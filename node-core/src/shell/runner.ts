@@ -177,6 +177,11 @@ export class ShellRun {
     return stopping;
   }
 
+  /** Resolves when no stop is in progress (a stop started earlier has finished). */
+  async whenStopped(): Promise<void> {
+    await this.stopInFlight?.catch(() => undefined);
+  }
+
   /** Descendants still alive after the shell exited (pid and command line). */
   async findSurvivors(): Promise<Survivor[]> {
     const pid = this.pid;
@@ -200,7 +205,9 @@ export class ShellRun {
       pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
     }
     if (pids.length === 0) unwatchGroup(pid);
-    return pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
+    const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
+    // A process that ended while we looked is no survivor.
+    return table === linuxProcessTable ? survivors.filter((s) => readProcEntry(s.pid) !== undefined) : survivors;
   }
 
   /**

@@ -144,6 +144,8 @@ export class TaskManager implements SessionService {
 
   private async settle(entry: TaskEntry): Promise<TaskInfo> {
     const status = entry.run.exitStatus!;
+    // A stop in progress is still taking the rest of the tree down: survivors are counted after it.
+    await entry.run.whenStopped();
     entry.survivors = await entry.run.findSurvivors().catch((err: unknown) => {
       log.debug("survivor scan failed", { taskId: entry.taskId, error: err });
       return [];

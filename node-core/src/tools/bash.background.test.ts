@@ -120,7 +120,7 @@ describe("background tasks", () => {
 
   it("BASH-BG-5 the user can move a running command to the background (Ctrl+B) with the exact text", async () => {
     const t = testCore();
-    const pending = t.bash({ command: "echo started; sleep 1; echo finished" }, { callId: "call-1" });
+    const pending = t.bash({ command: "echo started; sleep 2; echo finished" }, { callId: "call-1" });
     await waitFor(() => t.core.inFlightCalls().some((c) => c.callId === "call-1" && c.moveToBackground));
     await waitFor(() => ourProcesses().length > 0);
     const taskId = t.core.moveToBackground("call-1");
