@@ -3,7 +3,7 @@
 // original directory. Best effort: an unknown or vanished directory changes nothing and is only
 // logged at debug level (BASH-CWD-3).
 import type { Session } from "../core/session.js";
-import { canonicalDir } from "../core/paths.js";
+import { canonicalDir, isWithin } from "../core/paths.js";
 import { directoryExists } from "../core/workspace.js";
 import type { Logger } from "../util/log.js";
 
@@ -14,6 +14,14 @@ export interface CwdOutcome {
   reset: boolean;
   /** `Shell working directory changed to <dir>` / `Shell cwd was reset to <dir>`, or undefined. */
   notice?: string;
+}
+
+/**
+ * Directories the host lists in the `additionalDirectories` setting (settings/update) count as
+ * allowed too, resolved against the workspace root.
+ */
+function settingDirectories(session: Session): string[] {
+  return session.workspace.setting("additionalDirectories", [] as string[]).map((d) => canonicalDir(d, session.workspace.root));
 }
 
 export const cwdChangedNotice = (dir: string) => `Shell working directory changed to ${dir}`;
@@ -36,7 +44,7 @@ export function applyEndedCwd(
   }
   const dir = canonicalDir(ended.cwd);
   if (dir === session.cwd) return unchanged;
-  if (session.isAllowedDirectory(dir)) {
+  if (session.isAllowedDirectory(dir) || settingDirectories(session).some((d) => isWithin(dir, d))) {
     session.setCwd(dir);
     return { cwd: dir, changed: true, reset: false, notice: cwdChangedNotice(dir) };
   }

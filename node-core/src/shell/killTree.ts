@@ -9,6 +9,8 @@ import { processTableFor, type MarkerQuery, type ProcInfo, type ProcessTable } f
 
 export const KILL_GRACE_MS = 1000;
 const POLL_MS = 40;
+/** SIGKILL cannot be ignored: the tree is gone within milliseconds. */
+const KILL_POLL_MS = 10;
 /** After SIGKILL, how long to keep re-killing newly found members before giving up (and logging). */
 const KILL_PHASE_MS = 2000;
 
@@ -161,8 +163,11 @@ async function killTreePosix(root: TreeRoot, deps: KillDeps): Promise<KillReport
   }
   signalAll(members, "SIGTERM");
   const graceEnd = Date.now() + deps.graceMs;
+  // Most trees die at once on SIGTERM: look again soon, then less often.
+  let poll = 5;
   while (Date.now() < graceEnd) {
-    await sleep(Math.min(POLL_MS, Math.max(1, graceEnd - Date.now())));
+    await sleep(Math.min(poll, Math.max(1, graceEnd - Date.now())));
+    poll = Math.min(POLL_MS, poll * 2);
     members = await collectTree(root, table);
     if (members.length === 0) {
       if (failed) fallbackKill(root, deps);
@@ -172,7 +177,7 @@ async function killTreePosix(root: TreeRoot, deps: KillDeps): Promise<KillReport
   const killEnd = Date.now() + KILL_PHASE_MS;
   for (;;) {
     signalAll(members, "SIGKILL");
-    await sleep(POLL_MS);
+    await sleep(KILL_POLL_MS);
     members = await collectTree(root, table);
     const reachable = members.some((p) => !refused.has(p.pid) && !(p.pgid === root.pid && refused.has(-root.pid!)));
     if (members.length === 0 || !reachable || Date.now() > killEnd) break;

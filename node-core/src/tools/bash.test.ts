@@ -100,6 +100,10 @@ describe.each(SHELLS)("Bash tool with %s", (kind, shellPath) => {
     // The main session was not given that directory.
     const main = await t.bash({ command: `cd ${mine}` });
     expect(main.text).toContain(`Shell cwd was reset to ${t.root}`);
+    // Host settings (settings/update) can list more.
+    const fromSettings = tempDir("wave-setting-");
+    t.core.workspace.updateSettings({ additionalDirectories: [fromSettings] });
+    expect((await t.bash({ command: `cd ${fromSettings}` })).s).toMatchObject({ cwd: fromSettings, cwdChanged: true });
   });
 
   it(`BASH-CWD-2 a cd outside the allowed directories resets to the original directory (${kind})`, async () => {
