@@ -38,6 +38,7 @@ export function applyEndedCwd(
     log.debug("cwd tracking: directory unknown", { reason: ended.reason });
     return unchanged;
   }
+  if (ended.cwd === session.cwd) return unchanged;
   if (!isDirectory(ended.cwd)) {
     log.debug("cwd tracking: the directory the command ended in no longer exists", { dir: ended.cwd });
     return unchanged;

@@ -1,11 +1,13 @@
 // Bash in the foreground: output, exit status, fresh shells, cwd tracking, shells, schema.
 // Real bash and zsh processes throughout.
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
 import { tempDir, waitFor } from "../../test/support/processes.js";
 import { InvalidToolArguments, renderInputSchema } from "../core/registry.js";
+import { processOutputDir } from "../shell/outputDir.js";
+import { TASKS } from "../tasks/manager.js";
 import { addLogSink, type LogRecord } from "../util/log.js";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_DESCRIPTION, BASH_MAX_TIMEOUT_MS, bashTool } from "./bash.js";
 
@@ -190,15 +192,17 @@ describe("Bash tool output", () => {
     expect(full.split("\n")).toHaveLength(200_002);
   });
 
-  it("removes the output file of a short command (outputPath null)", async () => {
+  it("removes the output file of a short command (outputPath null) and keeps a long one's", async () => {
     const t = testCore();
+    const tag = t.core.sessions.main.service(TASKS).tag;
+    const mine = () => readdirSync(processOutputDir()).filter((f) => f.startsWith(`run-${tag}-`) && f.endsWith(".log"));
     const r = await t.bash({ command: "echo small" });
     expect(r.s.outputPath).toBeNull();
     expect(r.s.output).toBe("small\n");
-    const dir = path.dirname(
-      (await t.bash({ command: "seq 1 100000" })).s.outputPath!,
-    );
-    expect(existsSync(path.join(dir, "run-x.log"))).toBe(false);
+    const long = await t.bash({ command: "seq 1 100000" });
+    expect(await waitFor(() => mine().length === 1)).toBe(true);
+    expect(mine()).toEqual([path.basename(long.s.outputPath!)]);
+    expect(existsSync(long.s.outputPath!)).toBe(true);
   });
 
   it("shows binary and invalid UTF-8 output safely", async () => {

@@ -146,12 +146,15 @@ function readOutput(run: ShellRun): OutputSummary {
   }
 }
 
+/** Removed after the result is on its way: nobody waits for the unlink. */
 function removeFile(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // A leftover file in our own temp directory is harmless; it is removed with the directory.
-  }
+  setImmediate(() => {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // A leftover file in our own temp directory is harmless; it is removed with the directory.
+    }
+  });
 }
 
 function bodyOf(summary: OutputSummary): string {
