@@ -189,6 +189,17 @@ describe("CLI and environment", () => {
     expect(r.stdout).toMatch(/On branch|HEAD detached/);
   });
 
+  it("BASH-SH-3 $SHELL pointing to zsh makes commands run in zsh; bash otherwise", () => {
+    const run = (shell: string) => {
+      const env = { ...process.env, SHELL: shell };
+      delete env.WAVE_SHELL;
+      return spawnSync(process.execPath, [BUNDLE, "call", "Bash", '{"command":"echo ${ZSH_VERSION:+zsh}${BASH_VERSION:+bash}"}'], { env, encoding: "utf8" }).stdout;
+    };
+    expect(run("/usr/bin/zsh")).toBe("zsh\n");
+    expect(run("/bin/bash")).toBe("bash\n");
+    expect(run("/usr/bin/fish")).toBe("bash\n");
+  });
+
   it("BASH-SH-5 the user's rc files never apply: aliases, functions and shell options from them are absent", () => {
     const home = tempDir("wave-home-");
     const rc = "alias ll='echo ALIAS'\nrcfn() { echo FUNCTION; }\nexport FROM_RC=yes\n";
