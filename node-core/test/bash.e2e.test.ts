@@ -191,7 +191,7 @@ describe("CLI and environment", () => {
 
   it("BASH-SH-3 $SHELL pointing to zsh makes commands run in zsh; bash otherwise", () => {
     const run = (shell: string) => {
-      const env = { ...process.env, SHELL: shell };
+      const env: NodeJS.ProcessEnv = { ...process.env, SHELL: shell };
       delete env.WAVE_SHELL;
       return spawnSync(process.execPath, [BUNDLE, "call", "Bash", '{"command":"echo ${ZSH_VERSION:+zsh}${BASH_VERSION:+bash}"}'], { env, encoding: "utf8" }).stdout;
     };

@@ -59,6 +59,8 @@ interface TaskEntry {
 
 /** Finished tasks kept per session for tasks/list and TaskStop's "already exited" answer. */
 const FINISHED_TASKS_KEPT = 200;
+/** Notices waiting for the next MCP/CLI result. */
+const PENDING_NOTICES_KEPT = 50;
 
 let nextSessionTag = 1;
 const usedTaskIds = new Set<string>();
@@ -156,7 +158,11 @@ export class TaskManager implements SessionService {
     if (entry.survivors.length === 0) this.liveRuns.delete(entry.run);
     const info = this.info(entry);
     this.session.events.emit("task/finished", { task: info });
-    if (entry.stoppedBy !== "agent" && entry.stoppedBy !== "session") this.notices.push(info);
+    if (entry.stoppedBy !== "agent" && entry.stoppedBy !== "session") {
+      this.notices.push(info);
+      // Host sessions never take their notices (hosts get task/finished): keep only the latest.
+      if (this.notices.length > PENDING_NOTICES_KEPT) this.notices.splice(0, this.notices.length - PENDING_NOTICES_KEPT);
+    }
     this.prune();
     return info;
   }
