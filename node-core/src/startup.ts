@@ -3,6 +3,7 @@
 import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
 import { startLoginEnvironment } from "./env/startupHook.js";
+import { startTaskSupport } from "./tasks/startup.js";
 
 export interface CoreOptions {
   root: string;
@@ -12,7 +13,7 @@ export interface CoreOptions {
 type StartupHook = (core: WaveCore) => void;
 
 /** Concern modules that must start with the core (environment probe, watchdog, ...). */
-const startupHooks: StartupHook[] = [startLoginEnvironment];
+const startupHooks: StartupHook[] = [startLoginEnvironment, startTaskSupport];
 
 export function createCore(opts: CoreOptions): WaveCore {
   const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools });

@@ -30,6 +30,8 @@ export interface InFlightCall {
   moveToBackground?: () => string | undefined;
 }
 
+export type ResultHook = (result: ToolResult, call: { session: Session; origin: CallOrigin; name: string }) => ToolResult;
+
 export class UnknownSession extends Error {
   constructor(readonly sessionId: string) {
     super(`Unknown session "${sessionId}". Create it with sessions/create, or omit sessionId to use the main session.`);
@@ -144,6 +146,13 @@ export class WaveCore {
       req.signal?.removeEventListener("abort", onCallerAbort);
       session.signal.removeEventListener("abort", onSessionAbort);
     }
+    for (const hook of this.resultHooks) {
+      try {
+        result = hook(result, { session, origin: req.origin, name: tool.name });
+      } catch (err) {
+        log.error("a result hook failed", { tool: tool.name, callId, error: err });
+      }
+    }
     this.events.emit("tool/finished", {
       callId,
       sessionId: session.id,
@@ -171,6 +180,12 @@ export class WaveCore {
   }
 
   private readonly shutdownHooks: Array<() => Promise<void> | void> = [];
+  private readonly resultHooks: ResultHook[] = [];
+
+  /** Lets a concern amend every tool result before it is returned (e.g. background-task notices). */
+  addResultHook(hook: ResultHook): void {
+    this.resultHooks.push(hook);
+  }
 
   /** Runs after all sessions are disposed (e.g. to stop a watchdog). */
   onShutdown(hook: () => Promise<void> | void): void {

@@ -1,0 +1,136 @@
+// Bash engine benchmarks (issue 3). Each figure is a ratio against a baseline measured in this run:
+//  1. Foreground `echo hi` through tools/call vs a raw child_process.spawn of the same shell command (p50).
+//  2. A command printing 1 GiB: the core's peak RSS (VmHWM), and wall time vs the same command
+//     redirected to a file by a raw spawn.
+//  3. Stopping a three-level tree that ignores SIGTERM: time until every process is gone, against the
+//     1000 ms SIGTERM→SIGKILL grace period (goal: within 1.2 s), and against a hand-written group kill.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { median, nowMs, percentile, report, startCore } from "./lib.mjs";
+
+const bash = execFileSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).trim();
+const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-"));
+const outDir = mkdtempSync(path.join(os.tmpdir(), "wave-bench-out-"));
+const env = { ...process.env, WAVE_SHELL: bash, WAVE_OUTPUT_DIR: outDir, WAVE_LOG_LEVEL: "warn" };
+
+function rawSpawn(script, stdio = ["ignore", "pipe", "pipe"]) {
+  return new Promise((resolve) => {
+    const child = spawn(bash, ["-c", script], { stdio, env });
+    if (child.stdout) child.stdout.resume();
+    if (child.stderr) child.stderr.resume();
+    child.once("close", resolve);
+  });
+}
+
+const core = startCore(["--root", root], { env, stdio: ["pipe", "pipe", "inherit"] });
+await core.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
+const bashCall = async (args) => {
+  const msg = await core.request("tools/call", { name: "Bash", arguments: args });
+  if (msg.error) throw new Error(JSON.stringify(msg.error));
+  return msg.result;
+};
+
+// 1. echo hi
+{
+  for (let i = 0; i < 20; i++) {
+    await bashCall({ command: "echo hi" });
+    await rawSpawn("echo hi");
+  }
+  const viaCore = [];
+  const raw = [];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 60; i++) {
+      let t = nowMs();
+      await bashCall({ command: "echo hi" });
+      viaCore.push(nowMs() - t);
+      t = nowMs();
+      await rawSpawn("echo hi");
+      raw.push(nowMs() - t);
+    }
+  }
+  report({ name: "Bash `echo hi` via tools/call, p50", value: median(viaCore), baseline: median(raw), baselineName: "raw spawn p50", goal: 1.3 });
+  console.log(`  (p90: ${percentile(viaCore, 90).toFixed(2)} ms vs ${percentile(raw, 90).toFixed(2)} ms, ${viaCore.length} runs each)`);
+}
+
+// 2. 1 GiB of output (three interleaved runs each; medians)
+{
+  const GiB = 1024 * 1024 * 1024;
+  const cmd = `yes 'abcdefghijklmnopqrstuvwxyz0123456789' | head -c ${GiB}`;
+  const target = path.join(outDir, "baseline.out");
+  const hwmBeforeKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${core.child.pid}/status`, "utf8"))[1]);
+  const baseline = [];
+  const viaCore = [];
+  let last;
+  for (let i = 0; i < 3; i++) {
+    let t = nowMs();
+    await rawSpawn(`${cmd} > ${target}`, "ignore");
+    baseline.push(nowMs() - t);
+    rmSync(target, { force: true });
+    t = nowMs();
+    const r = await bashCall({ command: cmd });
+    viaCore.push(nowMs() - t);
+    last = r.structuredContent;
+    if (last.outputBytes !== GiB || !last.truncated) throw new Error(`unexpected result: ${JSON.stringify({ ...last, output: last.output.length })}`);
+    rmSync(last.outputPath, { force: true });
+  }
+  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${core.child.pid}/status`, "utf8"))[1]);
+  report({ name: "1 GiB of output: wall, median of 3", value: median(viaCore), baseline: median(baseline), baselineName: "same command > file", goal: 1.5 });
+  const peakMiB = hwmKb / 1024;
+  console.log(`1 GiB of output: core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (peak before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.output.length} chars)`);
+}
+
+// 3. Stop a TERM-ignoring three-level tree.
+{
+  const STUBBORN = `trap '' TERM; bash -c "trap '' TERM; bash -c \\"trap '' TERM; sleep 300\\" & sleep 300" & sleep 300 & wait`;
+  const corePid = String(core.child.pid);
+  const marked = () =>
+    readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          const stat = readFileSync(`/proc/${d}/stat`, "latin1");
+          if (/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0])) return false;
+          return readFileSync(`/proc/${d}/environ`, "latin1").split("\0").includes(`WAVE_CORE_PID=${corePid}`);
+        } catch {
+          return false;
+        }
+      });
+  const sleepsUp = async (count) => {
+    for (let i = 0; i < 200; i++) {
+      const sleeps = marked().filter((d) => readFileSync(`/proc/${d}/cmdline`, "latin1") === "sleep\u0000300\u0000");
+      if (sleeps.length >= count) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("tree did not come up");
+  };
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await bashCall({ command: STUBBORN, run_in_background: true });
+    await sleepsUp(3);
+    const t = nowMs();
+    const stop = await core.request("tasks/stop", { taskId: r.structuredContent.backgroundTaskId });
+    const elapsed = nowMs() - t;
+    if (!stop.result?.stopped || marked().length > 0) throw new Error(`tree survived: ${JSON.stringify(stop)} ${marked()}`);
+    times.push(elapsed);
+  }
+  // Hand-written group kill of the same tree for comparison: TERM, wait 1 s, KILL.
+  const manual = [];
+  for (let i = 0; i < 3; i++) {
+    const child = spawn(bash, ["-c", STUBBORN], { detached: true, stdio: "ignore", env });
+    await new Promise((r) => setTimeout(r, 300));
+    const t = nowMs();
+    process.kill(-child.pid, "SIGTERM");
+    await new Promise((r) => setTimeout(r, 1000));
+    process.kill(-child.pid, "SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    manual.push(nowMs() - t);
+  }
+  report({ name: "Stop a TERM-ignoring 3-level tree (all gone), median", value: median(times), baseline: 1000, baselineName: "SIGKILL grace", goal: 1.2 });
+  report({ name: "  same, vs hand-written TERM/sleep 1 s/KILL of the group", value: median(times), baseline: median(manual), baselineName: "manual group kill" });
+}
+
+await core.close();
+rmSync(root, { recursive: true, force: true });
+rmSync(outDir, { recursive: true, force: true });

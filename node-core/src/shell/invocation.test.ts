@@ -1,0 +1,163 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/processes.js";
+import { BASH_RC, BASH_RC_FILE, buildInvocation, NON_INTERACTIVE_ENV, startsWithSleep, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
+import { ensureSupportFile, processOutputDir } from "./outputDir.js";
+import { NO_SHIMS, type ShimInjection } from "./shims/index.js";
+import type { ResolvedShell, ShellKind } from "./types.js";
+
+const SHELLS: Record<ShellKind, ResolvedShell> = {
+  bash: { kind: "bash", path: "/usr/bin/bash", platform: "linux" },
+  zsh: { kind: "zsh", path: "/usr/bin/zsh", platform: "linux" },
+};
+
+const rcBash = ensureSupportFile(BASH_RC_FILE, BASH_RC);
+ensureSupportFile(path.join(ZSH_RC_DIR, ".zshenv"), ZSH_RC);
+const rcZsh = path.join(processOutputDir(), ZSH_RC_DIR);
+
+let n = 0;
+function run(kind: ShellKind, command: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv; shims?: ShimInjection } = {}) {
+  const dir = tempDir();
+  const cwdFile = path.join(dir, `t${++n}.cwd`);
+  const inv = buildInvocation({
+    shell: SHELLS[kind],
+    command,
+    baseEnv: opts.env ?? process.env,
+    shims: opts.shims ?? NO_SHIMS,
+    runId: `test.${n}`,
+    cwdFile,
+    bashRcFile: rcBash,
+    zshRcDir: rcZsh,
+    corePid: process.pid,
+  });
+  const r = spawnSync(inv.file, inv.args, { cwd: opts.cwd ?? dir, env: inv.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  let cwd: string | undefined;
+  try {
+    cwd = readFileSync(cwdFile, "utf8").replace(/\n$/, "");
+  } catch {
+    cwd = undefined;
+  }
+  return { out: r.stdout, err: r.stderr, code: r.status, signal: r.signal, cwd, inv };
+}
+
+describe.each(["bash", "zsh"] as const)("%s invocation", (kind) => {
+  it("BASH-CWD-1 records the directory the command ended in", () => {
+    const target = tempDir("wave cwd 'quoted' ");
+    const r = run(kind, `cd ${JSON.stringify(target)} && echo moved`);
+    expect(r.out).toBe("moved\n");
+    expect(r.cwd).toBe(target);
+  });
+
+  it("BASH-CWD-1 tracking survives a failed command, exit N and set -e", () => {
+    expect(run(kind, "cd /usr; false").cwd).toBe("/usr");
+    const exited = run(kind, "cd /etc; exit 7");
+    expect(exited.code).toBe(7);
+    expect(exited.cwd).toBe("/etc");
+    const errexit = run(kind, "set -e; cd /usr/lib; false; echo not-reached");
+    expect(errexit.code).toBe(1);
+    expect(errexit.out).toBe("");
+    expect(errexit.cwd).toBe("/usr/lib");
+  });
+
+  it("BASH-CWD-3 a directory deleted while the command ran leaves no usable cwd, and the exit status is the command's", () => {
+    const dir = tempDir();
+    const gone = path.join(dir, "gone");
+    mkdirSync(gone);
+    const r = run(kind, `cd ${JSON.stringify(gone)} && rmdir ${JSON.stringify(gone)} && exit 0`);
+    expect(r.code).toBe(0);
+    // bash leaves the file empty, zsh prints the stale path: the caller checks that it exists.
+    expect(["", gone]).toContain(r.cwd);
+  });
+
+  it("adds no lines: $LINENO and syntax-error line numbers are the user's own", () => {
+    const r = run(kind, "true\necho line=$LINENO\nfor x in; do\n  :\ndone )");
+    expect(r.err).toMatch(/line 5|:5:/);
+    const ok = run(kind, "true\necho line=$LINENO");
+    expect(ok.out).toBe("line=2\n");
+  });
+
+  it("keeps the user's exit status and a clean $? at the start", () => {
+    expect(run(kind, "echo $?").out).toBe("0\n");
+    expect(run(kind, "exit 42").code).toBe(42);
+  });
+
+  it("nested shells do not inherit the tracking, and the user's BASH_ENV/ZDOTDIR come back", () => {
+    const userRc = path.join(tempDir(), "user_bash_env.sh");
+    writeFileSync(userRc, "USER_BASH_ENV_RAN=yes\n");
+    const r = run(kind, `cd /usr; bash -c 'cd /; echo "nested:\${BASH_ENV-unset}:\${WAVE_CWD_FILE-none}"'; zsh -c 'echo "z:\${ZDOTDIR-unset}"'`, {
+      env: { ...process.env, BASH_ENV: userRc, ZDOTDIR: "/my/zdotdir" },
+    });
+    expect(r.cwd).toBe("/usr");
+    expect(r.out).toContain(`nested:${userRc}:none`);
+    expect(r.out).toContain("z:/my/zdotdir");
+  });
+
+  it("sets the non-interactive environment and the run markers", () => {
+    const r = run(kind, 'echo "$PAGER|$GIT_PAGER|$GIT_TERMINAL_PROMPT|$GIT_EDITOR|$WAVE_RUN_ID|$WAVE_CORE_PID"');
+    expect(r.out.trim()).toBe(`cat|cat|0|true|test.${n}|${process.pid}`);
+    expect(r.inv.env).toMatchObject(NON_INTERACTIVE_ENV);
+  });
+
+  it("keeps inherited run markers after its own (a wave core inside a command)", () => {
+    const r = run(kind, "echo $WAVE_RUN_ID", { env: { ...process.env, WAVE_RUN_ID: "outer.1.1" } });
+    expect(r.out.trim()).toBe(`test.${n}:outer.1.1`);
+  });
+
+  it("applies the shim seam: env, and a prefix that runs before the command", () => {
+    const shimFile = path.join(tempDir(), "shim-prelude");
+    writeFileSync(shimFile, kind === "bash" ? "shim_fn() { echo from-shim; }\n" : "");
+    const shims: ShimInjection =
+      kind === "bash"
+        ? { env: { BASH_ENV: shimFile, SHIM_FLAG: "1" }, scriptPrefix: "" }
+        : { env: { SHIM_FLAG: "1" }, scriptPrefix: "shim_fn() { echo from-shim; }\n" };
+    const r = run(kind, "cd /usr; shim_fn; echo flag=$SHIM_FLAG; echo line=$LINENO", { shims });
+    expect(r.out).toBe(`from-shim\nflag=1\nline=${kind === "bash" ? 1 : 2}\n`);
+    expect(r.cwd).toBe("/usr");
+  });
+});
+
+describe("invocation shape", () => {
+  it("BASH-SH-5 runs with plain -c: no -l, no -i, no profile", () => {
+    const inv = run("bash", "echo $-; shopt -q login_shell && echo login || echo not-login").inv;
+    expect(inv.args[0]).toBe("-c");
+    expect(inv.args).toHaveLength(2);
+    const r = run("bash", "echo $-; shopt -q login_shell && echo login || echo not-login");
+    expect(r.out).not.toMatch(/^.*i.*\n/);
+    expect(r.out).toContain("not-login");
+    const z = run("zsh", "[[ -o login ]] && echo login || echo not-login; [[ -o interactive ]] && echo interactive || echo batch");
+    expect(z.out).toBe("not-login\nbatch\n");
+  });
+
+  it("BASH-WIN-4 gives Git Bash the cwd file and rc file with forward slashes", () => {
+    const inv = buildInvocation({
+      shell: { kind: "bash", path: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32" },
+      command: "pwd -P >| x",
+      baseEnv: { Path: "C:\\Windows", TEMP: "C:\\Users\\me\\AppData\\Local\\Temp" },
+      shims: NO_SHIMS,
+      runId: "w.1.1",
+      cwdFile: "C:\\Users\\me\\AppData\\Local\\Temp\\wave-core-me\\1-abcd\\w.1.1.cwd",
+      bashRcFile: "C:\\Users\\me\\AppData\\Local\\Temp\\wave-core-me\\1-abcd\\rc\\bash_env.sh",
+      zshRcDir: "unused",
+      corePid: 1,
+    });
+    expect(inv.file).toBe("C:\\Program Files\\Git\\bin\\bash.exe");
+    expect(inv.args).toEqual(["-c", "pwd -P >| x"]);
+    expect(inv.env.WAVE_CWD_FILE).toBe("C:/Users/me/AppData/Local/Temp/wave-core-me/1-abcd/w.1.1.cwd");
+    expect(inv.env.BASH_ENV).toBe("C:/Users/me/AppData/Local/Temp/wave-core-me/1-abcd/rc/bash_env.sh");
+    expect(inv.env.Path).toBe("C:\\Windows");
+  });
+
+  it("BASH-TO-5 only commands whose first word is sleep are killed at the timeout", () => {
+    expect(startsWithSleep("sleep 10")).toBe(true);
+    expect(startsWithSleep("  sleep 5 && echo done")).toBe(true);
+    expect(startsWithSleep("sleep")).toBe(true);
+    expect(startsWithSleep("sleepy 1")).toBe(false);
+    expect(startsWithSleep("echo x; sleep 10")).toBe(false);
+    expect(startsWithSleep("npm test")).toBe(false);
+  });
+});
+
+// Keep the temp dirs of this file from piling up.
+process.on("exit", () => rmSync(path.join(processOutputDir(), "rc"), { recursive: true, force: true }));

@@ -1,0 +1,325 @@
+// Starts one Bash-tool command: `<shell> -c <command>` in its own process group, stdin /dev/null,
+// stdout and stderr both the output file (so output is interleaved as produced, memory stays flat
+// however much is printed, and background children holding the output never delay the result).
+// A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
+// stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { childEnvironment } from "../env/index.js";
+import { createLogger } from "../util/log.js";
+import { buildInvocation, BASH_RC, BASH_RC_FILE, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
+import { killTree, collectTree, type KillReport } from "./killTree.js";
+import { ensureSupportFile, processOutputDir } from "./outputDir.js";
+import { envValue, hostPlatform, type Platform } from "./platform.js";
+import {
+  lastAllocatedPid,
+  linuxProcessTable,
+  listProcPids,
+  procHasMarker,
+  procCommandLine,
+  processTableFor,
+  readProcEntry,
+} from "./processTable.js";
+import { resolveShellCached } from "./resolve.js";
+import { shimInjection } from "./shims/index.js";
+import type { ResolvedShell } from "./types.js";
+import { ensureWatchdog, unwatchGroup, watchGroup } from "./watchdog.js";
+import { fromGitBashPath, gitInstallRoot } from "./winpath.js";
+
+const log = createLogger("runner");
+
+export interface RunSpec {
+  command: string;
+  /** Must exist (the caller falls back first). */
+  cwd: string;
+  /** The marker every process of this run carries (WAVE_RUN_ID). */
+  runId: string;
+  /** Created (or appended to) by the runner; the caller decides when to delete it. */
+  outputPath: string;
+  /** Records the directory the shell ends in (foreground commands). */
+  trackCwd: boolean;
+  /** Applies shimInjection(); the user's `shims` setting. */
+  shimsEnabled: boolean;
+  platform?: Platform;
+}
+
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: string | null;
+  /** Set when the shell could not be started. */
+  error?: Error;
+}
+
+export interface Survivor {
+  pid: number;
+  command: string;
+}
+
+export class SpawnFailed extends Error {
+  constructor(message: string, override readonly cause?: unknown) {
+    super(message);
+    this.name = "SpawnFailed";
+  }
+}
+
+let rcFiles: { bash: string; zshDir: string } | undefined;
+
+function supportFiles(): { bash: string; zshDir: string } {
+  if (!rcFiles) {
+    const bash = ensureSupportFile(BASH_RC_FILE, BASH_RC);
+    ensureSupportFile(path.join(ZSH_RC_DIR, ".zshenv"), ZSH_RC);
+    rcFiles = { bash, zshDir: path.join(processOutputDir(), ZSH_RC_DIR) };
+  }
+  return rcFiles;
+}
+
+/** Survivor scans may look only at pids handed out after the shell's while the pid space cannot have wrapped. */
+const RECENT_PID_SCAN_MAX_MS = 10_000;
+
+export class ShellRun {
+  readonly startedAt = Date.now();
+  private endedAt: number | undefined;
+  private status: ExitStatus | undefined;
+  private stopInFlight: Promise<KillReport> | undefined;
+  private stopRequestedAt: number | undefined;
+  readonly exited: Promise<ExitStatus>;
+
+  constructor(
+    private readonly child: ChildProcess,
+    readonly spec: RunSpec,
+    readonly shell: ResolvedShell,
+    readonly cwdFile: string | undefined,
+    private readonly env: Record<string, string>,
+    private readonly platform: Platform,
+  ) {
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.finish({ exitCode: code, signal });
+        resolve(this.status!);
+      });
+      child.once("error", (err) => {
+        // Only reached when the process could not start or be signalled; `exit` may never come.
+        if (child.pid === undefined || child.exitCode !== null) {
+          this.finish({ exitCode: null, signal: null, error: err });
+          resolve(this.status!);
+        } else {
+          log.debug("child process error", { runId: spec.runId, error: err });
+        }
+      });
+    });
+  }
+
+  private finish(status: ExitStatus): void {
+    if (this.status) return;
+    this.status = status;
+    this.endedAt = Date.now();
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+  get runId(): string {
+    return this.spec.runId;
+  }
+  get command(): string {
+    return this.spec.command;
+  }
+  get outputPath(): string {
+    return this.spec.outputPath;
+  }
+  get running(): boolean {
+    return this.status === undefined;
+  }
+  get exitStatus(): ExitStatus | undefined {
+    return this.status;
+  }
+  get stopRequested(): boolean {
+    return this.stopRequestedAt !== undefined;
+  }
+  get durationMs(): number {
+    return (this.endedAt ?? Date.now()) - this.startedAt;
+  }
+
+  private label(): string {
+    const cmd = this.command.length > 80 ? this.command.slice(0, 80) + "…" : this.command;
+    return `run ${this.runId} (${cmd})`;
+  }
+
+  /**
+   * Stops the whole tree (SIGTERM, SIGKILL one second later; taskkill /T /F on Windows) and
+   * resolves when it is gone. Safe to call more than once and after the shell exited (then it
+   * stops the descendants still alive).
+   */
+  stop(): Promise<KillReport> {
+    if (this.stopInFlight) return this.stopInFlight;
+    this.stopRequestedAt ??= Date.now();
+    const stopping = killTree(
+      {
+        pid: this.pid,
+        marker: { runId: this.runId },
+        label: this.label(),
+        killDirectChild: (sig) => {
+          if (this.running) this.child.kill(sig);
+        },
+      },
+      { platform: this.platform },
+    ).then(async (report) => {
+      // The shell is gone once the tree is; make sure its exit was seen before answering.
+      if (this.running && this.pid !== undefined) await Promise.race([this.exited, delay(2000)]);
+      if (this.pid !== undefined) unwatchGroup(this.pid);
+      return report;
+    });
+    this.stopInFlight = stopping;
+    void stopping.finally(() => {
+      if (this.stopInFlight === stopping) this.stopInFlight = undefined;
+    });
+    return stopping;
+  }
+
+  /** Resolves when no stop is in progress (a stop started earlier has finished). */
+  async whenStopped(): Promise<void> {
+    await this.stopInFlight?.catch(() => undefined);
+  }
+
+  /** Descendants still alive after the shell exited (pid and command line). */
+  async findSurvivors(): Promise<Survivor[]> {
+    const pid = this.pid;
+    if (pid === undefined || this.platform.name === "win32") return [];
+    const table = processTableFor(this.platform);
+    if (!table) return [];
+    let pids: number[];
+    if (table === linuxProcessTable && !groupExists(pid) && this.durationMs < RECENT_PID_SCAN_MAX_MS) {
+      // Fast path: the group is empty, and any escaped descendant was born after the shell and
+      // carries the marker, so only pids handed out since need a look.
+      const last = lastAllocatedPid();
+      if (last === undefined) {
+        pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
+      } else {
+        const born = (p: number) => (last >= pid ? p > pid && p <= last : p > pid || p <= last);
+        // Usually only a handful of pids were handed out meanwhile: probe them directly.
+        const candidates = last >= pid && last - pid <= 256 ? range(pid + 1, last) : listProcPids().filter(born);
+        pids = candidates.filter((p) => p !== process.pid && readProcEntry(p) !== undefined && procHasMarker(p, { runId: this.runId }));
+      }
+    } else {
+      pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
+    }
+    if (pids.length === 0) unwatchGroup(pid);
+    const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
+    // A process that ended while we looked is no survivor.
+    return table === linuxProcessTable ? survivors.filter((s) => readProcEntry(s.pid) !== undefined) : survivors;
+  }
+
+  /**
+   * The directory the shell ended in (native form), or why it is unknown. Tracking is best
+   * effort: a missing file (exec, a user EXIT trap, a killed shell) just means "unknown".
+   */
+  readCwd(): { cwd?: string; reason?: string } {
+    if (!this.cwdFile) return { reason: "cwd tracking was off" };
+    let raw: string;
+    try {
+      raw = readFileSync(this.cwdFile, "utf8");
+    } catch (err) {
+      return { reason: `no cwd file (${(err as NodeJS.ErrnoException).code ?? err})` };
+    }
+    const text = raw.endsWith("\n") ? raw.slice(0, -1) : raw;
+    if (!text) return { reason: "empty cwd file" };
+    if (this.shell.platform !== "win32") return { cwd: text };
+    const native = fromGitBashPath(text, {
+      root: gitInstallRoot(this.shell.path),
+      tmp: envValue(this.env, "TEMP", "win32") ?? envValue(this.env, "TMP", "win32"),
+    });
+    return native ? { cwd: native } : { reason: `cannot map Git Bash path ${JSON.stringify(text)} to a Windows path` };
+  }
+
+  /** Removes the cwd file (after each command; BASH-WIN-4). */
+  discardCwdFile(): void {
+    if (!this.cwdFile) return;
+    try {
+      rmSync(this.cwdFile, { force: true });
+    } catch (err) {
+      log.debug("could not remove the cwd file", { file: this.cwdFile, error: err });
+    }
+  }
+}
+
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let p = from; p <= to; p++) out.push(p);
+  return out;
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+
+/**
+ * Spawns the command. Throws ShellNotFound (no usable shell) or SpawnFailed (the shell or the
+ * output file could not be opened); both messages say what to do.
+ */
+export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
+  const platform = spec.platform ?? hostPlatform();
+  const baseEnv = await childEnvironment();
+  const shell = resolveShellCached(baseEnv, platform);
+  const shims = await shimInjection(shell, { enabled: spec.shimsEnabled });
+  const rc = supportFiles();
+  const cwdFile = spec.trackCwd ? path.join(processOutputDir(), `${spec.runId}.cwd`) : undefined;
+  const inv = buildInvocation({
+    shell,
+    command: spec.command,
+    baseEnv,
+    shims,
+    runId: spec.runId,
+    cwdFile,
+    bashRcFile: rc.bash,
+    zshRcDir: rc.zshDir,
+    corePid: process.pid,
+  });
+
+  let fd: number;
+  try {
+    fd = openSync(spec.outputPath, "a", 0o600);
+  } catch (err) {
+    throw new SpawnFailed(
+      `Could not create the output file ${spec.outputPath} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
+      err,
+    );
+  }
+  ensureWatchdog(platform);
+  let child: ChildProcess;
+  try {
+    child = spawn(inv.file, inv.args, {
+      cwd: spec.cwd,
+      env: inv.env,
+      // stdin is /dev/null: reads get EOF at once (BASH-FG-2). One file for both streams.
+      stdio: ["ignore", fd, fd],
+      detached: true,
+      windowsHide: true,
+    });
+  } catch (err) {
+    closeSync(fd);
+    throw new SpawnFailed(`Could not start ${shell.path}: ${(err as Error).message}.`, err);
+  }
+  // The child has its own copy now; ours would only keep the file open.
+  closeSync(fd);
+  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform);
+  if (child.pid === undefined) {
+    const status = await run.exited;
+    const code = (status.error as NodeJS.ErrnoException | undefined)?.code;
+    throw new SpawnFailed(
+      `Could not start ${shell.path} (${code ?? status.error?.message ?? "unknown error"}). ${
+        code === "ENOENT" ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh." : "Check that the shell is executable."
+      }`,
+      status.error,
+    );
+  }
+  watchGroup(child.pid);
+  return run;
+}

@@ -1,0 +1,46 @@
+// How a finished background task reaches an agent that has no host to tell it: MCP clients and
+// the one-shot CLI get a short notice appended to the session's next tool result.
+import type { CallOrigin, ToolResult } from "../core/tool.js";
+import type { Session } from "../core/session.js";
+import { TASKS, type TaskInfo } from "./manager.js";
+
+const MAX_COMMAND_CHARS = 120;
+
+function shortCommand(command: string): string {
+  const one = command.replace(/\s*\n\s*/g, " ⏎ ").trim();
+  return one.length > MAX_COMMAND_CHARS ? one.slice(0, MAX_COMMAND_CHARS) + "…" : one;
+}
+
+/** One line per task, e.g. `Background task b1x2y3 completed (exit code 0): npm test. Output: /tmp/…/b1x2y3.log`. */
+export function formatTaskNotice(task: TaskInfo): string {
+  let what: string;
+  if (task.status === "killed") what = "was stopped by the user";
+  else if (task.signal) what = `was killed by ${task.signal}`;
+  else if (task.exitCode === null) what = "failed to start";
+  else what = `${task.status} (exit code ${task.exitCode})`;
+  let line = `Background task ${task.taskId} ${what}: ${shortCommand(task.command)}. Output: ${task.outputPath}`;
+  if (task.survivors.length > 0) {
+    line += `. Still running after it ended: ${task.survivors.map((s) => `${s.pid} (${shortCommand(s.command)})`).join(", ")}`;
+  }
+  return line;
+}
+
+export function formatTaskNotices(tasks: TaskInfo[]): string {
+  return `<task-notifications>\n${tasks.map(formatTaskNotice).join("\n")}\n</task-notifications>`;
+}
+
+/**
+ * Appends the session's pending notices to a result bound for an MCP client or the CLI. Hosts get
+ * `task/finished` notifications instead and decide themselves what the agent sees.
+ */
+export function attachTaskNotices(result: ToolResult, call: { session: Session; origin: CallOrigin }): ToolResult {
+  if (call.origin !== "mcp" && call.origin !== "cli") return result;
+  const manager = call.session.peekService(TASKS);
+  const notices = manager?.takeNotices() ?? [];
+  if (notices.length === 0) return result;
+  return {
+    ...result,
+    content: [...result.content, { type: "text", text: formatTaskNotices(notices) }],
+    structuredContent: { ...result.structuredContent, taskNotifications: notices },
+  };
+}

@@ -1,0 +1,365 @@
+// Bash: runs a command in a fresh bash/zsh (Git Bash on Windows), in the foreground with a
+// timeout that moves it to the background instead of killing it, or as a background task.
+// The engine lives in shell/ (runner, kill, cwd, output) and tasks/ (the session's task manager).
+import { rmSync } from "node:fs";
+import { z } from "zod";
+import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
+import { directoryExists } from "../core/workspace.js";
+import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
+import { startsWithSleep } from "../shell/invocation.js";
+import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
+import { ShellNotFound } from "../shell/resolve.js";
+import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { longTimeout } from "../shell/timer.js";
+import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
+
+/** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+
+const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
+/** The sentence both the tool description and the `timeout` parameter use. */
+export const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
+
+export const BASH_DESCRIPTION = `Runs a shell command and returns its output (stdout and stderr interleaved, as printed) and its exit code.
+
+How commands run:
+- Each call starts a fresh, non-interactive bash (zsh when that is the user's shell; Git Bash on Windows) with plain \`-c\`: variables, functions and aliases do not carry over between calls, and profile/rc files are not loaded.
+- stdin is empty (/dev/null): a command that waits for input gets end-of-file at once. Pass flags such as --yes/-y, and never start interactive programs (editors, pagers, REPLs, \`git rebase -i\`, \`git add -p\`). Pagers and git prompts are turned off.
+- The working directory persists between calls when a \`cd\` stays inside the workspace or a directory the user added; the result then says "Shell working directory changed to <dir>". If a command ends outside them, the next command starts in the session's original directory again and the result says "Shell cwd was reset to <dir>". Prefer absolute paths; quote paths with spaces.
+
+Output:
+- Output arrives once, when the command ends. Past ${MAX_RESULT_CHARS} characters the middle is cut: you get the beginning and the end, plus the path of a file holding the full output (read it with Read using offset/limit, or grep/tail it).
+- Write to stderr with \`>&2\`, not by path: \`tee /dev/stderr\` or \`> /dev/stdout\` reopen the output file and drop what was printed before.
+- Processes a command leaves running (\`server &\`) do not delay the result; the result lists them, and they are stopped when the session ends. Use run_in_background instead of \`&\` for long-running work.
+
+Timeouts and background tasks:
+- timeout is in milliseconds: ${TIMEOUT_LIMITS_TEXT}. Give long builds and test runs a larger timeout.
+- A foreground command that runs past its timeout is not killed: it moves to the background and keeps running, and the result gives its task ID and output file; you are notified when it completes. Only commands that start with \`sleep\` are stopped at the timeout.
+- run_in_background: true starts a long-running command (dev server, watcher, long build) as a background task and returns at once with its task ID and the path of its output file, which grows while it runs (read it with Read). Background tasks have no timeout; you are notified when one ends, and TaskStop stops one (with every process it started).
+- Do not poll with \`sleep\` loops; wait for the completion notice or read the output file.`;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1, "command must be a non-empty string: the shell command to run").describe("The command to run"),
+  timeout: z
+    // Never mention the advertised maximum here: larger values are accepted (BASH-TO-4).
+    .number({ error: `timeout must be a number of milliseconds, or left out for the default (${BASH_DEFAULT_TIMEOUT_MS})` })
+    .min(0, { error: "timeout must not be negative: give a number of milliseconds, or leave it out for the default" })
+    .optional()
+    .describe(
+      `Timeout in milliseconds: ${TIMEOUT_LIMITS_TEXT}. A command that runs longer moves to the background and keeps running (commands starting with sleep are stopped instead).`,
+    ),
+  description: z
+    .string()
+    .optional()
+    .describe("A short description of what the command does, in 5-10 words (shown to the user)"),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Run the command as a background task and return at once with its task ID and output file. No timeout applies."),
+});
+
+export type BashInput = z.output<typeof inputSchema>;
+
+/** Exact texts of BASH-TO-6, BASH-BG-1 and BASH-BG-5. */
+export const autoBackgroundText = (timeoutMs: number, id: string, file: string) =>
+  `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was moved to the background with ID: ${id}. It is still running — you will be notified when it completes. Output is being written to: ${file}`;
+export const backgroundText = (id: string, file: string) => `Command running in background with ID: ${id}. Output is being written to: ${file}`;
+export const userBackgroundText = (id: string, file: string) =>
+  `Command was manually backgrounded by user with ID: ${id}. Output is being written to: ${file}`;
+
+function formatSeconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
+
+/** structuredContent of every Bash result (README "Bash result fields"). */
+export interface BashStructured {
+  success: boolean;
+  exitCode: number | null;
+  signal: string | null;
+  output: string;
+  truncated: boolean;
+  outputPath: string | null;
+  outputBytes: number;
+  backgroundTaskId: string | null;
+  backgroundedByUser: boolean;
+  assistantAutoBackgrounded: boolean;
+  interrupted: boolean;
+  timedOut: boolean;
+  cwd: string;
+  cwdChanged: boolean;
+  cwdReset: boolean;
+  survivors: Survivor[];
+  durationMs: number;
+  [key: string]: unknown;
+}
+
+function structured(ctx: ToolContext, fields: Partial<BashStructured>): BashStructured {
+  return {
+    success: true,
+    exitCode: null,
+    signal: null,
+    output: "",
+    truncated: false,
+    outputPath: null,
+    outputBytes: 0,
+    backgroundTaskId: null,
+    backgroundedByUser: false,
+    assistantAutoBackgrounded: false,
+    interrupted: false,
+    timedOut: false,
+    cwd: ctx.session.cwd,
+    cwdChanged: false,
+    cwdReset: false,
+    survivors: [],
+    durationMs: 0,
+    ...fields,
+  };
+}
+
+function result(text: string, s: BashStructured, isError = false): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent: s, isError };
+}
+
+function failure(ctx: ToolContext, text: string, extra: Partial<BashStructured> = {}): ToolResult {
+  return result(text, structured(ctx, { success: false, ...extra, error: text }), true);
+}
+
+function survivorsLine(survivors: Survivor[], file: string): string {
+  const list = survivors.map((s) => `${s.pid} ${s.command}`).join("; ");
+  return `Still running after the shell exited (stopped when the session ends; their output keeps going to ${file}): ${list}`;
+}
+
+type Outcome = { kind: "exit" } | { kind: "timeout" } | { kind: "user"; task: TaskInfo } | { kind: "abort"; reason: string };
+
+function abortReason(signal: AbortSignal): string {
+  const r = signal.reason as unknown;
+  if (r instanceof Error) return r.message;
+  return typeof r === "string" ? r : "cancelled";
+}
+
+function readOutput(run: ShellRun): OutputSummary {
+  try {
+    return summarizeOutput(run.outputPath);
+  } catch (err) {
+    return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
+  }
+}
+
+/** Removed after the result is on its way: nobody waits for the unlink. */
+function removeFile(file: string): void {
+  setImmediate(() => {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // A leftover file in our own temp directory is harmless; it is removed with the directory.
+    }
+  });
+}
+
+function bodyOf(summary: OutputSummary): string {
+  const note = summary.binary ? "[the output contains binary data; non-text bytes are shown as \uFFFD]\n" : "";
+  return note + summary.text;
+}
+
+function joinParts(body: string, notes: string[]): string {
+  const main = body.length > 0 ? body.replace(/\n$/, "") : notes.length > 0 ? "" : "(no output)";
+  if (notes.length === 0) return main;
+  return main ? `${main}\n\n${notes.join("\n")}` : notes.join("\n");
+}
+
+export const bashTool = defineTool({
+  name: "Bash",
+  description: BASH_DESCRIPTION,
+  inputSchema,
+  annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },
+  async run(input, ctx) {
+    const manager = ctx.session.service(TASKS);
+    const notes: string[] = [];
+    let cwdReset = false;
+
+    // A directory deleted since the last command: start in the original one (BASH-CWD-2).
+    const start = ctx.session.effectiveCwd();
+    let cwd = start.cwd;
+    if (start.resetFrom) {
+      cwdReset = true;
+      notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
+    }
+    if (!directoryExists(cwd)) {
+      const root = ctx.workspace.root;
+      if (!directoryExists(root)) {
+        return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
+      }
+      ctx.session.setCwd(root, true);
+      cwd = root;
+      cwdReset = true;
+      notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
+    }
+
+    const shimsEnabled = ctx.workspace.setting("shims", true);
+    const background = input.run_in_background === true;
+    const taskId = background ? newTaskId() : undefined;
+    let run: ShellRun;
+    try {
+      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled, name: taskId });
+    } catch (err) {
+      if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
+      throw err;
+    }
+
+    if (background) {
+      const task = manager.adopt(run, { origin: "background", description: input.description, taskId });
+      return result(
+        joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]),
+        structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }),
+      );
+    }
+
+    const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+    let settled = false;
+    let cancelTimer = () => {};
+    let onAbort = () => {};
+    const outcome = await new Promise<Outcome>((resolve) => {
+      const settle = (o: Outcome) => {
+        if (settled) return;
+        settled = true;
+        resolve(o);
+      };
+      void run.exited.then(() => settle({ kind: "exit" }));
+      cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
+      ctx.setMoveToBackgroundHandler(() => {
+        if (settled || !run.running) return undefined;
+        try {
+          const task = manager.adopt(run, { origin: "user", description: input.description });
+          settle({ kind: "user", task });
+          return task.taskId;
+        } catch {
+          return undefined;
+        }
+      });
+      onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    cancelTimer();
+    ctx.setMoveToBackgroundHandler(undefined);
+    ctx.signal.removeEventListener("abort", onAbort);
+
+    switch (outcome.kind) {
+      case "user":
+        return result(
+          joinParts("", [userBackgroundText(outcome.task.taskId, outcome.task.outputPath), ...notes]),
+          structured(ctx, {
+            outputPath: outcome.task.outputPath,
+            backgroundTaskId: outcome.task.taskId,
+            backgroundedByUser: true,
+            cwdReset,
+            durationMs: run.durationMs,
+          }),
+        );
+      case "timeout":
+        if (!startsWithSleep(input.command)) {
+          try {
+            const task = manager.adopt(run, { origin: "timeout", description: input.description });
+            return result(
+              joinParts("", [autoBackgroundText(timeoutMs, task.taskId, task.outputPath), ...notes]),
+              structured(ctx, {
+                outputPath: task.outputPath,
+                backgroundTaskId: task.taskId,
+                assistantAutoBackgrounded: true,
+                timedOut: true,
+                cwdReset,
+                durationMs: run.durationMs,
+              }),
+            );
+          } catch {
+            // The session ended at the same moment: stop the command like a sleep.
+          }
+        }
+        return finishStopped(ctx, manager, run, notes, cwdReset, {
+          note: `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was stopped (commands that start with sleep are not moved to the background).`,
+          success: true,
+          timedOut: true,
+        });
+      case "abort":
+        return finishStopped(ctx, manager, run, notes, cwdReset, {
+          note: `Command was aborted before it finished (${outcome.reason}); the output above is what it printed until then.`,
+          success: false,
+          interrupted: true,
+        });
+      case "exit":
+        return finishExited(ctx, manager, run, notes, cwdReset);
+    }
+  },
+});
+
+/** The shell exited on its own: output, exit status, survivors, cwd. */
+async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {
+  const status = run.exitStatus!;
+  const summary = readOutput(run);
+  const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
+  const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
+  run.discardCwdFile();
+  manager.runFinished(run, survivors.length > 0);
+
+  const keepFile = summary.truncated || survivors.length > 0;
+  if (!keepFile) removeFile(run.outputPath);
+  const success = status.exitCode === 0;
+  const tail: string[] = [];
+  if (status.signal) tail.push(`Killed by ${status.signal}`);
+  else if (status.exitCode !== 0) tail.push(`Exit code ${status.exitCode}`);
+  if (survivors.length > 0) tail.push(survivorsLine(survivors, run.outputPath));
+  if (cwd.notice) tail.push(cwd.notice);
+  return result(
+    joinParts(bodyOf(summary), [...tail, ...notes]),
+    structured(ctx, {
+      success,
+      exitCode: status.exitCode,
+      signal: status.signal,
+      output: summary.text,
+      truncated: summary.truncated,
+      outputPath: keepFile ? run.outputPath : null,
+      outputBytes: summary.totalBytes,
+      cwd: ctx.session.cwd,
+      cwdChanged: cwd.changed,
+      cwdReset: cwdReset || cwd.reset,
+      survivors,
+      durationMs: run.durationMs,
+    }),
+    !success,
+  );
+}
+
+/** The command was stopped (sleep timeout, cancel, session end): whole tree, then what it printed. */
+async function finishStopped(
+  ctx: ToolContext,
+  manager: TaskManager,
+  run: ShellRun,
+  notes: string[],
+  cwdReset: boolean,
+  how: { note: string; success: boolean; timedOut?: boolean; interrupted?: boolean },
+): Promise<ToolResult> {
+  await run.stop();
+  const status = run.exitStatus ?? (await run.exited);
+  const summary = readOutput(run);
+  run.discardCwdFile();
+  manager.runFinished(run, false);
+  if (!summary.truncated) removeFile(run.outputPath);
+  return result(
+    joinParts(bodyOf(summary), [how.note, ...notes]),
+    structured(ctx, {
+      success: how.success,
+      exitCode: status.exitCode,
+      signal: status.signal,
+      output: summary.text,
+      truncated: summary.truncated,
+      outputPath: summary.truncated ? run.outputPath : null,
+      outputBytes: summary.totalBytes,
+      interrupted: how.interrupted ?? false,
+      timedOut: how.timedOut ?? false,
+      cwdReset,
+      durationMs: run.durationMs,
+    }),
+    !how.success,
+  );
+}

@@ -1,0 +1,78 @@
+// In-process cores for tool tests: a real WaveCore over a temporary workspace, real shells.
+import { existsSync } from "node:fs";
+import type { WaveCore } from "../../src/core/runtime.js";
+import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
+import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
+import { createCore } from "../../src/startup.js";
+import { processesWithEnv, tempDir, waitFor } from "./processes.js";
+
+export interface TestCore {
+  core: WaveCore;
+  root: string;
+  events: Array<{ method: string; params: Record<string, unknown> }>;
+  call(name: string, args: Record<string, unknown>, opts?: { sessionId?: string; signal?: AbortSignal; callId?: string; origin?: CallOrigin }): Promise<ToolResult>;
+  bash(args: Record<string, unknown>, opts?: { sessionId?: string; signal?: AbortSignal; callId?: string; origin?: CallOrigin }): Promise<BashResult>;
+}
+
+export interface BashResult extends ToolResult {
+  text: string;
+  s: Record<string, unknown> & {
+    success: boolean;
+    exitCode: number | null;
+    signal: string | null;
+    output: string;
+    truncated: boolean;
+    outputPath: string | null;
+    backgroundTaskId: string | null;
+    backgroundedByUser: boolean;
+    assistantAutoBackgrounded: boolean;
+    interrupted: boolean;
+    cwd: string;
+    cwdChanged: boolean;
+    cwdReset: boolean;
+    survivors: Array<{ pid: number; command: string }>;
+    durationMs: number;
+  };
+}
+
+const open: WaveCore[] = [];
+
+export function testCore(opts: { root?: string; additionalDirectories?: string[] } = {}): TestCore {
+  const root = opts.root ?? tempDir("wave-ws-");
+  const core = createCore({ root, additionalDirectories: opts.additionalDirectories });
+  open.push(core);
+  const events: TestCore["events"] = [];
+  core.events.subscribe((method, params) => events.push({ method, params }));
+  const call: TestCore["call"] = (name, args, o = {}) =>
+    core.callTool({ name, arguments: args, origin: o.origin ?? "host", sessionId: o.sessionId, signal: o.signal, callId: o.callId });
+  return {
+    core,
+    root,
+    events,
+    call,
+    async bash(args, o) {
+      const r = await call("Bash", args, o);
+      const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      return { ...r, text, s: r.structuredContent as BashResult["s"] };
+    },
+  };
+}
+
+/** Shuts every core the tests created (stopping their processes). */
+export async function closeCores(): Promise<void> {
+  await Promise.all(open.splice(0).map((c) => c.shutdown()));
+}
+
+/** Live processes started by any core of this test process (they carry its token). */
+export function ourProcesses() {
+  return processesWithEnv("WAVE_RUN_ID", `${PROCESS_TOKEN}.`);
+}
+
+/** Live processes of one run or session marker prefix. */
+export function markedProcesses(prefix: string) {
+  return processesWithEnv("WAVE_RUN_ID", prefix);
+}
+
+export async function waitForFile(file: string, budgetMs = 10_000): Promise<boolean> {
+  return waitFor(() => existsSync(file), budgetMs);
+}
