@@ -41,6 +41,11 @@ export interface RunSpec {
   trackCwd: boolean;
   /** Applies shimInjection(); the user's `shims` setting. */
   shimsEnabled: boolean;
+  /**
+   * The call's signal: a cancelled call stops waiting for the login environment at once (the
+   * run it then starts is stopped by the caller's abort handling).
+   */
+  signal?: AbortSignal;
   platform?: Platform;
 }
 
@@ -266,7 +271,7 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.
  */
 export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   const platform = spec.platform ?? hostPlatform();
-  const baseEnv = await childEnvironment();
+  const baseEnv = await childEnvironment({ signal: spec.signal });
   const shell = resolveShellCached(baseEnv, platform);
   const shims = await shimInjection(shell, { enabled: spec.shimsEnabled });
   const rc = supportFiles();

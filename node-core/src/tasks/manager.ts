@@ -97,7 +97,14 @@ export class TaskManager implements SessionService {
   }
 
   /** Starts a command of this session. `name` names the output file (`<name>.log`). */
-  async startRun(opts: { command: string; cwd: string; trackCwd: boolean; shimsEnabled: boolean; name?: string }): Promise<ShellRun> {
+  async startRun(opts: {
+    command: string;
+    cwd: string;
+    trackCwd: boolean;
+    shimsEnabled: boolean;
+    name?: string;
+    signal?: AbortSignal;
+  }): Promise<ShellRun> {
     if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
     const seq = ++this.seq;
     const runId = `${this.markerPrefix}${seq}`;
@@ -109,6 +116,7 @@ export class TaskManager implements SessionService {
       outputPath,
       trackCwd: opts.trackCwd,
       shimsEnabled: opts.shimsEnabled,
+      signal: opts.signal,
     });
     this.liveRuns.add(run);
     if (this.disposed) void run.stop();

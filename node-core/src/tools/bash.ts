@@ -201,7 +201,7 @@ export const bashTool = defineTool({
     const taskId = background ? newTaskId() : undefined;
     let run: ShellRun;
     try {
-      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled, name: taskId });
+      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled, name: taskId, signal: ctx.signal });
     } catch (err) {
       if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
       throw err;
