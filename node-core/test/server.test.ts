@@ -156,4 +156,17 @@ describe("host protocol server", () => {
     expect(r.result.workspace.rejectedDirectories).toEqual([{ path: "/definitely/not/here", reason: expect.stringMatching(/Not a directory/) }]);
     expect(r.result.workspace.additionalDirectories).toEqual([expect.stringMatching(/\/src$/)]);
   });
+
+  it("handles requests concurrently: a Read is answered while a long Bash call is still running", async () => {
+    const core = start();
+    const slow = core.request("tools/call", { name: "Bash", arguments: { command: "sleep 3; echo slow-done" } }, "slow");
+    await core.waitFor((m) => m.method === "tool/started" && m.params.name === "Bash");
+    const read = await core.request("tools/call", { name: "Read", arguments: { file_path: "notes.txt" } }, "read");
+    expect(read.result.isError).toBe(false);
+    // The Read's answer arrived while the Bash call had not answered yet.
+    expect(core.received.some((m) => m.id === "slow")).toBe(false);
+    const bash = await slow;
+    expect(bash.result.structuredContent.output).toBe("slow-done\n");
+    expect(core.received.findIndex((m) => m.id === "read")).toBeLessThan(core.received.findIndex((m) => m.id === "slow"));
+  });
 });
