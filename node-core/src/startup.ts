@@ -2,10 +2,13 @@
 // needs (started asynchronously; nothing here may block answering `initialize`).
 import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
+import type { ParsedPolicy } from "./permissions/service.js";
 
 export interface CoreOptions {
   root: string;
   additionalDirectories?: string[];
+  /** --permission-mode, --allow and --deny. */
+  permissions?: ParsedPolicy;
 }
 
 type StartupHook = (core: WaveCore) => void;
@@ -14,7 +17,7 @@ type StartupHook = (core: WaveCore) => void;
 const startupHooks: StartupHook[] = [];
 
 export function createCore(opts: CoreOptions): WaveCore {
-  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools });
+  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });
   for (const hook of startupHooks) hook(core);
   return core;
 }
