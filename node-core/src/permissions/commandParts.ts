@@ -144,7 +144,10 @@ class Walker {
         this.visit(node.command, env);
         const redirects = node.redirects.map((r) => this.redirect(r));
         this.nestedIn(node.redirects, env);
-        this.out.parts.push(this.part(env, { text: this.slice(env, node.redirects), assignments: [], words: [], redirects, substitutions: [] }));
+        // `{ …; } > file` writes a file of its own: that write is a part to judge.
+        if (redirects.some(writesFile)) {
+          this.out.parts.push(this.part(env, { text: this.slice(env, node.redirects), assignments: [], words: [], redirects, substitutions: [] }));
+        }
         return;
       }
       case "If":
@@ -395,7 +398,12 @@ export function writesFile(r: ShellRedirect): boolean {
   }
   const target = r.target?.value;
   if (target === undefined) return true;
-  return !HARMLESS_DEVICES.test(target);
+  return !HARMLESS_DEVICES.test(normalizedPath(target));
+}
+
+/** `/tmp/../dev/null` → `/dev/null`; relative paths stay relative. */
+export function normalizedPath(p: string): string {
+  return p.startsWith("/") ? path.posix.normalize(p) : p;
 }
 
 /** Devices that are safe to write: they store nothing and reach no disk. */
@@ -477,10 +485,8 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     let stop = false;
     while (i < current.length) {
       const w = current[i]!.value;
-      if (w === undefined) {
-        stop = true;
-        break;
-      }
+      // A word known only at run time: it is the command (`sudo $CMD`), as far as can be told.
+      if (w === undefined) break;
       if (w === "--") {
         i++;
         break;

@@ -5,6 +5,7 @@ import {
   HARMLESS_DEVICES,
   baseName,
   findRoots,
+  normalizedPath,
   resolveWordPath,
   shellScriptOperand,
   unwrap,
@@ -13,7 +14,7 @@ import {
   type ShellWord,
   type SplitCommand,
 } from "./commandParts.js";
-import { place, type Places, type Placement } from "./paths.js";
+import { place, realPath, type Places, type Placement } from "./paths.js";
 
 export type WarningId =
   | "delete-outside-workspace"
@@ -150,36 +151,38 @@ function hasShortFlag(options: string[], flag: string): boolean {
 
 function describeTarget(word: ShellWord, cwd: string | undefined, places: Places): { placement?: Placement; path?: string; glob?: boolean; unknown?: string } {
   if (word.within) {
-    const root = resolveWordPath(word.within, cwd, places.home);
-    if (!root.path) return { unknown: `each file found is below ${word.within.text}, and ${root.unknown}` };
-    const placement = place(root.path, places);
-    // Something strictly below an allowed directory (or the temp directory) stays there.
-    const below: Placement =
-      placement.where === "inside" || placement.where === "allowed-root"
-        ? { where: "inside" }
-        : placement.where === "temp"
-          ? { where: "temp" }
-          : { where: "outside" };
-    return { placement: below, path: root.path, glob: true };
+    // Something strictly below a directory: harmless below an allowed or the temp directory.
+    const root = describeTarget(word.within, cwd, places);
+    if (!root.placement) return { unknown: `each file is found below ${word.within.text}, and ${root.unknown}` };
+    const where = root.placement.where;
+    const placement: Placement = where === "inside" || where === "allowed-root" ? { where: "inside" } : root.placement;
+    return { placement, path: root.path, glob: true };
   }
   const r = resolveWordPath(word, cwd, places.home);
   if (!r.path) return { unknown: r.unknown };
-  return { placement: place(r.path, places), path: r.path, glob: r.glob };
+  const real = realPath(r.path);
+  return { placement: place(real, places), path: real, glob: r.glob };
 }
 
-/** What deleting (recursively or not) this target would mean, or undefined when it is harmless. */
-function deletionProblem(word: ShellWord, cwd: string | undefined, places: Places, recursive: boolean): string | undefined {
+/**
+ * What deleting or changing this target would reach, or undefined when it stays inside the
+ * allowed directories (or below the temp directory). `rootIsFine`: the allowed directory itself
+ * may be the target (chmod -R of the workspace is ordinary; rm -rf of it is not).
+ */
+function targetProblem(word: ShellWord, cwd: string | undefined, places: Places, opts: { recursive: boolean; rootIsFine?: boolean }): string | undefined {
   const t = describeTarget(word, cwd, places);
-  if (t.unknown !== undefined) return recursive ? `a path that cannot be checked: ${t.unknown}` : undefined;
+  if (t.unknown !== undefined) return opts.recursive ? `a path that cannot be checked: ${t.unknown}` : undefined;
   const escaped = /(^|\/)\.\.(\/|$)/.test(word.text) ? ` (${word.text} resolves to ${t.path})` : "";
-  switch (t.placement!.where) {
+  const placement = t.placement!;
+  switch (placement.where) {
     case "filesystem-root":
       return t.glob ? `everything in / (${word.text})` : `the whole filesystem (${word.text})`;
     case "home":
-      return `your home directory (${t.path})${escaped}`;
+      return t.path === places.home ? `your home directory (${t.path})${escaped}` : `${t.path}, which contains your home directory${escaped}`;
     case "contains-allowed":
-      return `${t.path}, which contains the workspace directory ${t.placement!.allowed}${escaped}`;
+      return `${t.path}, which contains the workspace directory ${placement.allowed}${escaped}`;
     case "allowed-root":
+      if (opts.rootIsFine) return undefined;
       return t.glob ? `everything in the workspace directory ${t.path}` : `the workspace directory itself (${t.path})${escaped}`;
     case "outside":
       return `${t.path}, outside the workspace${escaped}`;
@@ -196,12 +199,12 @@ function checkDelete(part: CommandPart, inner: readonly ShellWord[], places: Pla
     const recursive = hasShortFlag(options, "r") || hasShortFlag(options, "R") || options.includes("--recursive");
     if (options.includes("--no-preserve-root")) out.push("rm --no-preserve-root removes the protection against deleting /.");
     for (const t of targets) {
-      const problem = deletionProblem(t, part.cwd, places, recursive);
+      const problem = targetProblem(t, part.cwd, places, { recursive });
       if (problem) out.push(recursive ? `Deletes recursively ${problem}.` : `Deletes ${problem}.`);
     }
   } else if (name === "find" && inner.some((w) => w.value === "-delete")) {
     for (const root of findRoots(inner)) {
-      const problem = deletionProblem(root, part.cwd, places, true);
+      const problem = targetProblem({ text: root.text, within: root }, part.cwd, places, { recursive: true });
       if (problem) out.push(`find -delete deletes files below ${problem}.`);
     }
   }
@@ -312,9 +315,7 @@ function checkPipeToShell(part: CommandPart, inner: readonly ShellWord[]): strin
 
 function checkPrivilege(part: CommandPart, inner: readonly ShellWord[], places: Places, wrappers: string[]): string[] {
   const used = wrappers.filter((w) => PRIVILEGE.has(w));
-  const name = nameOf(inner);
-  if (name === "su") used.push("su");
-  if (name && PRIVILEGE.has(name)) used.push(name);
+  if (nameOf(inner) === "su") used.push("su");
   if (used.length === 0) return [];
   return [`Runs as another user (usually root) through ${[...new Set(used)].join(", ")}: it can change anything on the machine.`];
 }
@@ -371,7 +372,7 @@ function checkPermissionsChange(part: CommandPart, inner: readonly ShellWord[], 
   if (mode) for (const problem of modeProblems(mode)) out.push(`chmod ${recursive ? "-R " : ""}${problem}.`);
   if (recursive) {
     for (const t of targets) {
-      const problem = deletionProblem(t, part.cwd, places, true);
+      const problem = targetProblem(t, part.cwd, places, { recursive: true, rootIsFine: true });
       if (problem) out.push(`${name} -R changes ${name === "chmod" ? "permissions" : "ownership"} recursively on ${problem}.`);
     }
   }
@@ -379,7 +380,7 @@ function checkPermissionsChange(part: CommandPart, inner: readonly ShellWord[], 
 }
 
 function deviceTarget(word: ShellWord | undefined): string | undefined {
-  const v = word?.value;
+  const v = word?.value === undefined ? undefined : normalizedPath(word.value);
   return v !== undefined && v.startsWith("/dev/") && !HARMLESS_DEVICES.test(v) ? v : undefined;
 }
 
@@ -466,7 +467,7 @@ function checkWriteOutside(part: CommandPart, inner: readonly ShellWord[], place
   const out: string[] = [];
   const consider = (w: ShellWord | undefined, how: string) => {
     if (!w) return;
-    if (w.value !== undefined && w.value.startsWith("/dev/")) return; // devices: see device-write
+    if (w.value !== undefined && normalizedPath(w.value).startsWith("/dev/")) return; // devices: see device-write
     const t = describeTarget(w, part.cwd, places);
     if (t.unknown !== undefined) {
       out.push(`${how} a file whose name is known only when the command runs (${w.text}).`);

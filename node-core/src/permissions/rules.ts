@@ -188,10 +188,16 @@ export function suggestRule(part: CommandPart, hasWarnings: boolean, fileRedirec
   return render(staticWords.slice(0, n), ":*");
 }
 
+const SUBCOMMAND_TOOLS = new Set([
+  "git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "helm", "gh", "pip", "pip3",
+  "poetry", "uv", "pipenv", "conda", "gradle", "./gradlew", "mvn", "./mvnw", "dotnet", "rustup", "brew", "apt", "apt-get",
+  "systemctl", "terraform", "deno", "composer", "bundle", "rake", "rails", "mix", "swift", "flutter", "dart", "nx", "turbo",
+]);
+
 /** How many leading words name the action: `git status`, `npm run build`, `ls`. */
 function prefixLength(words: string[]): number {
   const isSub = (w: string | undefined) => w !== undefined && /^[A-Za-z][A-Za-z0-9_-]*(:[A-Za-z0-9_:-]+)?$/.test(w);
-  if (!isSub(words[1])) return 1;
+  if (!SUBCOMMAND_TOOLS.has(words[0]!) || !isSub(words[1])) return 1;
   if (PACKAGE_RUNNERS.has(words[0]!) && (words[1] === "run" || words[1] === "run-script" || words[1] === "exec" || words[1] === "x" || words[1] === "dlx")) {
     return isSub(words[2]) ? 3 : 2;
   }

@@ -259,7 +259,8 @@ export class PermissionService {
       return report({ allowed: false, decision, asked: true, message });
     }
 
-    const said = answer.message?.trim() ? ` The user said: ${answer.message.trim()}` : "";
+    const note = answer.message?.trim();
+    const said = note ? ` The user said: ${note}${/[.!?]$/.test(note) ? "" : "."}` : "";
     if (answer.decision === "deny") {
       return report({
         allowed: false,
