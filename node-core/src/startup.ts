@@ -3,6 +3,7 @@
 import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
 import type { ParsedPolicy } from "./permissions/service.js";
+import { preloadSyntaxWhenIdle } from "./permissions/syntax.js";
 
 export interface CoreOptions {
   root: string;
@@ -14,7 +15,7 @@ export interface CoreOptions {
 type StartupHook = (core: WaveCore) => void;
 
 /** Concern modules that must start with the core (environment probe, watchdog, ...). */
-const startupHooks: StartupHook[] = [];
+const startupHooks: StartupHook[] = [() => preloadSyntaxWhenIdle()];
 
 export function createCore(opts: CoreOptions): WaveCore {
   const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });

@@ -1,5 +1,5 @@
 // Where a path really is, and how it relates to the directories the user allowed.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../core/paths.js";
 
@@ -10,17 +10,20 @@ import { isWithin } from "../core/paths.js";
 export function realPath(abs: string): string {
   const missing: string[] = [];
   let current = path.resolve(abs);
-  for (;;) {
-    try {
-      const real = realpathSync.native(current);
-      return missing.length ? path.join(real, ...missing.reverse()) : real;
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(abs);
-      missing.push(path.basename(current));
-      current = parent;
-    }
+  // existsSync neither throws nor builds a Stats object: a missing path is common here.
+  while (!existsSync(current)) {
+    const parent = path.dirname(current);
+    if (parent === current) return path.resolve(abs);
+    missing.push(path.basename(current));
+    current = parent;
   }
+  let real: string;
+  try {
+    real = realpathSync.native(current);
+  } catch {
+    return path.resolve(abs);
+  }
+  return missing.length ? path.join(real, ...missing.reverse()) : real;
 }
 
 export interface Places {
@@ -41,9 +44,8 @@ export type Placement =
   | { where: "temp" }
   | { where: "outside" };
 
-/** How a path a command deletes or changes relates to the places the user cares about. */
-export function place(target: string, places: Places): Placement {
-  const p = realPath(target);
+/** How a path a command deletes or changes (already resolved with realPath) relates to the places the user cares about. */
+export function place(p: string, places: Places): Placement {
   if (p === path.parse(p).root) return { where: "filesystem-root" };
   if (isWithin(places.home, p)) return { where: "home" };
   for (const d of places.allowedDirectories) {
