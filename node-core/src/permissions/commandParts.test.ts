@@ -65,6 +65,8 @@ describe("splitCommand: every simple command that will run is a part", () => {
     expect(texts("find . -name '*.o' -exec rm -f {} \\;")).toEqual(["rm -f {}", "find . -name '*.o' -exec rm -f {} \\;"]);
     expect(texts("find . -execdir chmod 644 {} + -exec touch {} \\;")).toEqual(["chmod 644 {}", "touch {}", "find . -execdir chmod 644 {} + -exec touch {} \\;"]);
     expect(texts("ls | xargs -n 1 -I X rm -rf X")).toEqual(["ls", "rm -rf X (input)", "xargs -n 1 -I X rm -rf X"]);
+    expect(texts("find . -type d -exec sh -c 'rm -rf \"$0\"' {} \\;")).toEqual(["sh -c 'rm -rf \"$0\"' {}", 'rm -rf "$0"', "find . -type d -exec sh -c 'rm -rf \"$0\"' {} \\;"]);
+    expect(split("ls | xargs sh -c 'rm -rf ~'").parts[2]!.via).toEqual(["xargs", "sh -c"]);
   });
 
   it("reports syntax errors instead of guessing", () => {
@@ -117,6 +119,7 @@ describe("wordInfo: the static meaning of a word", () => {
     ['"${X:-/}"', { expansion: "${X:-/}" }],
     ["$(pwd)", { expansion: "$(pwd)" }],
     ["build/*.o", { globPrefix: "build/" }],
+    ["{~,/tmp}/x", { expansion: "{~,/tmp}" }],
     ["'*'", { value: "*" }],
     ["~/x", { value: "~/x" }],
   ])("%s", (text, expected) => {

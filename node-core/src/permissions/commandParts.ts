@@ -300,7 +300,7 @@ class Walker {
   }
 
   private synthesized(words: ShellWord[], label: string, env: Env): void {
-    this.out.parts.push({
+    const part: CommandPart = {
       text: words.map((w) => w.text).join(" "),
       assignments: [],
       words,
@@ -309,7 +309,10 @@ class Walker {
       via: [...env.via, label],
       pipedFrom: [],
       substitutions: [],
-    });
+    };
+    this.out.parts.push(part);
+    // `find … -exec sh -c '…' {} \;` and `xargs sh -c '…'`: read that script too.
+    this.runsNested(part, this.fork(env, { via: part.via as string[] }));
   }
 
   /** Follows `cd`, `pushd` and `popd` so later relative paths resolve where they will run. */
@@ -358,7 +361,6 @@ export function wordInfo(word: U.Word, home: string): ShellWord {
       }
       case "Glob":
       case "ExtendedGlob":
-      case "BraceExpansion":
         if (!quoted && globPrefix === undefined) globPrefix = value;
         value += p.text;
         return;

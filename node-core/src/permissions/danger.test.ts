@@ -60,6 +60,8 @@ describe("danger analysis", () => {
     ["find ~ -delete", ["delete-outside-workspace"]],
     ["find /opt -exec rm -rf {} +", ["delete-outside-workspace"]],
     ["ls | xargs rm -rf", ["delete-outside-workspace"]],
+    ["ls | xargs sh -c 'rm -rf ~'", ["delete-outside-workspace"]],
+    ["rm -rf {~,/tmp/x}", ["delete-outside-workspace"]],
     ["sudo rm -rf /var/lib/docker", ["delete-outside-workspace", "privilege"]],
     ["rm ~/.bashrc", ["delete-outside-workspace"]],
     ["bash -c 'rm -rf ~'", ["delete-outside-workspace"]],
