@@ -3,7 +3,6 @@
 import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
 import type { ParsedPolicy } from "./permissions/service.js";
-import { preloadSyntaxWhenIdle } from "./permissions/syntax.js";
 
 export interface CoreOptions {
   root: string;
@@ -15,7 +14,7 @@ export interface CoreOptions {
 type StartupHook = (core: WaveCore) => void;
 
 /** Concern modules that must start with the core (environment probe, watchdog, ...). */
-const startupHooks: StartupHook[] = [() => preloadSyntaxWhenIdle()];
+const startupHooks: StartupHook[] = [];
 
 export function createCore(opts: CoreOptions): WaveCore {
   const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });

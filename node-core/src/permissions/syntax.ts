@@ -26,21 +26,3 @@ export function syntaxIfLoaded(): SyntaxLibraries | undefined {
   return loaded;
 }
 
-/** How long after start-up the parser is compiled in the background (after `initialize`). */
-const PRELOAD_DELAY_MS = 300;
-
-/**
- * Compiles the parser (~30 ms) shortly after start-up, once `initialize` has been answered, so
- * the first command check does not pay for it. The timer never keeps the process alive.
- */
-export function preloadSyntaxWhenIdle(): void {
-  const timer = setTimeout(() => {
-    void loadSyntax()
-      .then((lib) => lib.parse("true && x"))
-      .catch(() => {
-        // The first real check loads it again and reports any error there.
-        loading = undefined;
-      });
-  }, PRELOAD_DELAY_MS);
-  timer.unref?.();
-}
