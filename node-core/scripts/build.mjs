@@ -20,6 +20,38 @@ const englishOnlyZodLocales = {
   },
 };
 
+// The shell parser and glob matcher serve only permission checks. esbuild would put them in the
+// bundle as code V8 has to scan at every start (~5-9 ms for ~180 KB); embedded as strings they
+// cost nothing until the first check compiles them.
+const LAZY_LIBRARIES = ["unbash", "picomatch"];
+async function lazyLibrarySource(name) {
+  const out = await build({
+    entryPoints: [name],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    platform: "node",
+    format: "cjs",
+    target: "node18",
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  return out.outputFiles[0].text;
+}
+const lazySources = Object.fromEntries(await Promise.all(LAZY_LIBRARIES.map(async (n) => [n, await lazyLibrarySource(n)])));
+const lazyLibraries = {
+  name: "lazy-libraries",
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY_LIBRARIES.join("|")})$`) }, (args) => ({ path: args.path, namespace: "lazy-library" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-library" }, (args) => ({
+      loader: "js",
+      contents: `const m = { exports: {} };\nnew Function("module", "exports", "require", ${JSON.stringify(lazySources[args.path])})(m, m.exports, require);\nmodule.exports = m.exports;\n`,
+    }));
+  },
+};
+
 const result = await build({
   entryPoints: [join(root, "src", "cli.ts")],
   outfile,
@@ -30,7 +62,7 @@ const result = await build({
   // Whitespace and syntax only: identifiers stay readable in stack traces.
   minifySyntax: true,
   minifyWhitespace: true,
-  plugins: [englishOnlyZodLocales],
+  plugins: [englishOnlyZodLocales, lazyLibraries],
   sourcemap: false,
   legalComments: "none",
   metafile: true,

@@ -10,19 +10,22 @@ import { canonicalDir } from "./core/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { ENV_COMMAND_HELP, runEnvCommand } from "./env/command.js";
+import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
 
 class UsageError extends Error {}
 
 const MAIN_HELP = `wave-core ${CORE_VERSION} — the Wave Tools core for AI coding agents
 
 Usage:
-  wave-core serve [--root DIR] [--add-dir DIR]...    host protocol (JSON-RPC 2.0 lines on stdio)
-  wave-core mcp   [--root DIR] [--add-dir DIR]...    MCP server on stdio
-  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
+  wave-core serve [--root DIR] [--add-dir DIR]... [PERMISSIONS]   host protocol (JSON-RPC 2.0 lines on stdio)
+  wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS]   MCP server on stdio
+  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [--json]
                                                      run one tool call and print its result
   wave-core env [--json]                             the login-shell environment the core adopts
   wave-core <command> --help                          help for one command
   wave-core --version
+
+PERMISSIONS: --permission-mode ask|allow-all|deny-all, --allow RULE..., --deny RULE...
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr);
@@ -33,8 +36,21 @@ Protocol reference: node-core/PROTOCOL.md.
 const COMMON_OPTIONS = {
   root: { type: "string" },
   "add-dir": { type: "string", multiple: true },
+  "permission-mode": { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
+
+const PERMISSION_HELP = `Permissions (commands, and file writes outside the allowed directories):
+  --permission-mode MODE  ask: ask the user when no rule decides (default for serve and mcp;
+                          without a way to ask, the call is denied with a message saying how to
+                          allow it); allow-all: allow everything not denied by a rule (default for
+                          call); deny-all: never ask, allow only what a rule allows
+  --allow RULE            always allow (repeatable): a command, exact ('git status') or a prefix
+                          ('npm run test:*', 'git log *'), or a path rule ('Write(/tmp/out/**)')
+  --deny RULE             always deny (repeatable; deny rules win over allow rules)
+`;
 
 const COMMAND_HELP: Record<string, string> = {
   serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]...
@@ -46,6 +62,10 @@ Options:
   --root DIR      workspace root (default: the current directory)
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
 
+${PERMISSION_HELP}
+The host asks the user through permission/request when it declares
+capabilities.permissionRequests in initialize (see PROTOCOL.md).
+
 Closing stdin (or SIGTERM/SIGINT/SIGHUP) stops every process the core started, then exits.
 `,
   mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]...
@@ -56,14 +76,22 @@ session; closing stdin stops its background tasks.
 Options:
   --root DIR      workspace root (default: the current directory)
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
+
+${PERMISSION_HELP}
+The user is asked through MCP elicitation when the client supports it.
 `,
   call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
 
 Runs one tool call and prints its text result (or the whole MCP-shaped result with --json).
 Give "-" as the arguments to read them from stdin.
 
-Exit status: 0 success, 1 the tool reported an error, 2 usage error (bad JSON, unknown tool,
-invalid arguments).
+Exit status: 0 success, 1 the tool reported an error (a denied permission included), 2 usage
+error (bad JSON, unknown tool, invalid arguments, invalid rule).
+
+${PERMISSION_HELP}
+call runs what a person typed, so its mode is allow-all unless --permission-mode says otherwise;
+--deny rules still apply, and warnings (e.g. a recursive delete outside the workspace) are printed
+to stderr.
 
 Example:
   wave-core call Bash '{"command":"git status"}'
@@ -81,12 +109,22 @@ function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O)
   }
 }
 
-function coreFromOptions(values: { root?: string; "add-dir"?: string[] }): WaveCore {
+async function coreFromOptions(
+  values: { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[] },
+  defaultMode?: "allow-all",
+): Promise<WaveCore> {
   const root = canonicalDir(values.root ?? process.cwd());
   if (!directoryExists(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
   const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
   for (const d of dirs) if (!directoryExists(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
-  return createCore({ root, additionalDirectories: dirs });
+  let permissions;
+  try {
+    permissions = await parsePolicy({ mode: values["permission-mode"] ?? defaultMode, allow: values.allow, deny: values.deny });
+  } catch (err) {
+    if (err instanceof PolicyError || err instanceof RuleSyntaxError) throw new UsageError(err.message);
+    throw err;
+  }
+  return createCore({ root, additionalDirectories: dirs, permissions });
 }
 
 function installSignalHandlers(core: WaveCore, exit: (code: number) => void): void {
@@ -112,7 +150,7 @@ function exitAfterFlush(code: number): void {
 async function serve(argv: string[]): Promise<void> {
   const { values } = parse(argv, COMMON_OPTIONS);
   if (values.help) return void process.stdout.write(COMMAND_HELP.serve!);
-  const core = coreFromOptions(values);
+  const core = await coreFromOptions(values);
   const { createHostServer } = await import("./protocol/hostServer.js");
   const server = createHostServer({
     core,
@@ -132,7 +170,7 @@ async function serve(argv: string[]): Promise<void> {
 async function mcp(argv: string[]): Promise<void> {
   const { values } = parse(argv, COMMON_OPTIONS);
   if (values.help) return void process.stdout.write(COMMAND_HELP.mcp!);
-  const core = coreFromOptions(values);
+  const core = await coreFromOptions(values);
   const { startMcpServer } = await import("./protocol/mcpServer.js");
   installSignalHandlers(core, exitAfterFlush);
   const handle = await startMcpServer(core);
@@ -163,7 +201,11 @@ async function call(argv: string[]): Promise<number> {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new UsageError("The arguments must be a JSON object, e.g. '{\"command\":\"ls\"}'.");
   }
-  const core = coreFromOptions(values);
+  const core = await coreFromOptions(values, "allow-all");
+  core.events.subscribe((method, params) => {
+    if (method !== "permission/decided") return;
+    for (const w of params.warnings as { message: string }[]) process.stderr.write(`wave-core: warning: ${w.message}\n`);
+  });
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
   process.once("SIGTERM", () => controller.abort(new Error("terminated")));

@@ -4,10 +4,13 @@ import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
 import { startLoginEnvironment } from "./env/startupHook.js";
 import { startTaskSupport } from "./tasks/startup.js";
+import type { ParsedPolicy } from "./permissions/service.js";
 
 export interface CoreOptions {
   root: string;
   additionalDirectories?: string[];
+  /** --permission-mode, --allow and --deny. */
+  permissions?: ParsedPolicy;
 }
 
 type StartupHook = (core: WaveCore) => void;
@@ -16,7 +19,7 @@ type StartupHook = (core: WaveCore) => void;
 const startupHooks: StartupHook[] = [startLoginEnvironment, startTaskSupport];
 
 export function createCore(opts: CoreOptions): WaveCore {
-  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools });
+  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });
   for (const hook of startupHooks) hook(core);
   return core;
 }

@@ -5,8 +5,10 @@ import { createLogger } from "../util/log.js";
 import { EventBus } from "./events.js";
 import { ToolRegistry } from "./registry.js";
 import { SessionManager, type Session } from "./session.js";
-import { errorResult, type CallOrigin, type ProgressUpdate, type ToolDefinition, type ToolResult } from "./tool.js";
+import { errorResult, type CallOrigin, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "./workspace.js";
+import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
+import type { PermissionAsker } from "../permissions/types.js";
 
 const log = createLogger("core");
 
@@ -19,6 +21,8 @@ export interface CallRequest {
   origin: CallOrigin;
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The caller's channel for permission questions; without one the permission mode decides. */
+  asker?: PermissionAsker;
 }
 
 export interface InFlightCall {
@@ -51,15 +55,17 @@ export class WaveCore {
   readonly workspace: Workspace;
   readonly sessions: SessionManager;
   readonly registry: ToolRegistry;
+  readonly permissions: PermissionService;
   private readonly calls = new Map<string, InFlightCall>();
   private nextCall = 1;
   private readonly callPrefix = randomBytes(3).toString("hex");
   private shuttingDown: Promise<void> | undefined;
 
-  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[] }) {
+  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy }) {
     this.workspace = new Workspace(opts.root, opts.additionalDirectories);
     this.sessions = new SessionManager(this.workspace, this.events);
     this.registry = new ToolRegistry(opts.tools);
+    this.permissions = new PermissionService({ workspace: this.workspace, sessions: this.sessions, events: this.events }, opts.permissions);
   }
 
   get isShuttingDown(): boolean {
@@ -115,7 +121,7 @@ export class WaveCore {
 
     let result: ToolResult;
     try {
-      result = await tool.run(input, {
+      const ctx: ToolContext = {
         callId,
         session,
         workspace: this.workspace,
@@ -130,7 +136,22 @@ export class WaveCore {
         setMoveToBackgroundHandler: (handler) => {
           call.moveToBackground = handler;
         },
-      });
+        checkPermission: (request) =>
+          this.permissions.check(
+            { ...request, sessionId: session.id },
+            { signal: controller.signal, asker: req.asker, callId, origin: req.origin },
+          ),
+      };
+      const needed = await tool.permission?.(input, ctx);
+      const permission = needed ? await ctx.checkPermission(needed) : undefined;
+      result =
+        permission && !permission.allowed
+          ? errorResult(permission.message, {
+              permissionDenied: true,
+              warnings: permission.decision.warnings,
+              ...(controller.signal.aborted ? { interrupted: true } : {}),
+            })
+          : await tool.run(input, ctx);
     } catch (err) {
       if (controller.signal.aborted) {
         const why = (controller.signal.reason as Error | undefined)?.message ?? "cancelled";

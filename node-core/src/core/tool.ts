@@ -5,6 +5,7 @@ import type { Logger } from "../util/log.js";
 import type { Session } from "./session.js";
 import type { Workspace } from "./workspace.js";
 import type { EventBus } from "./events.js";
+import type { PermissionOutcome, PermissionRequest } from "../permissions/types.js";
 
 export type TextContent = { type: "text"; text: string };
 export type ImageContent = { type: "image"; data: string; mimeType: string };
@@ -49,6 +50,12 @@ export interface ToolContext {
    * call resolve promptly; it returns the task id it handed the work to.
    */
   setMoveToBackgroundHandler(handler: (() => string | undefined) | undefined): void;
+  /**
+   * Asks the permission layer (and, when it must, the person behind this call) whether this call
+   * may run a command or write a path. Tools that declare `permission` are checked before `run`;
+   * this is for checks that only become known while running.
+   */
+  checkPermission(request: PermissionRequest): Promise<PermissionOutcome>;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
@@ -56,6 +63,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   readonly inputSchema: S;
   readonly annotations?: ToolAnnotations;
+  /**
+   * What this call needs permission for (a command, or a file outside the allowed directories);
+   * undefined when nothing. The runtime checks it before `run`, so a denied call never starts.
+   */
+  permission?(input: z.output<S>, ctx: ToolContext): PermissionRequest | undefined | Promise<PermissionRequest | undefined>;
   run(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

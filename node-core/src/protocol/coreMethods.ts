@@ -22,7 +22,7 @@ export const toolsCall = defineHostMethod({
     sessionId,
     callId: z.string().min(1).max(200).optional(),
   }),
-  handle: (p, { core, signal }) =>
+  handle: (p, { core, signal, asker }) =>
     core.callTool({
       name: p.name,
       arguments: p.arguments ?? {},
@@ -30,6 +30,7 @@ export const toolsCall = defineHostMethod({
       callId: p.callId,
       origin: "host",
       signal,
+      asker,
     }),
 });
 

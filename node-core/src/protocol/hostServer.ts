@@ -8,6 +8,8 @@ import type { HostMethod } from "./hostMethod.js";
 import { ErrorCode, JsonRpcPeer, RpcError, type RequestContext } from "./jsonrpc.js";
 import { CORE_VERSION, PROTOCOL_VERSION, SERVER_NAME } from "./version.js";
 import { contributedHostMethods } from "./contributions.js";
+import { hostAsker } from "../permissions/hostAsker.js";
+import type { PermissionAsker } from "../permissions/types.js";
 
 const log = createLogger("host-server");
 
@@ -20,6 +22,7 @@ const initializeParams = z.object({
   workspaceRoot: z.string().min(1).optional(),
   additionalDirectories: z.array(z.string().min(1)).optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
+  capabilities: z.object({ permissionRequests: z.boolean().optional() }).passthrough().optional(),
 });
 
 export interface HostServerOptions {
@@ -46,6 +49,8 @@ export function createHostServer(opts: HostServerOptions): HostServer {
 
   let initialized = false;
   let shutdownRequested = false;
+  // Set when the host declares it can answer `permission/request` (see PROTOCOL.md).
+  let asker: PermissionAsker | undefined;
   let exited = false;
 
   const exit = (code: number) => {
@@ -76,7 +81,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
       );
     }
     try {
-      return await m.handle(parsed.data, { core, signal: ctx.signal, requestId: ctx.id });
+      return await m.handle(parsed.data, { core, signal: ctx.signal, requestId: ctx.id, asker });
     } catch (err) {
       throw toRpcError(err);
     }
@@ -114,6 +119,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
       }
     }
     if (p.settings) core.workspace.updateSettings(p.settings);
+    if (p.capabilities?.permissionRequests === true) asker = hostAsker(peer);
     initialized = true;
     log.debug("initialized", { host: p.hostInfo?.name, root: core.workspace.root });
     return {
@@ -124,6 +130,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
         cancellation: { method: "$/cancelRequest" },
         sessions: true,
         moveToBackground: true,
+        permissionRequests: true,
         methods: ["initialize", "shutdown", ...methods.keys()],
       },
       workspace: {

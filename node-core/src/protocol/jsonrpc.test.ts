@@ -131,8 +131,12 @@ describe("JsonRpcPeer", () => {
     await expect(pending).rejects.toMatchObject({ code: ErrorCode.RequestCancelled });
   });
 
-  it("times out an outgoing request the other side never answers", async () => {
-    const { peer } = pair();
+  it("times out an outgoing request the other side never answers, and tells it to drop the request", async () => {
+    const { peer, out } = pair();
     await expect(peer.request("x", {}, { timeoutMs: 20 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
+    expect(out).toEqual([
+      { jsonrpc: "2.0", id: "core-1", method: "x", params: {} },
+      { jsonrpc: "2.0", method: "$/cancelRequest", params: { id: "core-1" } },
+    ]);
   });
 });

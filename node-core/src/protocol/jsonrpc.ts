@@ -325,6 +325,8 @@ export class JsonRpcPeer {
       if (opts.timeoutMs !== undefined) {
         pending.timer = setTimeout(() => {
           settle();
+          // Nobody waits for the answer any more: let the other side drop the request too.
+          this.notify("$/cancelRequest", { id });
           reject(new RpcError(ErrorCode.RequestTimeout, `The host did not answer ${method} within ${opts.timeoutMs} ms.`));
         }, opts.timeoutMs);
       }

@@ -14,6 +14,7 @@ import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
+import { elicitationAsker } from "../permissions/elicitation.js";
 
 const log = createLogger("mcp-server");
 
@@ -48,6 +49,7 @@ export async function startMcpServer(
         sessionId: session.id,
         origin: "mcp",
         signal: extra.signal,
+        asker: elicitationAsker(server, extra.requestId),
         onProgress:
           progressToken === undefined
             ? undefined
@@ -80,9 +82,18 @@ export async function startMcpServer(
     }
   });
 
+  // Permission decisions that were not plain allows (denied, asked, or allowed with warnings in
+  // allow-all mode) reach the client as log messages, so nothing dangerous passes silently.
+  const unsubscribe = core.events.subscribe((method, params) => {
+    if (method !== "permission/decided") return;
+    const level = params.outcome === "deny" ? "notice" : (params.warnings as unknown[]).length > 0 ? "warning" : "info";
+    void server.sendLoggingMessage({ level, logger: "permissions", data: params }).catch(() => {});
+  });
+
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   const finish = () => {
+    unsubscribe();
     void core.shutdown().then(resolveClosed);
   };
   const transport = new StdioServerTransport(io.stdin, io.stdout);

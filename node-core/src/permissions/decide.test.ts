@@ -1,0 +1,174 @@
+// Decisions, table-tested: modes, exact and prefix rules, deny rules, compound commands judged
+// part by part, warnings, built-ins, and file writes outside the allowed directories.
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { decideCommand, decidePath, type DecideContext, type PermissionMode, type RuleSet } from "./decide.js";
+import { parseRule } from "./rules.js";
+import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+
+let lib: SyntaxLibraries;
+let ctx: DecideContext;
+let base: string;
+beforeAll(async () => {
+  lib = await loadSyntax();
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-decide-")));
+  const ws = path.join(base, "ws");
+  const extra = path.join(base, "extra");
+  for (const d of [ws, extra, path.join(base, "home", ".ssh"), path.join(base, "tmp"), path.join(base, "elsewhere")]) mkdirSync(d, { recursive: true });
+  ctx = { cwd: ws, root: ws, allowedDirectories: [ws, extra], home: path.join(base, "home"), tempDir: path.join(base, "tmp") };
+});
+
+function rules(allow: string[] = [], deny: string[] = []): RuleSet {
+  return { allow: allow.map((r) => parseRule(r, lib)), deny: deny.map((r) => parseRule(r, lib)) };
+}
+
+const ALLOW = ["git status", "git diff:*", "npm run test:*", "git log *", "rm:*", "git push:*", "ls:*", "cat:*"];
+const DENY = ["git push --force:*", "curl:*", "Write(**/.env)"];
+
+describe("decideCommand", () => {
+  it.each<[string, PermissionMode, "allow" | "deny" | "ask"]>([
+    // Rules decide in ask mode
+    ["git status", "ask", "allow"],
+    ["git status --short", "ask", "ask"],
+    ["git diff --stat", "ask", "allow"],
+    ["npm run test:unit", "ask", "allow"],
+    ["npm run build", "ask", "ask"],
+    ["git log --oneline | cat", "ask", "allow"],
+    // Compound commands: every part must be allowed
+    ["git status && rm -rf ~", "ask", "ask"],
+    ["git status; whoami", "ask", "ask"],
+    ["git status || ls", "ask", "allow"],
+    ["(git status) && { ls; }", "ask", "allow"],
+    ["git status | grep x", "ask", "ask"],
+    ["ls $(whoami)", "ask", "ask"],
+    ["ls `whoami`", "ask", "ask"],
+    ["cat <(whoami)", "ask", "ask"],
+    ["bash -c 'git status'", "ask", "allow"],
+    ["bash -c 'git status; whoami'", "ask", "ask"],
+    ["sudo git status", "ask", "ask"],
+    ["cat <<EOF\n$(whoami)\nEOF", "ask", "ask"],
+    ["cat <<'EOF'\n$(whoami)\nEOF", "ask", "allow"],
+    // Built-ins need no rule; a file write does
+    ["cd sub && git status", "ask", "allow"],
+    ["echo hello && true", "ask", "allow"],
+    ["X=1", "ask", "allow"],
+    ["echo hello > notes.txt", "ask", "ask"],
+    ["git status > /dev/null 2>&1", "ask", "allow"],
+    // Warnings: a prefix rule asks, an exact rule is the user's word for that very command
+    ["rm -rf build", "ask", "allow"],
+    ["rm -rf ~", "ask", "ask"],
+    ["rm -rf $DIR", "ask", "ask"],
+    ["git push origin main", "ask", "allow"],
+    ["git log > /etc/x", "ask", "ask"],
+    // Deny rules win, also behind wrappers and inside compound commands
+    ["git push --force origin main", "ask", "deny"],
+    ["git status && git push --force", "ask", "deny"],
+    ["nice git push --force", "ask", "deny"],
+    ["sudo curl x", "ask", "deny"],
+    ["echo $(curl -s x)", "ask", "deny"],
+    ["curl x", "allow-all", "deny"],
+    ["curl x", "deny-all", "deny"],
+    // Modes
+    ["whoami", "ask", "ask"],
+    ["whoami", "allow-all", "allow"],
+    ["rm -rf ~", "allow-all", "allow"],
+    ["whoami", "deny-all", "deny"],
+    ["git status", "deny-all", "allow"],
+    ["rm -rf ~", "deny-all", "deny"],
+    // Syntax errors and fork bombs are never allowed by rules
+    ["git status 'open", "ask", "ask"],
+    [":(){ :|:& };:", "ask", "ask"],
+    [":(){ :|:& };:", "deny-all", "deny"],
+    // Nothing to run
+    ["", "ask", "allow"],
+    ["# just a comment", "deny-all", "allow"],
+  ])("%j in %s mode → %s", (command, mode, outcome) => {
+    expect(decideCommand(command, ctx, rules(ALLOW, DENY), mode, lib).outcome).toBe(outcome);
+  });
+
+  it("an exact rule allows its command despite warnings; a prefix rule does not", () => {
+    const exact = decideCommand("rm -rf ~/old-cache", ctx, rules(["rm -rf ~/old-cache"]), "ask", lib);
+    expect(exact.outcome).toBe("allow");
+    expect(exact.warnings.map((w) => w.id)).toEqual(["delete-outside-workspace"]);
+    const prefix = decideCommand("rm -rf ~/old-cache", ctx, rules(["rm:*"]), "ask", lib);
+    expect(prefix.outcome).toBe("ask");
+    expect(prefix.parts[0]).toMatchObject({ status: "needs-approval", rule: "rm:*" });
+    expect(prefix.reason).toMatch(/prefix rule does not cover a command with warnings/);
+  });
+
+  it("an exact rule does not cover the command with an output file", () => {
+    expect(decideCommand("git status > s.txt", ctx, rules(["git status"]), "ask", lib).outcome).toBe("ask");
+    expect(decideCommand("git status > s.txt", ctx, rules(["git status *"]), "ask", lib).outcome).toBe("allow");
+  });
+
+  it("explains each part and suggests rules for the parts that need approval", () => {
+    const d = decideCommand("git status && npm run build && rm -rf ~", ctx, rules(ALLOW), "ask", lib);
+    expect(d.parts.map((p) => [p.text, p.status, p.rule])).toEqual([
+      ["git status", "allowed", "git status"],
+      ["npm run build", "needs-approval", undefined],
+      ["rm -rf ~", "needs-approval", "rm:*"],
+    ]);
+    expect(d.suggestedRules).toEqual(["npm run build:*", "rm -rf ~"]);
+    expect(d.warnings).toEqual([{ id: "delete-outside-workspace", message: `Deletes recursively your home directory (${ctx.home}).`, part: "rm -rf ~" }]);
+    expect(d.reason).toContain("No rule allows `npm run build`.");
+    expect(d.allowedByRules).toBe(false);
+  });
+
+  it("says which deny rule matched", () => {
+    const d = decideCommand("git status && sudo nice git push --force", ctx, rules(ALLOW, DENY), "allow-all", lib);
+    expect(d.outcome).toBe("deny");
+    expect(d.reason).toBe("`sudo nice git push --force` matches the deny rule `git push --force:*`.");
+  });
+
+  it("keeps warnings in allow-all mode so they can be shown", () => {
+    const d = decideCommand("curl -s https://x | sh", ctx, rules(), "allow-all", lib);
+    expect(d.outcome).toBe("allow");
+    expect(d.warnings.map((w) => w.id)).toEqual(["pipe-to-shell"]);
+    expect(d.reason).toMatch(/allow-all; allowed despite 1 warning/);
+  });
+
+  it("judges relative paths from the directory the command runs in", () => {
+    const sub = decideCommand("rm -rf ../../elsewhere", { ...ctx, cwd: path.join(ctx.root, "a") }, rules(["rm:*"]), "ask", lib);
+    expect(sub.outcome).toBe("ask");
+    const inside = decideCommand("rm -rf ../build", { ...ctx, cwd: path.join(ctx.root, "a") }, rules(["rm:*"]), "ask", lib);
+    expect(inside.outcome).toBe("allow");
+  });
+});
+
+describe("decidePath", () => {
+  const decide = (p: string, mode: PermissionMode = "ask", allow: string[] = [], deny: string[] = DENY) => decidePath(p, ctx, rules(allow, deny), mode, lib);
+
+  it("allows writes inside the allowed directories in every mode", () => {
+    for (const mode of ["ask", "deny-all", "allow-all"] as const) {
+      expect(decide("src/new.ts", mode).outcome).toBe("allow");
+      expect(decide(path.join(ctx.allowedDirectories[1]!, "x"), mode).outcome).toBe("allow");
+    }
+  });
+
+  it("asks for writes outside them, unless a rule or the mode decides", () => {
+    const target = path.join(base, "elsewhere", "out.txt");
+    const ask = decide(target);
+    expect(ask).toMatchObject({ outcome: "ask", kind: "path", path: target, suggestedRules: [`Write(${path.join(base, "elsewhere")}/**)`] });
+    expect(ask.warnings.map((w) => w.id)).toEqual(["outside-workspace"]);
+    expect(decide(target, "ask", [`Write(${base}/elsewhere/**)`]).outcome).toBe("allow");
+    expect(decide(target, "allow-all").outcome).toBe("allow");
+    expect(decide(target, "deny-all").outcome).toBe("deny");
+    expect(decide("../elsewhere/out.txt").path).toBe(target);
+  });
+
+  it("deny rules win, even inside the workspace", () => {
+    expect(decide(".env").outcome).toBe("deny");
+    expect(decide("pkg/.env", "allow-all").outcome).toBe("deny");
+  });
+
+  it("marks system, start-up and credentials files and suggests only the exact file", () => {
+    const ssh = decide("~/.ssh/authorized_keys");
+    expect(ssh.warnings.map((w) => w.id)).toEqual(["outside-workspace", "sensitive-path"]);
+    expect(ssh.suggestedRules).toEqual([`Write(${ctx.home}/.ssh/authorized_keys)`]);
+    expect(decide("~/.bashrc").warnings.map((w) => w.id)).toContain("sensitive-path");
+    expect(decide("/etc/hosts").warnings.map((w) => w.id)).toContain("sensitive-path");
+    expect(decide("~/notes.txt").warnings.map((w) => w.id)).toEqual(["outside-workspace"]);
+  });
+});

@@ -1,0 +1,409 @@
+// The permission service: one per core. It holds the mode and the rules (from the command line,
+// from the host's settings and methods, and from "Always allow" answers), decides each check,
+// and asks the caller's channel when the decision is "ask".
+import path from "node:path";
+import { z } from "zod";
+import type { EventBus } from "../core/events.js";
+import type { SessionManager } from "../core/session.js";
+import type { CallOrigin } from "../core/tool.js";
+import type { Workspace } from "../core/workspace.js";
+import { createLogger } from "../util/log.js";
+import { decideCommand, decidePath, defaultPlaces, PERMISSION_MODES, type Decision, type DecideContext, type PermissionMode, type RuleSet } from "./decide.js";
+import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
+import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import {
+  AskTimeout,
+  InvalidAnswer,
+  permissionAnswerSchema,
+  type PermissionAnswer,
+  type PermissionAsker,
+  type PermissionCheck,
+  type PermissionOutcome,
+  type PermissionPrompt,
+} from "./types.js";
+
+const log = createLogger("permissions");
+
+/** How long the core waits for a person to answer before it denies (10 minutes). */
+export const DEFAULT_ASK_TIMEOUT_MS = 600_000;
+
+export type RuleKind = "allow" | "deny";
+export type RuleSource = "command-line" | "host";
+
+/** The policy given on the command line (--permission-mode, --allow, --deny), already parsed. */
+export interface ParsedPolicy {
+  mode?: PermissionMode;
+  allow: Rule[];
+  deny: Rule[];
+}
+
+export class PolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PolicyError";
+  }
+}
+
+export function parseMode(mode: string): PermissionMode {
+  if ((PERMISSION_MODES as readonly string[]).includes(mode)) return mode as PermissionMode;
+  throw new PolicyError(`Unknown permission mode ${JSON.stringify(mode)}; use one of ${PERMISSION_MODES.join(", ")}.`);
+}
+
+/** Parses --permission-mode/--allow/--deny; throws PolicyError or RuleSyntaxError with what to fix. */
+export async function parsePolicy(opts: { mode?: string; allow?: readonly string[]; deny?: readonly string[] }): Promise<ParsedPolicy> {
+  const mode = opts.mode !== undefined ? { mode: parseMode(opts.mode) } : {};
+  const allow = opts.allow ?? [];
+  const deny = opts.deny ?? [];
+  // The parser loads only when there are rules to read: start-up without rules stays lean.
+  if (allow.length === 0 && deny.length === 0) return { ...mode, allow: [], deny: [] };
+  const lib = await loadSyntax();
+  return { ...mode, allow: allow.map((r) => parseRule(r, lib)), deny: deny.map((r) => parseRule(r, lib)) };
+}
+
+const settingsSchema = z.object({
+  mode: z.enum(PERMISSION_MODES).optional(),
+  allow: z.array(z.string()).optional(),
+  deny: z.array(z.string()).optional(),
+  askTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
+});
+
+export interface RejectedRule {
+  rule: string;
+  kind: RuleKind;
+  reason: string;
+}
+
+export interface PermissionState {
+  /** The mode in force. */
+  mode: PermissionMode;
+  /** Where it comes from: the host (settings or permissions/setMode), the command line, or the default. */
+  modeSource: "host" | "command-line" | "default";
+  allow: { rule: string; source: RuleSource }[];
+  deny: { rule: string; source: RuleSource }[];
+  /** Rules from the host's settings that could not be parsed (they are ignored). */
+  rejected: RejectedRule[];
+  askTimeoutMs: number;
+}
+
+export interface CheckOptions {
+  signal?: AbortSignal;
+  /** The caller's channel to a person; without one an "ask" becomes a deny that says how to allow. */
+  asker?: PermissionAsker;
+  callId?: string;
+  origin?: CallOrigin;
+}
+
+interface HostLayer {
+  mode?: PermissionMode;
+  allow: Rule[];
+  deny: Rule[];
+  askTimeoutMs?: number;
+}
+
+export class PermissionService {
+  private readonly cli: ParsedPolicy;
+  private host: HostLayer = { allow: [], deny: [] };
+  private rejected: RejectedRule[] = [];
+  private appliedSettings: unknown = undefined;
+  private places: { home: string; tempDir: string } | undefined;
+
+  constructor(
+    private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus },
+    cli?: ParsedPolicy,
+    places?: { home: string; tempDir: string },
+  ) {
+    this.cli = cli ?? { allow: [], deny: [] };
+    this.places = places;
+  }
+
+  get mode(): PermissionMode {
+    return this.host.mode ?? this.cli.mode ?? "ask";
+  }
+
+  private rules(): RuleSet {
+    return { allow: [...this.cli.allow, ...this.host.allow], deny: [...this.cli.deny, ...this.host.deny] };
+  }
+
+  private get askTimeoutMs(): number {
+    return this.host.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
+  }
+
+  /**
+   * `settings.permissions` ({mode, allow, deny, askTimeoutMs}) from `initialize` or
+   * `settings/update` replaces the host's rules. Applied lazily, before each decision.
+   */
+  private syncSettings(lib: SyntaxLibraries): void {
+    const raw = this.deps.workspace.settings.permissions;
+    if (raw === this.appliedSettings) return;
+    this.appliedSettings = raw;
+    if (raw === undefined) return;
+    const parsed = settingsSchema.safeParse(raw);
+    if (!parsed.success) {
+      const reason = parsed.error.issues.map((i) => `${i.path.join(".") || "permissions"}: ${i.message}`).join("; ");
+      log.warn("settings.permissions was ignored", { reason });
+      this.rejected = [{ rule: JSON.stringify(raw).slice(0, 200), kind: "allow", reason: `settings.permissions was ignored: ${reason}` }];
+      return;
+    }
+    const s = parsed.data;
+    const rejected: RejectedRule[] = [];
+    const parseAll = (list: string[] | undefined, kind: RuleKind, current: Rule[]): Rule[] => {
+      if (list === undefined) return current;
+      const rules: Rule[] = [];
+      for (const text of list) {
+        try {
+          const rule = parseRule(text, lib);
+          if (!rules.some((r) => r.text === rule.text)) rules.push(rule);
+        } catch (err) {
+          rejected.push({ rule: text, kind, reason: (err as Error).message });
+        }
+      }
+      return rules;
+    };
+    this.host = {
+      mode: "mode" in s ? s.mode : this.host.mode,
+      allow: parseAll(s.allow, "allow", this.host.allow),
+      deny: parseAll(s.deny, "deny", this.host.deny),
+      askTimeoutMs: s.askTimeoutMs ?? this.host.askTimeoutMs,
+    };
+    this.rejected = rejected;
+    if (rejected.length) log.warn("some permission rules in the host's settings were ignored", { rejected });
+  }
+
+  private async ready(): Promise<SyntaxLibraries> {
+    const lib = await loadSyntax();
+    this.syncSettings(lib);
+    return lib;
+  }
+
+  /** The decision for a check, without asking anyone and without side effects. */
+  async evaluate(check: PermissionCheck): Promise<{ decision: Decision; directory: string; sessionId: string }> {
+    const lib = await this.ready();
+    const session = this.deps.sessions.get(check.sessionId);
+    if (!session) throw new PolicyError(`Unknown session "${check.sessionId}". Omit sessionId for the main session.`);
+    const directory = check.directory ? path.resolve(session.cwd, check.directory) : session.cwd;
+    this.places ??= defaultPlaces();
+    const ctx: DecideContext = { cwd: directory, root: this.deps.workspace.root, allowedDirectories: session.allowedDirectories(), ...this.places };
+    let decision: Decision;
+    if (check.command !== undefined) decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib);
+    else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
+    else throw new PolicyError("A permission check needs a command or a path.");
+    return { decision, directory, sessionId: session.id };
+  }
+
+  /** Decides, asks the caller's channel when needed, and says whether the call may go ahead. */
+  async check(check: PermissionCheck, opts: CheckOptions = {}): Promise<PermissionOutcome> {
+    const { decision, directory, sessionId } = await this.evaluate(check);
+    const subject = check.command !== undefined ? `run ${quote(check.command)}` : `write ${decision.path}`;
+    const report = (outcome: PermissionOutcome): PermissionOutcome => {
+      if (outcome.asked || !outcome.allowed || decision.warnings.length > 0) {
+        if (outcome.allowed && !outcome.asked) log.warn("allowed despite warnings", { tool: check.tool, mode: decision.mode, warnings: decision.warnings.map((w) => w.message) });
+        this.deps.events.emit("permission/decided", {
+          ...(opts.callId ? { callId: opts.callId } : {}),
+          sessionId,
+          tool: check.tool,
+          kind: decision.kind,
+          ...(check.command !== undefined ? { command: check.command } : { path: decision.path }),
+          outcome: outcome.allowed ? "allow" : "deny",
+          asked: outcome.asked,
+          ...(outcome.answer ? { answer: outcome.answer.decision } : {}),
+          reason: outcome.allowed ? decision.reason : outcome.message,
+          warnings: decision.warnings,
+        });
+      }
+      return outcome;
+    };
+
+    if (decision.outcome === "allow") return report({ allowed: true, message: decision.reason, decision, asked: false });
+    if (decision.outcome === "deny") {
+      return report({
+        allowed: false,
+        decision,
+        asked: false,
+        message: `Permission denied: ${check.tool} may not ${subject}. ${decision.reason} Do not retry it; choose another way or ask the user to change the permission rules.`,
+      });
+    }
+    if (!opts.asker) {
+      return report({ allowed: false, decision, asked: false, message: cannotAskMessage(check, decision, subject, opts.origin) });
+    }
+
+    const prompt: PermissionPrompt = {
+      ...(opts.callId ? { callId: opts.callId } : {}),
+      sessionId,
+      tool: check.tool,
+      kind: decision.kind,
+      ...(check.command !== undefined ? { command: check.command } : { path: decision.path }),
+      ...(check.description ? { description: check.description } : {}),
+      directory,
+      reason: decision.reason,
+      warnings: decision.warnings,
+      parts: decision.parts,
+      suggestedRules: decision.suggestedRules,
+      timeoutMs: this.askTimeoutMs,
+    };
+    const signal = opts.signal ?? new AbortController().signal;
+    let answer: PermissionAnswer;
+    try {
+      answer = permissionAnswerSchema.parse(await opts.asker(prompt, { signal, timeoutMs: this.askTimeoutMs }));
+    } catch (err) {
+      let message: string;
+      if (signal.aborted) message = `The ${check.tool} call was cancelled while waiting for permission to ${subject}; nothing ran.`;
+      else if (err instanceof AskTimeout) {
+        message = `Permission denied: nobody answered the request to ${subject} within ${Math.round(err.timeoutMs / 1000)} s, so it did not run. Ask the user before trying again.`;
+      } else if (err instanceof z.ZodError || err instanceof InvalidAnswer) {
+        log.warn("the permission answer was not understood", { error: err });
+        message = `Permission denied: the answer to the request to ${subject} was not understood, so it did not run.`;
+      } else {
+        log.warn("the permission request failed", { error: err });
+        message = `Permission denied: the request to ${subject} could not be shown to the user (${(err as Error)?.message ?? String(err)}), so it did not run.`;
+      }
+      return report({ allowed: false, decision, asked: true, message });
+    }
+
+    const note = answer.message?.trim();
+    const said = note ? ` The user said: ${note}${/[.!?]$/.test(note) ? "" : "."}` : "";
+    if (answer.decision === "deny") {
+      return report({
+        allowed: false,
+        decision,
+        asked: true,
+        answer,
+        message: `Permission denied: the user did not allow ${check.tool} to ${subject}.${said} Do not retry the same thing without asking the user.`,
+      });
+    }
+    let rulesAdded: string[] | undefined;
+    if (answer.decision === "always-allow") {
+      const wanted = answer.rules ?? (answer.rule !== undefined ? [answer.rule] : decision.suggestedRules);
+      rulesAdded = this.remember(wanted, await this.ready());
+    }
+    return report({
+      allowed: true,
+      decision,
+      asked: true,
+      answer,
+      ...(rulesAdded ? { rulesAdded } : {}),
+      message: `The user allowed ${check.tool} to ${subject}.${said}`,
+    });
+  }
+
+  /** Adds "Always allow" rules to the host's layer and tells the host, so it can persist them. */
+  private remember(texts: readonly string[], lib: SyntaxLibraries): string[] {
+    const added: string[] = [];
+    for (const text of texts) {
+      try {
+        const rule = parseRule(text, lib);
+        if (this.host.allow.some((r) => r.text === rule.text) || this.cli.allow.some((r) => r.text === rule.text)) continue;
+        this.host.allow.push(rule);
+        added.push(rule.text);
+      } catch (err) {
+        log.warn("a rule from an always-allow answer was ignored", { rule: text, error: (err as Error).message });
+      }
+    }
+    if (added.length) this.changed({ type: "always-allow", kind: "allow", rules: added });
+    return added;
+  }
+
+  private changed(change: { type: string; kind?: RuleKind; rules?: string[]; mode?: PermissionMode }): void {
+    this.deps.events.emit("permission/rulesChanged", {
+      mode: this.mode,
+      ...(this.host.mode ? { hostMode: this.host.mode } : {}),
+      allow: this.host.allow.map((r) => r.text),
+      deny: this.host.deny.map((r) => r.text),
+      change,
+    });
+  }
+
+  async state(): Promise<PermissionState> {
+    await this.ready();
+    const list = (kind: RuleKind) => [
+      ...this.cli[kind].map((r) => ({ rule: r.text, source: "command-line" as const })),
+      ...this.host[kind].map((r) => ({ rule: r.text, source: "host" as const })),
+    ];
+    return {
+      mode: this.mode,
+      modeSource: this.host.mode ? "host" : this.cli.mode ? "command-line" : "default",
+      allow: list("allow"),
+      deny: list("deny"),
+      rejected: [...this.rejected],
+      askTimeoutMs: this.askTimeoutMs,
+    };
+  }
+
+  async setMode(mode: PermissionMode): Promise<PermissionState> {
+    await this.ready();
+    this.host.mode = mode;
+    this.changed({ type: "setMode", mode });
+    return this.state();
+  }
+
+  /** Adds a rule to the host's layer. Returns its canonical text. Throws RuleSyntaxError. */
+  async addRule(text: string, kind: RuleKind): Promise<string> {
+    const lib = await this.ready();
+    const rule = parseRule(text, lib);
+    if (!this.host[kind].some((r) => r.text === rule.text)) {
+      this.host[kind].push(rule);
+      this.changed({ type: "addRule", kind, rules: [rule.text] });
+    }
+    return rule.text;
+  }
+
+  /** Removes a rule from the host's layer (rules given on the command line stay). */
+  async removeRule(text: string, kind: RuleKind): Promise<void> {
+    const lib = await this.ready();
+    let canonical = text.trim();
+    try {
+      canonical = parseRule(text, lib).text;
+    } catch {
+      // An unparsable text can still name a rule verbatim.
+    }
+    const i = this.host[kind].findIndex((r) => r.text === canonical);
+    if (i < 0) {
+      if (this.cli[kind].some((r) => r.text === canonical)) {
+        throw new PolicyError(`The ${kind} rule ${quote(canonical)} was given on the command line (--${kind}); restart the core without it to remove it.`);
+      }
+      throw new PolicyError(`There is no ${kind} rule ${quote(canonical)}. permissions/list shows the rules.`);
+    }
+    this.host[kind].splice(i, 1);
+    this.changed({ type: "removeRule", kind, rules: [canonical] });
+  }
+
+  /** Replaces the host's allow and/or deny rules. All-or-nothing: throws on the first invalid rule. */
+  async setRules(rules: { allow?: readonly string[]; deny?: readonly string[] }): Promise<void> {
+    const lib = await this.ready();
+    const parse = (list: readonly string[]) => {
+      const out: Rule[] = [];
+      for (const t of list) {
+        const r = parseRule(t, lib);
+        if (!out.some((x) => x.text === r.text)) out.push(r);
+      }
+      return out;
+    };
+    const allow = rules.allow ? parse(rules.allow) : this.host.allow;
+    const deny = rules.deny ? parse(rules.deny) : this.host.deny;
+    this.host = { ...this.host, allow, deny };
+    this.changed({ type: "setRules" });
+  }
+}
+
+function quote(text: string): string {
+  return "`" + (text.length > 200 ? text.slice(0, 197) + "..." : text) + "`";
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: string, origin: CallOrigin | undefined): string {
+  const rules = decision.suggestedRules;
+  const allowFlags = rules.length ? rules.map((r) => `--allow ${shellQuote(r)}`).join(" ") : "an --allow rule";
+  const head = `Permission needed: ${check.tool} wants to ${subject}. ${decision.reason.trim()} The user must approve it but cannot be asked`;
+  switch (origin) {
+    case "mcp":
+      return `${head}: this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with ${allowFlags} (repeatable) or --permission-mode allow-all.`;
+    case "cli":
+      return `${head}. It did not run. Run it again with ${allowFlags} or --permission-mode allow-all.`;
+    default:
+      return `${head}: the host did not declare capabilities.permissionRequests in initialize. It did not run. To allow it, add ${rules.length ? rules.map((r) => JSON.stringify(r)).join(", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
+  }
+}
+
+export { RuleSyntaxError };

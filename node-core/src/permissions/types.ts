@@ -1,0 +1,87 @@
+// The shapes tools, transports and hosts share with the permission layer.
+import { z } from "zod";
+import type { Decision, PartVerdict } from "./decide.js";
+import type { Warning } from "./danger.js";
+
+/** What a tool call needs permission for: a shell command, or writing a file. */
+export interface PermissionRequest {
+  /** The tool asking (Bash, run_shell_command, Write, Edit, …). */
+  tool: string;
+  /** A shell command, judged part by part. */
+  command?: string;
+  /** A file to write; only paths outside the allowed directories need permission. */
+  path?: string;
+  /** Shown to the user next to the command. */
+  description?: string;
+  /** Where the command runs (absolute, or relative to the session's directory); the session's directory by default. */
+  directory?: string;
+}
+
+export interface PermissionCheck extends PermissionRequest {
+  sessionId?: string;
+}
+
+/** What the user sees: the params of `permission/request` (host protocol) and the text of an MCP elicitation. */
+export interface PermissionPrompt {
+  callId?: string;
+  sessionId: string;
+  tool: string;
+  kind: "command" | "path";
+  command?: string;
+  path?: string;
+  description?: string;
+  directory: string;
+  /** Why the core asks. */
+  reason: string;
+  warnings: Warning[];
+  parts: PartVerdict[];
+  /** The rules "Always allow" would remember; the user may edit them. */
+  suggestedRules: string[];
+  /** After this long without an answer the core denies and cancels the request. */
+  timeoutMs: number;
+}
+
+export const PERMISSION_DECISIONS = ["allow-once", "always-allow", "deny"] as const;
+
+export const permissionAnswerSchema = z.object({
+  decision: z.enum(PERMISSION_DECISIONS),
+  /** For always-allow: the rules to remember (default: the prompt's suggestedRules). */
+  rules: z.array(z.string()).optional(),
+  /** For always-allow: a single rule (same as `rules: [rule]`). */
+  rule: z.string().optional(),
+  /** Passed on to the model (with deny: why; with allow: any instruction). */
+  message: z.string().max(20_000).optional(),
+});
+
+export type PermissionAnswer = z.output<typeof permissionAnswerSchema>;
+
+/** A channel to the person behind a call: the host's `permission/request`, or MCP elicitation. */
+export type PermissionAsker = (prompt: PermissionPrompt, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<PermissionAnswer>;
+
+/** The asker did not get an answer in time. */
+export class AskTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
+    this.name = "AskTimeout";
+  }
+}
+
+/** The other side answered something that is not a permission answer. */
+export class InvalidAnswer extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidAnswer";
+  }
+}
+
+export interface PermissionOutcome {
+  allowed: boolean;
+  /** When denied: what to tell the model (why, and what to do next). When allowed: the reason. */
+  message: string;
+  decision: Decision;
+  /** True when the user was asked. */
+  asked: boolean;
+  answer?: PermissionAnswer;
+  /** Rules remembered from an "Always allow" answer. */
+  rulesAdded?: string[];
+}
