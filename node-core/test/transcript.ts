@@ -69,7 +69,7 @@ export function makeWorkspace(): string {
   return dir;
 }
 
-export async function replay(transcript: Transcript, stepTimeoutMs = 5000): Promise<void> {
+export async function replay(transcript: Transcript, stepTimeoutMs = 15_000): Promise<void> {
   const root = makeWorkspace();
   const t = substitute(transcript, root);
   const core = new CoreProcess(["serve", "--root", root, ...(t.args ?? [])]);
