@@ -28,7 +28,7 @@ describe("file-type sniffing", () => {
   it("FS-READ-6 recognises PDF, ZIP (DOCX) and ELF by content, but not text that merely starts like them", () => {
     expect(binaryKindByContent(Buffer.from("%PDF-1.7\n%\xe2\xe3\n"))?.name).toMatch(/PDF/);
     expect(binaryKindByContent(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]))?.name).toMatch(/ZIP/);
-    expect(binaryKindByContent(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0])).name).toMatch(/ELF/);
+    expect(binaryKindByContent(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]))?.name).toMatch(/ELF/);
     expect(binaryKindByContent(Buffer.from("MZ is a fine way to start a sentence.\n"))).toBeUndefined();
     expect(binaryKindByContent(Buffer.from("BM-style notes\n"))).toBeUndefined();
   });
