@@ -1,0 +1,104 @@
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { compileGlob, globWithNode, globWithRipgrep, type GlobOutcome, type GlobRequest } from "./glob.js";
+import { resolveRipgrep } from "./ripgrep.js";
+import { cleanTempDirs, tempDir } from "./testkit.js";
+
+afterEach(cleanTempDirs);
+
+/** Builds a tree; files get increasing mtimes in the order given (the last is the newest). */
+function tree(files: string[]): string {
+  const root = tempDir();
+  const base = Date.now() / 1000 - 1000;
+  files.forEach((f, i) => {
+    const abs = path.join(root, f);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, f);
+    utimesSync(abs, base + i, base + i);
+  });
+  return root;
+}
+
+const rg = resolveRipgrep();
+const listers: Array<[string, (req: GlobRequest) => Promise<GlobOutcome>]> = [
+  ["node walker", (req) => globWithNode(req, compileGlob(req.pattern, req.root))],
+  ["ripgrep", (req) => globWithRipgrep(req, compileGlob(req.pattern, req.root), rg!, process.env)],
+];
+
+function rel(root: string, o: GlobOutcome): string[] {
+  return o.matches.map((m) => path.relative(root, m.path));
+}
+
+describe("glob patterns", () => {
+  it("FS-SEARCH-2 moves literal leading segments into the base and keeps the rest as the pattern", () => {
+    const c = compileGlob("src/lib/**/*.ts", "/w");
+    expect(c.base).toBe(path.resolve("/w/src/lib"));
+    expect(c.relative).toBe("**/*.ts");
+    expect(c.basenamePrefilter).toBe("*.ts");
+    expect(compileGlob("/abs/dir/*.md", "/w").base).toBe(path.resolve("/abs/dir"));
+    expect(compileGlob("../up/**", "/w/x").base).toBe(path.resolve("/w/up"));
+    expect(compileGlob("app/[id]/page.tsx", "/w").basenamePrefilter).toBe("page.tsx");
+    expect(compileGlob("**/[id].tsx", "/w").basenamePrefilter).toBeUndefined();
+  });
+
+  it("FS-SEARCH-2 prunes directories the pattern cannot enter", () => {
+    const c = compileGlob("src/*/test/*.ts", "/w");
+    expect(c.mayContainMatches("")).toBe(true);
+    // base is /w/src; relative pattern */test/*.ts
+    expect(c.mayContainMatches("pkg")).toBe(true);
+    expect(c.mayContainMatches("pkg/test")).toBe(true);
+    expect(c.mayContainMatches("pkg/other")).toBe(false);
+    expect(c.mayContainMatches("pkg/test/deeper")).toBe(false);
+    expect(compileGlob("**/x/*.ts", "/w").mayContainMatches("a/b/c")).toBe(true);
+  });
+});
+
+describe.each(listers)("glob listing with the %s", (name, list) => {
+  if (name === "ripgrep" && !rg) throw new Error("ripgrep is required for these tests (scripts/setup installs it)");
+
+  it("FS-SEARCH-2 returns matching files newest first, including gitignored ones, never .git", async () => {
+    const root = tree([".gitignore", "src/old.ts", "node_modules/dep/index.ts", "src/deep/er/new.ts", ".git/hooks/x.ts", "src/readme.md", ".hidden/h.ts"]);
+    writeFileSync(path.join(root, ".gitignore"), "node_modules\n.hidden\n");
+    const o = await list({ pattern: "**/*.ts", root, limit: 100, timeoutMs: 10_000 });
+    expect(rel(root, o)).toEqual([".hidden/h.ts", "src/deep/er/new.ts", "node_modules/dep/index.ts", "src/old.ts"]);
+    expect(o.total).toBe(4);
+    expect(o.timedOut).toBe(false);
+  });
+
+  it("FS-SEARCH-2 '*.ts' matches only the top directory; braces and limits work", async () => {
+    const root = tree(["a.ts", "b.tsx", "c.js", "sub/d.ts"]);
+    expect(rel(root, await list({ pattern: "*.ts", root, limit: 100, timeoutMs: 10_000 }))).toEqual(["a.ts"]);
+    const braces = await list({ pattern: "**/*.{ts,tsx}", root, limit: 2, timeoutMs: 10_000 });
+    expect(rel(root, braces)).toEqual(["sub/d.ts", "b.tsx"]);
+    expect(braces.total).toBe(3);
+  });
+
+  it("FS-SEARCH-2 matches Next.js-style names with brackets and parentheses literally", async () => {
+    const root = tree(["app/[id]/page.tsx", "app/(group)/layout.tsx", "app/i/page.tsx", "app/[...slug]/page.tsx"]);
+    expect(rel(root, await list({ pattern: "app/[id]/page.tsx", root, limit: 100, timeoutMs: 10_000 }))).toContain("app/[id]/page.tsx");
+    expect(rel(root, await list({ pattern: "app/(group)/*.tsx", root, limit: 100, timeoutMs: 10_000 }))).toEqual(["app/(group)/layout.tsx"]);
+    expect(rel(root, await list({ pattern: "app/[...slug]/*.tsx", root, limit: 100, timeoutMs: 10_000 }))).toEqual(["app/[...slug]/page.tsx"]);
+  });
+
+  it("FS-SEARCH-2 survives symlink loops and still lists files reached through links", async () => {
+    const root = tree(["real/a.ts", "other/b.ts"]);
+    symlinkSync("..", path.join(root, "real", "up")); // loop back to the root
+    symlinkSync(path.join(root, "other"), path.join(root, "real", "to-other"));
+    symlinkSync(path.join(root, "real"), path.join(root, "other", "to-real")); // mutual loop
+    const o = await list({ pattern: "**/*.ts", root, limit: 100, timeoutMs: 10_000 });
+    const found = rel(root, o);
+    expect(found).toContain("real/a.ts");
+    expect(found).toContain("other/b.ts");
+    expect(found).toContain("real/to-other/b.ts");
+    expect(found.length).toBeLessThan(10);
+  });
+
+  it("FS-SEARCH-2 stops at the time limit and reports partial results", async () => {
+    const files = Array.from({ length: 400 }, (_, i) => `d${i % 40}/f${i}.js`);
+    const root = tree(files);
+    const o = await list({ pattern: "**/*.js", root, limit: 100, timeoutMs: 0 });
+    expect(o.timedOut).toBe(true);
+    expect(o.total).toBeLessThan(400);
+  });
+});
