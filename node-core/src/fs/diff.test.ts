@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { structuredDiff, wholeTextRegion } from "./diff.js";
 
 describe("structured diff", () => {
-  it("FS-EDIT-3 gives hunks with old/new line numbers and word ranges when removed and added counts match", () => {
+  it("FS-EDIT-3 gives hunks with old/new line numbers and word ranges when removed and added counts match", async () => {
     const oldText = "one\ntwo\nconst answer = 41;\nfour\nfive\n";
     const newText = "one\ntwo\nconst answer = 42;\nfour\nfive\n";
-    const d = structuredDiff(oldText, newText, [wholeTextRegion(oldText, newText)!]);
+    const d = await structuredDiff(oldText, newText, [wholeTextRegion(oldText, newText)!]);
     expect(d.linesAdded).toBe(1);
     expect(d.linesRemoved).toBe(1);
     expect(d.hunks).toHaveLength(1);
@@ -20,16 +20,16 @@ describe("structured diff", () => {
     expect(h.lines[0]).toEqual({ type: "context", text: "one", oldLine: 1, newLine: 1 });
   });
 
-  it("FS-EDIT-3 leaves out word ranges when removed and added line counts differ", () => {
+  it("FS-EDIT-3 leaves out word ranges when removed and added line counts differ", async () => {
     const oldText = "a\nb\nc\n";
     const newText = "a\nB1\nB2\nc\n";
-    const d = structuredDiff(oldText, newText, [wholeTextRegion(oldText, newText)!]);
+    const d = await structuredDiff(oldText, newText, [wholeTextRegion(oldText, newText)!]);
     const changed = d.hunks[0]!.lines.filter((l) => l.type !== "context");
     expect(changed.map((l) => l.type)).toEqual(["removed", "added", "added"]);
     expect(changed.every((l) => l.changes === undefined)).toBe(true);
   });
 
-  it("FS-EDIT-3 diffs only the changed regions of a large text, with correct absolute line numbers", () => {
+  it("FS-EDIT-3 diffs only the changed regions of a large text, with correct absolute line numbers", async () => {
     const lines = Array.from({ length: 200_000 }, (_, i) => `line ${i + 1}`);
     const oldText = lines.join("\n") + "\n";
     const changedLines = [...lines];
@@ -39,7 +39,7 @@ describe("structured diff", () => {
     const start1 = oldText.indexOf("line 100000\n") + "line 100000".length;
     const start2 = oldText.indexOf("line 150001\n") + "line 150001".length;
     const delta = " changed".length;
-    const d = structuredDiff(oldText, newText, [
+    const d = await structuredDiff(oldText, newText, [
       { oldStart: start1, oldEnd: start1, newStart: start1, newEnd: start1 + delta },
       { oldStart: start2, oldEnd: start2, newStart: start2 + delta, newEnd: start2 + 2 * delta },
     ]);
@@ -48,11 +48,31 @@ describe("structured diff", () => {
     expect(d.hunks[1]!.lines.find((l) => l.type === "added")).toMatchObject({ text: "line 150001 changed", newLine: 150_001 });
   });
 
-  it("FS-EDIT-3 shows a pure insertion and a deletion at the end of a file without a final newline", () => {
-    const d = structuredDiff("a\nb", "a\nb\nc", [wholeTextRegion("a\nb", "a\nb\nc")!]);
+  it("FS-EDIT-3 shows a pure insertion and a deletion at the end of a file without a final newline", async () => {
+    const d = await structuredDiff("a\nb", "a\nb\nc", [wholeTextRegion("a\nb", "a\nb\nc")!]);
     expect(d.hunks[0]!.lines.filter((l) => l.type === "added").map((l) => l.text)).toContain("c");
-    const empty = structuredDiff("", "x\ny\n", [wholeTextRegion("", "x\ny\n")!]);
+    const empty = await structuredDiff("", "x\ny\n", [wholeTextRegion("", "x\ny\n")!]);
     expect(empty.hunks[0]).toMatchObject({ oldLines: 0, newStart: 1, newLines: 2 });
     expect(empty.linesAdded).toBe(2);
+  });
+});
+
+describe("structured diff at the edges", () => {
+  it("FS-EDIT-3 handles changes on a leading empty line and on the first and last lines", async () => {
+    for (const [o, n] of [
+      ["\nb\nc\n", "x\nb\nc\n"],
+      ["\n\nc\n", "\n\nC\n"],
+      ["a\nb\nc", "a\nb\nC"],
+      ["a\n", "b\n"],
+    ] as const) {
+      const d = await structuredDiff(o, n, [wholeTextRegion(o, n)!]);
+      const removed = d.hunks.flatMap((h) => h.lines.filter((l) => l.type === "removed"));
+      const added = d.hunks.flatMap((h) => h.lines.filter((l) => l.type === "added"));
+      const oldLines = o.split("\n");
+      const newLines = n.split("\n");
+      for (const l of removed) expect(oldLines[l.oldLine! - 1]).toBe(l.text);
+      for (const l of added) expect(newLines[l.newLine! - 1]).toBe(l.text);
+      expect(removed.length + added.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -2,7 +2,14 @@
 // numbers, and word-level change ranges where a run of removed lines is replaced by the same
 // number of added lines. Only the regions that changed are diffed, so a one-line edit of a 10 MB
 // file costs no more than the lines around it. The shape is a stable contract (README "File tools").
-import { diffWordsWithSpace, structuredPatch } from "diff";
+type DiffLib = typeof import("diff");
+
+// jsdiff loads on the first diff: most core sessions never edit, and it costs memory.
+let diffLib: DiffLib | undefined;
+async function loadDiff(): Promise<DiffLib> {
+  diffLib ??= await import("diff");
+  return diffLib;
+}
 
 export interface ChangeRange {
   /** UTF-16 offsets into the line's text; `end` is exclusive. */
@@ -51,40 +58,36 @@ export const MAX_DIFF_LINES = 2000;
 const MAX_WORD_DIFF_CHARS = 4000;
 const DIFF_TIMEOUT_MS = 2000;
 
-class LineIndex {
-  private readonly starts: number[] = [0];
-  constructor(readonly text: string) {
-    let i = text.indexOf("\n");
-    while (i !== -1) {
-      this.starts.push(i + 1);
-      i = text.indexOf("\n", i + 1);
-    }
-  }
+/** Counts newlines in text[from, to). */
+export function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
 
-  /** Number of lines (a final line without a newline counts; a trailing newline does not add one). */
-  get count(): number {
-    const n = this.starts.length;
-    return this.starts[n - 1] === this.text.length ? n - 1 : n;
+/** Start of the line `back` lines above the one containing `offset`; also how many it went up. */
+function lineStartAbove(text: string, offset: number, back: number): { start: number; up: number } {
+  // The last newline strictly before `before` (lastIndexOf treats a negative start as 0).
+  const newlineBefore = (before: number) => (before <= 0 ? -1 : text.lastIndexOf("\n", before - 1));
+  let start = newlineBefore(offset) + 1;
+  let up = 0;
+  while (up < back && start > 0) {
+    start = newlineBefore(start - 1) + 1;
+    up++;
   }
+  return { start, up };
+}
 
-  /** 0-based line containing `offset`. */
-  lineOf(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+/** End (after the newline) of the line `ahead` lines below the one containing `offset`. */
+function lineEndBelow(text: string, offset: number, ahead: number): number {
+  let end = offset;
+  for (let k = 0; k <= ahead; k++) {
+    const nl = text.indexOf("\n", end);
+    if (nl === -1) return text.length;
+    end = nl + 1;
+    if (end >= text.length) return text.length;
   }
-
-  /** Lines [from, to) joined with their newlines. */
-  slice(from: number, to: number): string {
-    const start = this.starts[from] ?? this.text.length;
-    const end = this.starts[to] ?? this.text.length;
-    return this.text.slice(start, end);
-  }
+  return end;
 }
 
 /** One region covering everything that differs between two texts (common prefix/suffix trimmed). */
@@ -99,8 +102,14 @@ export function wholeTextRegion(oldText: string, newText: string): ChangedRegion
 }
 
 interface Cluster {
+  /** Offsets spanned in each text (start of the first region, end of the last). */
+  oldStart: number;
+  oldEnd: number;
+  newStart: number;
+  newEnd: number;
+  /** 0-based lines of those offsets. */
   oldFrom: number;
-  oldTo: number; // exclusive, lines
+  oldTo: number;
   newFrom: number;
   newTo: number;
 }
@@ -109,12 +118,12 @@ function withNewline(s: string): string {
   return s === "" || s.endsWith("\n") ? s : s + "\n";
 }
 
-function wordRanges(oldLine: string, newLine: string): { removed: ChangeRange[]; added: ChangeRange[] } {
+function wordRanges(lib: DiffLib, oldLine: string, newLine: string): { removed: ChangeRange[]; added: ChangeRange[] } {
   const removed: ChangeRange[] = [];
   const added: ChangeRange[] = [];
   let o = 0;
   let n = 0;
-  for (const part of diffWordsWithSpace(oldLine, newLine)) {
+  for (const part of lib.diffWordsWithSpace(oldLine, newLine)) {
     const len = part.value.length;
     if (part.removed) {
       pushRange(removed, o, o + len);
@@ -137,7 +146,7 @@ function pushRange(ranges: ChangeRange[], start: number, end: number): void {
 }
 
 /** Adds word-level ranges to each run of k removed lines followed directly by k added lines. */
-function addWordChanges(lines: DiffLine[]): void {
+function addWordChanges(lib: DiffLib, lines: DiffLine[]): void {
   let i = 0;
   while (i < lines.length) {
     if (lines[i]!.type !== "removed") {
@@ -154,14 +163,14 @@ function addWordChanges(lines: DiffLine[]): void {
       const r = lines[rStart + j]!;
       const a = lines[aStart + j]!;
       if (r.text.length > MAX_WORD_DIFF_CHARS || a.text.length > MAX_WORD_DIFF_CHARS) continue;
-      const { removed, added } = wordRanges(r.text, a.text);
+      const { removed, added } = wordRanges(lib, r.text, a.text);
       r.changes = removed;
       a.changes = added;
     }
   }
 }
 
-function convertHunk(h: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }, oldOffset: number, newOffset: number): DiffHunk {
+function convertHunk(lib: DiffLib, h: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }, oldOffset: number, newOffset: number): DiffHunk {
   // Unified-diff convention: an empty side's start names the line before the change.
   const oldStart = h.oldStart + oldOffset;
   const newStart = h.newStart + newOffset;
@@ -176,30 +185,47 @@ function convertHunk(h: { oldStart: number; oldLines: number; newStart: number; 
     else if (tag === "+") lines.push({ type: "added", text, newLine: n++ });
     // "\ No newline at end of file" markers carry no line.
   }
-  addWordChanges(lines);
+  addWordChanges(lib, lines);
   return { oldStart, oldLines: h.oldLines, newStart, newLines: h.newLines, lines };
+}
+
+export interface DiffResult {
+  diff: StructuredDiff;
+  /** 1-based first and last line of each region in the new text, in position order. */
+  regionLines: Array<{ from: number; to: number }>;
 }
 
 /**
  * Diffs only the given regions (each grown to whole lines plus context, neighbours merged).
- * Texts use LF line endings (the caller normalises CRLF first).
+ * Texts use LF line endings (the caller normalises CRLF first). Line numbers come from one
+ * forward scan of the old text up to the last region; new-text numbers follow from the regions.
  */
-export function structuredDiff(oldText: string, newText: string, regions: ChangedRegion[], context = DIFF_CONTEXT): StructuredDiff {
-  const oldIdx = new LineIndex(oldText);
-  const newIdx = new LineIndex(newText);
+export async function computeDiff(oldText: string, newText: string, regions: ChangedRegion[], context = DIFF_CONTEXT): Promise<DiffResult> {
+  const lib = await loadDiff();
+  const sorted = [...regions].sort((a, b) => a.oldStart - b.oldStart);
+  let scanPos = 0;
+  let scanLine = 0;
+  const oldLineOf = (offset: number) => {
+    for (let nl = oldText.indexOf("\n", scanPos); nl !== -1 && nl < offset; nl = oldText.indexOf("\n", scanPos)) {
+      scanLine++;
+      scanPos = nl + 1;
+    }
+    return scanLine;
+  };
+  let delta = 0; // new line number minus old line number before the current region
   const clusters: Cluster[] = [];
-  for (const r of [...regions].sort((a, b) => a.oldStart - b.oldStart)) {
-    const c: Cluster = {
-      oldFrom: oldIdx.lineOf(r.oldStart),
-      oldTo: oldIdx.lineOf(Math.max(r.oldStart, r.oldEnd - 1)) + 1,
-      newFrom: newIdx.lineOf(r.newStart),
-      newTo: newIdx.lineOf(Math.max(r.newStart, r.newEnd - 1)) + 1,
-    };
+  const regionLines: Array<{ from: number; to: number }> = [];
+  for (const r of sorted) {
+    const oldFrom = oldLineOf(r.oldStart);
+    const oldTo = oldFrom + countNewlines(oldText, r.oldStart, Math.max(r.oldStart, r.oldEnd - 1)) + 1;
+    const newFrom = oldFrom + delta;
+    const newTo = newFrom + countNewlines(newText, r.newStart, Math.max(r.newStart, r.newEnd - 1)) + 1;
+    delta += countNewlines(newText, r.newStart, r.newEnd) - countNewlines(oldText, r.oldStart, r.oldEnd);
+    regionLines.push({ from: newFrom + 1, to: newTo });
     const last = clusters[clusters.length - 1];
-    if (last && c.oldFrom - last.oldTo <= 2 * context) {
-      last.oldTo = Math.max(last.oldTo, c.oldTo);
-      last.newTo = Math.max(last.newTo, c.newTo);
-    } else clusters.push(c);
+    if (last && oldFrom - last.oldTo <= 2 * context) {
+      Object.assign(last, { oldEnd: r.oldEnd, newEnd: r.newEnd, oldTo: Math.max(last.oldTo, oldTo), newTo: Math.max(last.newTo, newTo) });
+    } else clusters.push({ oldStart: r.oldStart, oldEnd: r.oldEnd, newStart: r.newStart, newEnd: r.newEnd, oldFrom, oldTo, newFrom, newTo });
   }
 
   const hunks: DiffHunk[] = [];
@@ -213,11 +239,11 @@ export function structuredDiff(oldText: string, newText: string, regions: Change
       truncated = true;
       break;
     }
-    const oldFrom = Math.max(0, c.oldFrom - context);
-    const newFrom = Math.max(0, c.newFrom - context);
-    const oldSlice = withNewline(oldIdx.slice(oldFrom, Math.min(oldIdx.count, c.oldTo + context)));
-    const newSlice = withNewline(newIdx.slice(newFrom, Math.min(newIdx.count, c.newTo + context)));
-    const patch = structuredPatch("a", "b", oldSlice, newSlice, undefined, undefined, {
+    const oldHead = lineStartAbove(oldText, c.oldStart, context);
+    const newHead = lineStartAbove(newText, c.newStart, context);
+    const oldSlice = withNewline(oldText.slice(oldHead.start, lineEndBelow(oldText, Math.max(c.oldStart, c.oldEnd - 1), context)));
+    const newSlice = withNewline(newText.slice(newHead.start, lineEndBelow(newText, Math.max(c.newStart, c.newEnd - 1), context)));
+    const patch = lib.structuredPatch("a", "b", oldSlice, newSlice, undefined, undefined, {
       context,
       timeout: Math.max(1, deadline - Date.now()),
     });
@@ -226,7 +252,7 @@ export function structuredDiff(oldText: string, newText: string, regions: Change
       break;
     }
     for (const h of patch.hunks) {
-      const hunk = convertHunk(h, oldFrom, newFrom);
+      const hunk = convertHunk(lib, h, c.oldFrom - oldHead.up, c.newFrom - newHead.up);
       for (const l of hunk.lines) {
         if (l.type === "added") linesAdded++;
         else if (l.type === "removed") linesRemoved++;
@@ -240,5 +266,10 @@ export function structuredDiff(oldText: string, newText: string, regions: Change
     }
     if (truncated) break;
   }
-  return { hunks, linesAdded, linesRemoved, truncated };
+  return { diff: { hunks, linesAdded, linesRemoved, truncated }, regionLines };
+}
+
+/** The diff alone (see computeDiff). */
+export async function structuredDiff(oldText: string, newText: string, regions: ChangedRegion[], context = DIFF_CONTEXT): Promise<StructuredDiff> {
+  return (await computeDiff(oldText, newText, regions, context)).diff;
 }

@@ -23,7 +23,8 @@ function tree(files: string[]): string {
 const rg = resolveRipgrep();
 const listers: Array<[string, (req: GlobRequest) => Promise<GlobOutcome>]> = [
   ["node walker", (req) => globWithNode(req, compileGlob(req.pattern, req.root))],
-  ["ripgrep", (req) => globWithRipgrep(req, compileGlob(req.pattern, req.root), rg!, process.env)],
+  ["ripgrep, sorted split", (req) => globWithRipgrep({ ...req, strategy: "sorted" }, compileGlob(req.pattern, req.root), rg!, process.env)],
+  ["ripgrep, streamed with a stat per match", (req) => globWithRipgrep({ ...req, strategy: "stream" }, compileGlob(req.pattern, req.root), rg!, process.env)],
 ];
 
 function rel(root: string, o: GlobOutcome): string[] {
@@ -55,7 +56,7 @@ describe("glob patterns", () => {
 });
 
 describe.each(listers)("glob listing with the %s", (name, list) => {
-  if (name === "ripgrep" && !rg) throw new Error("ripgrep is required for these tests (scripts/setup installs it)");
+  if (name.startsWith("ripgrep") && !rg) throw new Error("ripgrep is required for these tests (scripts/setup installs it)");
 
   it("FS-SEARCH-2 returns matching files newest first, including gitignored ones, never .git", async () => {
     const root = tree([".gitignore", "src/old.ts", "node_modules/dep/index.ts", "src/deep/er/new.ts", ".git/hooks/x.ts", "src/readme.md", ".hidden/h.ts"]);
@@ -100,5 +101,45 @@ describe.each(listers)("glob listing with the %s", (name, list) => {
     const o = await list({ pattern: "**/*.js", root, limit: 100, timeoutMs: 0 });
     expect(o.timedOut).toBe(true);
     expect(o.total).toBeLessThan(400);
+  });
+});
+
+describe("splitting a listing across rg processes", () => {
+  it("FS-SEARCH-2 deals entries round-robin, goes one level deeper for a finer split, and never splits around symlinks", async () => {
+    const { partitionForListing } = await import("./glob.js");
+    const root = tree(["a/1.js", "a/2.js", "b/3.js", "top.js", ".git/x"]);
+    const groups = partitionForListing(root, 2);
+    expect(groups).toHaveLength(2);
+    const all = groups.flat().map((p) => path.relative(root, p)).sort();
+    expect(all).toEqual(["a/1.js", "a/2.js", "b/3.js", "top.js"]);
+    expect(partitionForListing(root, 1)).toEqual([[root]]);
+    symlinkSync("..", path.join(root, "a", "up"));
+    expect(partitionForListing(root, 2).flat().map((p) => path.relative(root, p))).toContain("a");
+    symlinkSync("a", path.join(root, "toplink"));
+    expect(partitionForListing(root, 2)).toEqual([[root]]);
+  });
+});
+
+describe("ripgrep's sort order", () => {
+  it("FS-SEARCH-2 uses --sortr modified only with a ripgrep that really sorts across directories", async () => {
+    const { ripgrepSortsGlobally } = await import("./glob.js");
+    const { execFileSync } = await import("node:child_process");
+    const root = tree(["b/older.js", "a/middle.js", "c/newest.js"]);
+    // Directory times run against the file times, so a per-directory sort cannot pass for a global one.
+    const t = Date.now() / 1000;
+    utimesSync(path.join(root, "b"), t, t);
+    utimesSync(path.join(root, "a"), t - 2000, t - 2000);
+    utimesSync(path.join(root, "c"), t - 3000, t - 3000);
+    const candidates = [rg, { path: "/usr/bin/rg", source: "PATH" as const }].filter((c, i, all) => c && all.findIndex((x) => x?.path === c.path) === i);
+    for (const candidate of candidates) {
+      let listed: string[];
+      try {
+        listed = execFileSync(candidate!.path, ["--files", "--no-config", "--sortr", "modified", root], { encoding: "utf8" }).trim().split("\n");
+      } catch {
+        continue; // not installed here
+      }
+      const globallySorted = listed.map((p) => path.relative(root, p)).join(",") === "c/newest.js,a/middle.js,b/older.js";
+      expect(await ripgrepSortsGlobally(candidate!, process.env)).toBe(globallySorted);
+    }
   });
 });

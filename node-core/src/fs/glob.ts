@@ -4,6 +4,7 @@
 // with the same rules; matching is always picomatch's, so both listers give the same answers.
 // Names with brackets or parentheses (`[id].tsx`, `(group)`) also match literally.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch/posix";
 import { isWithin } from "../core/paths.js";
@@ -24,7 +25,8 @@ export interface GlobOutcome {
   /** Matches found in all (the whole tree, or what was walked before a timeout). */
   total: number;
   timedOut: boolean;
-  engine: "ripgrep" | "node";
+  /** Which lister ran: ripgrep sorted in parts, ripgrep streamed with a stat per match, or Node. */
+  engine: "ripgrep-sorted" | "ripgrep-stream" | "node";
   /** Problems the walk ran into (unreadable directories, symlink loops), at most a few. */
   warnings: string[];
 }
@@ -37,6 +39,8 @@ export interface GlobRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   platform?: NodeJS.Platform;
+  /** rg listing strategy; "auto" picks "sorted" when the ripgrep sorts globally (tests force one). */
+  strategy?: "auto" | "sorted" | "stream";
 }
 
 export interface CompiledGlob {
@@ -159,36 +163,137 @@ function mtimeOf(file: string): number | undefined {
   return st && st.isFile() ? st.mtimeMs : undefined;
 }
 
-/** Lists with `rg --files`: parallel, ignores nothing but VCS directories, follows symlinks safely. */
-export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, rg: ResolvedRipgrep, env: NodeJS.ProcessEnv): Promise<GlobOutcome> {
+const sortsGloballyCache = new Map<string, Promise<boolean>>();
+
+/**
+ * ripgrep 14 and later sort `--sortr modified` across all results; ripgrep 13 (Debian 12) only
+ * within each directory, which is useless for "newest first". Asked once per binary.
+ */
+export function ripgrepSortsGlobally(rg: ResolvedRipgrep, env: NodeJS.ProcessEnv): Promise<boolean> {
+  let cached = sortsGloballyCache.get(rg.path);
+  if (!cached) {
+    let out = "";
+    cached = runRipgrep(rg.path, ["--version"], {
+      cwd: path.dirname(rg.path),
+      env,
+      timeoutMs: 5000,
+      onStdout: (chunk) => void (out += chunk.toString("utf8")),
+    }).then(() => Number(/ripgrep (\d+)\./.exec(out)?.[1] ?? 0) >= 14);
+    sortsGloballyCache.set(rg.path, cached);
+  }
+  return cached;
+}
+
+/** How many rg processes list a tree side by side (one per core, at most four). */
+function listerCount(): number {
+  const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(4, cores));
+}
+
+/** Command lines stay well under Windows' 32,767-character limit. */
+const MAX_PATH_ARG_CHARS = 24_000;
+
+/**
+ * Splits the walk over `groups` rg processes: the base's entries, and one level below its
+ * directories when that gives a finer split, dealt round-robin. VCS directories are left out.
+ */
+export function partitionForListing(base: string, groups: number): string[][] {
+  if (groups <= 1) return [[base]];
+  // A symlink given to rg as a root of its own would escape rg's loop detection (which only
+  // knows the ancestors inside one walk), so a level holding links is never split.
+  const children = (dir: string): { dirs: string[]; files: string[]; hasLinks: boolean } | undefined => {
+    try {
+      const dirs: string[] = [];
+      const files: string[] = [];
+      let hasLinks = false;
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (VCS_DIRS.includes(e.name)) continue;
+        if (e.isSymbolicLink()) hasLinks = true;
+        (e.isDirectory() ? dirs : files).push(path.join(dir, e.name));
+      }
+      return { dirs, files, hasLinks };
+    } catch {
+      return undefined;
+    }
+  };
+  const top = children(base);
+  if (!top || top.hasLinks) return [[base]];
+  let paths = [...top.dirs, ...top.files];
+  if (paths.length < groups * 4) {
+    const finer: string[] = [...top.files];
+    for (const d of top.dirs) {
+      const c = children(d);
+      // An unreadable directory stays whole: rg reports it like any other.
+      if (!c || c.hasLinks) finer.push(d);
+      else finer.push(...c.dirs, ...c.files);
+    }
+    if (finer.reduce((n, p) => n + p.length + 3, 0) <= MAX_PATH_ARG_CHARS) paths = finer;
+  }
+  if (paths.length === 0) return [];
+  if (paths.reduce((n, p) => n + p.length + 3, 0) > MAX_PATH_ARG_CHARS) return [[base]];
+  const out: string[][] = Array.from({ length: Math.min(groups, paths.length) }, () => []);
+  paths.forEach((p, i) => out[i % out.length]!.push(p));
+  return out;
+}
+
+function ripgrepListArgs(compiled: CompiledGlob): string[] {
   const args = ["--files", "--no-config", "--no-ignore", "--hidden", "--follow", "--null", "--no-messages"];
   for (const d of VCS_DIRS) args.push("--glob", `!${d}`);
   if (compiled.basenamePrefilter) args.push(compiled.nocase ? "--iglob" : "--glob", compiled.basenamePrefilter);
-  args.push("--", compiled.base);
-  const acc = new NewestFirst(req.limit);
-  const splitter = new RecordSplitter(0);
+  return args;
+}
+
+function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {
   const prefix = compiled.base.endsWith(path.sep) ? compiled.base : compiled.base + path.sep;
+  const rel = abs.startsWith(prefix) ? abs.slice(prefix.length) : path.relative(compiled.base, abs);
+  return win ? rel.replace(/\\/g, "/") : rel;
+}
+
+/**
+ * Lists with rg: gitignored files included, VCS directories never, symlinks followed with loop
+ * detection. With a ripgrep that sorts globally, several `rg --sortr modified` processes each
+ * list part of the tree already newest first, so only the first `limit` matches of each need a
+ * stat; with an older ripgrep one parallel `rg --files` feeds a stat per match.
+ */
+export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, rg: ResolvedRipgrep, env: NodeJS.ProcessEnv): Promise<GlobOutcome> {
   const win = (req.platform ?? process.platform) === "win32";
-  const onRecord = (record: Buffer) => {
-    const abs = record.toString("utf8");
-    let rel = abs.startsWith(prefix) ? abs.slice(prefix.length) : path.relative(compiled.base, abs);
-    if (win) rel = rel.replace(/\\/g, "/");
-    if (!compiled.isMatch(rel)) return;
-    const mtimeMs = mtimeOf(abs);
-    if (mtimeMs !== undefined) acc.add({ path: abs, mtimeMs });
-  };
-  const run = await runRipgrep(rg.path, args, {
-    cwd: compiled.base,
-    env,
-    signal: req.signal,
-    timeoutMs: req.timeoutMs,
-    onStdout: (chunk) => void splitter.push(chunk, onRecord),
-  });
-  if (!run.timedOut && !run.aborted) splitter.flush(onRecord);
-  if (run.aborted) throw req.signal?.reason instanceof Error ? req.signal.reason : new Error("aborted");
-  const warnings: string[] = [];
-  if (run.spawnError) throw new Error(`could not start ripgrep (${rg.path}): ${run.spawnError}`);
-  return { matches: acc.result(), total: acc.total, timedOut: run.timedOut, engine: "ripgrep", warnings };
+  const strategy = req.strategy ?? "auto";
+  const sorted = strategy === "auto" ? await ripgrepSortsGlobally(rg, env) : strategy === "sorted";
+  const groups = sorted ? partitionForListing(compiled.base, listerCount()) : [[compiled.base]];
+  const acc = new NewestFirst(req.limit);
+  let total = 0;
+  const runs = await Promise.all(
+    groups.map((paths) => {
+      const splitter = new RecordSplitter(0);
+      let kept = 0;
+      const onRecord = (record: Buffer) => {
+        const abs = record.toString("utf8");
+        if (!compiled.isMatch(relativeTo(compiled, abs, win))) return;
+        total++;
+        // Sorted output: only this group's first `limit` matches can be among the newest.
+        if (sorted && kept >= req.limit) return;
+        const mtimeMs = mtimeOf(abs);
+        if (mtimeMs === undefined) return;
+        kept++;
+        acc.add({ path: abs, mtimeMs });
+      };
+      const args = [...ripgrepListArgs(compiled), ...(sorted ? ["--sortr", "modified"] : []), "--", ...paths];
+      return runRipgrep(rg.path, args, {
+        cwd: compiled.base,
+        env,
+        signal: req.signal,
+        timeoutMs: req.timeoutMs,
+        onStdout: (chunk) => void splitter.push(chunk, onRecord),
+      }).then((run) => {
+        if (!run.timedOut && !run.aborted) splitter.flush(onRecord);
+        return run;
+      });
+    }),
+  );
+  if (runs.some((r) => r.aborted)) throw req.signal?.reason instanceof Error ? req.signal.reason : new Error("aborted");
+  const failed = runs.find((r) => r.spawnError);
+  if (failed) throw new Error(`could not start ripgrep (${rg.path}): ${failed.spawnError}`);
+  return { matches: acc.result(), total, timedOut: runs.some((r) => r.timedOut), engine: sorted ? "ripgrep-sorted" : "ripgrep-stream", warnings: [] };
 }
 
 interface PendingDir {

@@ -3,8 +3,7 @@
 // are skipped at memchr speed, and counting after the window stops early when the rest is large.
 import { createHash } from "node:crypto";
 import { promises as fsp } from "node:fs";
-import iconv from "iconv-lite";
-import { decodeAs, detectBom, type TextFormat } from "./textCodec.js";
+import { decodeAs, detectBom, iconv, loadCodecs, type TextFormat } from "./textCodec.js";
 
 export interface WindowOptions {
   /** First line to return, 1-based. */
@@ -84,6 +83,7 @@ class WindowCollector {
 }
 
 export async function readLineWindow(file: string, opts: WindowOptions): Promise<LineWindow> {
+  if (opts.format.encoding !== "utf-8") await loadCodecs();
   const utf16 = opts.format.encoding.startsWith("utf-16");
   return utf16 ? readUtf16Window(file, opts) : readByteWindow(file, opts);
 }
@@ -188,7 +188,7 @@ async function readUtf16Window(file: string, opts: WindowOptions): Promise<LineW
   const chunkBytes = opts.chunkBytes ?? 1 << 20;
   const collector = new WindowCollector(opts.start, opts.limit, opts.maxLineChars);
   const hasher = opts.hash ? createHash("sha256") : undefined;
-  const decoder = iconv.getDecoder(opts.format.encoding, { stripBOM: false });
+  const decoder = iconv().getDecoder(opts.format.encoding, { stripBOM: false });
   const fh = await fsp.open(file, "r");
   const buf = Buffer.allocUnsafe(chunkBytes);
   let pos = 0;

@@ -5,7 +5,7 @@ import { detectLineEndings } from "./textCodec.js";
 function replace(original: string, oldString: string, newString: string) {
   const { normalized, crlfAt } = normalizeCrlf(original);
   const positions = findAll(normalized, oldString);
-  return applyReplacements(original, normalized, crlfAt, positions, oldString, newString, detectLineEndings(original).dominant);
+  return applyReplacements(original, normalized, crlfAt, positions, oldString, newString, () => detectLineEndings(original).dominant);
 }
 
 describe("lossless replacement", () => {

@@ -59,7 +59,7 @@ export function findAll(haystack: string, needle: string): number[] {
   return out;
 }
 
-function lineEndingAround(original: string, start: number, end: number, dominant: "\n" | "\r\n"): "\n" | "\r\n" {
+function lineEndingAround(original: string, start: number, end: number, dominant: () => "\n" | "\r\n"): "\n" | "\r\n" {
   let crlf = 0;
   let lf = 0;
   for (let i = original.indexOf("\n", start); i !== -1 && i < end; i = original.indexOf("\n", i + 1)) {
@@ -73,7 +73,7 @@ function lineEndingAround(original: string, start: number, end: number, dominant
   if (next !== -1) return next > 0 && original.charCodeAt(next - 1) === 13 ? "\r\n" : "\n";
   const prev = start > 0 ? original.lastIndexOf("\n", start - 1) : -1;
   if (prev !== -1) return prev > 0 && original.charCodeAt(prev - 1) === 13 ? "\r\n" : "\n";
-  return dominant;
+  return dominant();
 }
 
 /**
@@ -87,7 +87,8 @@ export function applyReplacements(
   positions: number[],
   oldString: string,
   newString: string,
-  dominant: "\n" | "\r\n",
+  /** The file's majority ending; asked only when nothing nearer decides (it costs a scan). */
+  dominant: () => "\n" | "\r\n",
 ): Replacement {
   const out: string[] = [];
   const normOut: string[] = [];
@@ -95,22 +96,25 @@ export function applyReplacements(
   let origFrom = 0;
   let normFrom = 0;
   let newNormLength = 0;
+  const hasCrlf = crlfAt.length > 0;
   for (const pos of positions) {
     const oStart = toOriginal(pos, crlfAt);
     const oEnd = toOriginal(pos + oldString.length, crlfAt);
-    const ending = lineEndingAround(original, oStart, oEnd, dominant);
+    const ending = !newString.includes("\n") ? "\n" : lineEndingAround(original, oStart, oEnd, dominant);
     out.push(original.slice(origFrom, oStart), ending === "\n" ? newString : newString.replace(/\n/g, "\r\n"));
     origFrom = oEnd;
-    const keep = normalized.slice(normFrom, pos);
-    normOut.push(keep, newString);
-    newNormLength += keep.length;
+    const keepLength = pos - normFrom;
+    if (hasCrlf) normOut.push(normalized.slice(normFrom, pos), newString);
+    newNormLength += keepLength;
     regions.push({ oldStart: pos, oldEnd: pos + oldString.length, newStart: newNormLength, newEnd: newNormLength + newString.length });
     newNormLength += newString.length;
     normFrom = pos + oldString.length;
   }
   out.push(original.slice(origFrom));
-  normOut.push(normalized.slice(normFrom));
-  return { text: out.join(""), oldNormalized: normalized, newNormalized: normOut.join(""), regions, count: positions.length };
+  const text = out.join("");
+  // Without CRLF the normalised text is the text itself: no second copy of a large file.
+  if (hasCrlf) normOut.push(normalized.slice(normFrom));
+  return { text, oldNormalized: normalized, newNormalized: hasCrlf ? normOut.join("") : text, regions, count: positions.length };
 }
 
 /** 1-based line number of `offset` in `text`. */

@@ -3,8 +3,28 @@
 // the line endings. Anything that would not survive a decode/encode round trip is refused rather
 // than corrupted.
 import * as buffer from "node:buffer";
-import chardet from "chardet";
-import iconv from "iconv-lite";
+
+type Iconv = typeof import("iconv-lite");
+type Chardet = typeof import("chardet");
+
+// The legacy-encoding libraries load on first need (most files are UTF-8): they cost start-up
+// time and memory in every core otherwise.
+let iconvLib: Iconv | undefined;
+let chardetLib: Chardet | undefined;
+
+/** Loads iconv-lite and chardet; every non-UTF-8 path awaits this before decoding. */
+export async function loadCodecs(): Promise<void> {
+  // Both are CommonJS: the module object is `default` under ESM interop.
+  const unwrap = <T>(mod: T): T => (mod as { default?: T }).default ?? mod;
+  iconvLib ??= unwrap((await import("iconv-lite")) as unknown as Iconv);
+  chardetLib ??= unwrap((await import("chardet")) as unknown as Chardet);
+}
+
+/** iconv-lite, which a caller must have loaded (decodeText/sniffFormat do) before a non-UTF-8 path. */
+export function iconv(): Iconv {
+  if (!iconvLib) throw new Error("internal: iconv-lite used before loadCodecs()");
+  return iconvLib;
+}
 
 export type LineEndingStyle = "LF" | "CRLF" | "mixed" | "none";
 
@@ -52,12 +72,14 @@ export function isValidUtf8(buf: Uint8Array): boolean {
 /** Decodes bytes without a BOM in `encoding`. */
 export function decodeAs(buf: Uint8Array, encoding: string): string {
   if (encoding === "utf-8") return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("utf8");
-  return iconv.decode(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), encoding, { stripBOM: false });
+  if (encoding === "latin1") return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1");
+  return iconv().decode(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), encoding, { stripBOM: false });
 }
 
 function encodeAs(text: string, encoding: string): Buffer {
   if (encoding === "utf-8") return Buffer.from(text, "utf8");
-  return iconv.encode(text, encoding, { addBOM: false });
+  if (encoding === "latin1" && !/[^\u0000-\u00ff]/.test(text)) return Buffer.from(text, "latin1");
+  return iconv().encode(text, encoding, { addBOM: false });
 }
 
 function bomBytes(encoding: string): number[] {
@@ -76,6 +98,7 @@ export function canEncode(text: string, format: TextFormat): boolean {
   if (format.encoding === "utf-8" || format.encoding.startsWith("utf-16")) {
     return (text as string & { isWellFormed?: () => boolean }).isWellFormed?.() ?? true;
   }
+  if (format.encoding === "latin1") return !/[^\u0000-\u00ff]/.test(text);
   return decodeAs(encodeAs(text, format.encoding), format.encoding) === text;
 }
 
@@ -83,14 +106,14 @@ export function canEncode(text: string, format: TextFormat): boolean {
 function legacyCandidate(buf: Uint8Array): string | undefined {
   let matches: Array<{ name: string; confidence: number }> = [];
   try {
-    matches = chardet.analyse(buf.length > 65536 ? buf.subarray(0, 65536) : buf);
+    matches = chardetLib!.analyse(buf.length > 65536 ? buf.subarray(0, 65536) : buf);
   } catch {
     return undefined;
   }
   for (const m of matches) {
     const name = m.name.toLowerCase();
     if (name.startsWith("utf") || name.startsWith("iso-2022")) continue;
-    if (iconv.encodingExists(name)) return name;
+    if (iconv().encodingExists(name)) return name;
   }
   return undefined;
 }
@@ -99,8 +122,9 @@ function legacyCandidate(buf: Uint8Array): string | undefined {
  * Decodes a whole file: BOM first, then UTF-8 if the bytes are valid UTF-8, then the legacy
  * encoding chardet suggests if it round-trips, else latin1 (which always round-trips bytes).
  */
-export function decodeText(buf: Uint8Array): DecodedText {
+export async function decodeText(buf: Uint8Array): Promise<DecodedText> {
   const bom = detectBom(buf);
+  if ((bom && bom.encoding !== "utf-8") || (!bom && !isValidUtf8(buf))) await loadCodecs();
   if (bom) {
     const body = buf.subarray(bom.length);
     const format = { encoding: bom.encoding, bom: true };
@@ -117,12 +141,15 @@ export function decodeText(buf: Uint8Array): DecodedText {
 }
 
 /** The encoding to show a file in, guessed from its first bytes (for windows of large files). */
-export function sniffFormat(head: Uint8Array, complete: boolean): TextFormat {
+export async function sniffFormat(head: Uint8Array, complete: boolean): Promise<TextFormat> {
   const bom = detectBom(head);
-  if (bom) return { encoding: bom.encoding, bom: true };
+  if (bom) {
+    if (bom.encoding !== "utf-8") await loadCodecs();
+    return { encoding: bom.encoding, bom: true };
+  }
   // A sample may end inside a multi-byte character: drop such a tail before validating.
   if (isValidUtf8(complete ? head : trimPartialUtf8(head))) return UTF8;
-  return decodeText(head).format;
+  return (await decodeText(head)).format;
 }
 
 function trimPartialUtf8(buf: Uint8Array): Uint8Array {
@@ -158,4 +185,11 @@ export function detectLineEndings(text: string): LineEndings {
   }
   const style: LineEndingStyle = crlf > 0 && lf > 0 ? "mixed" : crlf > 0 ? "CRLF" : lf > 0 ? "LF" : "none";
   return { crlf, lf, style, dominant: crlf > lf ? "\r\n" : "\n" };
+}
+
+/** The line-ending style in two native searches (no per-line work, for large texts). */
+export function lineEndingStyle(text: string): LineEndingStyle {
+  const crlf = text.includes("\r\n");
+  const lf = /(?<!\r)\n/.test(text);
+  return crlf && lf ? "mixed" : crlf ? "CRLF" : lf ? "LF" : "none";
 }

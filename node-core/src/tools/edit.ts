@@ -4,13 +4,13 @@
 import { promises as fsp, type Stats } from "node:fs";
 import { z } from "zod";
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
-import { structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
+import { computeDiff, structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
 import { commitChange, describeFsError, isToolResult, loadForChange } from "../fs/mutation.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
-import { canEncode, decodeText, describeFormat, detectLineEndings, encodeText } from "../fs/textCodec.js";
+import { canEncode, decodeText, describeFormat, detectLineEndings, encodeText, lineEndingStyle } from "../fs/textCodec.js";
 
 const description = `Replaces exact text in a file: old_string becomes new_string.
 
@@ -39,15 +39,34 @@ function cutForError(s: string): string {
   return s.length > ERROR_STRING_CHARS ? `${s.slice(0, ERROR_STRING_CHARS)}... [${s.length - ERROR_STRING_CHARS} more characters]` : s;
 }
 
-/** Numbered lines of the new text around the first change, like Read shows them. */
-function snippet(newText: string, fromLine: number, toLine: number): string {
-  const lines = newText.split("\n");
+/**
+ * Numbered lines of the new text around a change (offsets [from, to), first line `firstLine`),
+ * like Read shows them. Works on a slice, so it costs nothing on a large file.
+ */
+function snippet(newText: string, from: number, to: number, firstLine: number): string {
+  const before = (i: number) => (i <= 0 ? -1 : newText.lastIndexOf("\n", i - 1));
+  let start = before(from) + 1;
+  let up = 0;
+  while (up < SNIPPET_CONTEXT && start > 0) {
+    start = before(start - 1) + 1;
+    up++;
+  }
+  // After the line holding the change's last character, then SNIPPET_CONTEXT more lines.
+  let end = Math.max(from, to - 1);
+  for (let k = 0; k <= SNIPPET_CONTEXT; k++) {
+    const nl = newText.indexOf("\n", end);
+    if (nl === -1) {
+      end = newText.length;
+      break;
+    }
+    end = nl + 1;
+  }
+  const lines = newText.slice(start, end).split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  const first = Math.max(1, fromLine - SNIPPET_CONTEXT);
-  const last = Math.min(lines.length, toLine + SNIPPET_CONTEXT, first + SNIPPET_MAX_LINES - 1);
-  const out: string[] = [];
-  for (let n = first; n <= last; n++) out.push(`${String(n).padStart(6)}\t${lines[n - 1] ?? ""}`);
-  return out.join("\n");
+  return lines
+    .slice(0, SNIPPET_MAX_LINES)
+    .map((l, i) => `${String(firstLine - up + i).padStart(6)}\t${l}`)
+    .join("\n");
 }
 
 function diffSummary(diff: StructuredDiff): string {
@@ -58,14 +77,14 @@ async function createFile(abs: string, content: string, ctx: ToolContext): Promi
   const committed = await commitChange(ctx.session, abs, Buffer.from(content, "utf8"), "edit", "Edit", undefined);
   if (isToolResult(committed)) return committed;
   const region = wholeTextRegion("", content.replace(/\r\n/g, "\n"));
-  const diff = structuredDiff("", content.replace(/\r\n/g, "\n"), region ? [region] : []);
+  const diff = await structuredDiff("", content.replace(/\r\n/g, "\n"), region ? [region] : []);
   return textResult(`Created ${abs} (${content.split("\n").length} lines) with new_string as its content.`, {
     filePath: abs,
     created: true,
     replacements: 0,
     startLine: 1,
     encoding: "utf-8",
-    lineEnding: detectLineEndings(content).style,
+    lineEnding: lineEndingStyle(content),
     writeMethod: committed.method,
     diff,
   });
@@ -108,7 +127,7 @@ export const editTool = defineTool({
       if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
         return errorResult(`${abs} is a binary file; Edit changes text files only.`, { filePath: abs });
       }
-      const decoded = decodeText(bytes);
+      const decoded = await decodeText(bytes);
       if (!decoded.roundTrips) {
         return errorResult(
           `${abs} contains bytes that are invalid in its encoding (${describeFormat(decoded.format)}), so Edit cannot rewrite it without changing them. Change it with Bash (e.g. \`sed -i\`) instead.`,
@@ -138,15 +157,13 @@ export const editTool = defineTool({
         );
       }
 
-      const endings = detectLineEndings(decoded.text);
-      const replaced = applyReplacements(decoded.text, normalized, crlfAt, positions, oldString, newString, endings.dominant);
+      const replaced = applyReplacements(decoded.text, normalized, crlfAt, positions, oldString, newString, () => detectLineEndings(decoded.text).dominant);
       const committed = await commitChange(ctx.session, abs, encodeText(replaced.text, decoded.format), "edit", "Edit", stat);
       if (isToolResult(committed)) return committed;
 
-      const diff = structuredDiff(replaced.oldNormalized, replaced.newNormalized, replaced.regions);
+      const { diff, regionLines } = await computeDiff(replaced.oldNormalized, replaced.newNormalized, replaced.regions);
       const first = replaced.regions[0]!;
-      const startLine = lineNumberAt(replaced.newNormalized, first.newStart);
-      const endLine = lineNumberAt(replaced.newNormalized, Math.max(first.newStart, first.newEnd - 1));
+      const startLine = regionLines[0]!.from;
       const what = replaced.count === 1 ? "1 occurrence" : `all ${replaced.count} occurrences`;
       const notes: string[] = [];
       if (loaded.mtimeChangedContentSame) notes.push("(The file's modification time had changed since your read, but its content had not.)");
@@ -154,7 +171,7 @@ export const editTool = defineTool({
       return textResult(
         [
           `Edited ${abs}: replaced ${what} (${diffSummary(diff)}). The file now reads, around the ${replaced.count === 1 ? "change" : "first change"}:`,
-          snippet(replaced.newNormalized, startLine, endLine),
+          snippet(replaced.newNormalized, first.newStart, first.newEnd, startLine),
           ...notes,
         ].join("\n"),
         {
@@ -163,7 +180,7 @@ export const editTool = defineTool({
           replacements: replaced.count,
           startLine,
           encoding: describeFormat(decoded.format),
-          lineEnding: detectLineEndings(replaced.text).style,
+          lineEnding: lineEndingStyle(replaced.text),
           writeMethod: committed.method,
           diff,
         },

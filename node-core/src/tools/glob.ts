@@ -69,6 +69,7 @@ export const globTool = defineTool({
       }
     }
     outcome ??= await globWithNode(request, compiled);
+    ctx.log.debug("glob listed", { engine: outcome.engine, ripgrep: rg?.path, total: outcome.total, ms: Date.now() - started });
     const files = outcome.matches.map((m) => m.path);
     const truncated = outcome.total > files.length;
     const lines = files.map((f) => displayPath(f, cwd));

@@ -4,7 +4,6 @@
 // costs no more memory than the window; an unchanged re-read answered with a notice (FS-READ-4).
 import { promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
-import { imageSize } from "image-size";
 import { z } from "zod";
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { readLineWindow, cutChars } from "../fs/lineWindow.js";
@@ -137,6 +136,8 @@ async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolR
   let width: number | undefined;
   let height: number | undefined;
   try {
+    // Loaded on the first image: most reads are text.
+    const { imageSize } = await import("image-size");
     const dims = imageSize(data);
     width = dims.width;
     height = dims.height;
@@ -168,7 +169,7 @@ async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResul
   const raw = await fsp.readFile(abs);
   let rendered;
   try {
-    rendered = renderNotebook(decodeText(raw).text);
+    rendered = renderNotebook((await decodeText(raw)).text);
   } catch (err) {
     if (!(err instanceof NotebookError)) throw err;
     return {
@@ -215,7 +216,7 @@ async function readTextWindow(abs: string, st: Stats, head: Buffer, input: ReadI
   if (st.size <= READ_MAX_BYTES) {
     // Small file: decode it whole, so the encoding is judged on every byte.
     const buf = st.size <= head.length ? head : await fsp.readFile(abs);
-    const decoded = decodeText(buf);
+    const decoded = await decodeText(buf);
     const all = decoded.text.split("\n");
     if (all[all.length - 1] === "") all.pop();
     const lines: string[] = [];
@@ -238,7 +239,7 @@ async function readTextWindow(abs: string, st: Stats, head: Buffer, input: ReadI
       encoding: describeFormat(decoded.format),
     };
   }
-  const format = sniffFormat(head, head.length >= st.size);
+  const format = await sniffFormat(head, head.length >= st.size);
   const w = await readLineWindow(abs, { start, limit, maxLineChars: READ_MAX_LINE_CHARS, format, size: st.size, signal, hash: full });
   return { ...w, encoding: describeFormat(format) };
 }

@@ -10,7 +10,7 @@ import { commitChange, describeFsError, isToolResult, loadForChange } from "../f
 import { fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256 } from "../fs/readState.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
-import { canEncode, decodeText, describeFormat, detectLineEndings, encodeText, UTF8, type TextFormat } from "../fs/textCodec.js";
+import { canEncode, decodeText, describeFormat, encodeText, lineEndingStyle, UTF8, type TextFormat } from "../fs/textCodec.js";
 
 const description = `Writes a file: creates it (with any missing parent directories) or replaces its whole content.
 
@@ -59,10 +59,10 @@ export const writeTool = defineTool({
         if (isToolResult(loaded)) return loaded;
         loadedBytes = loaded.bytes;
         if (loaded.bytes && !looksBinary(loaded.bytes.subarray(0, SNIFF_BYTES))) {
-          const old = decodeText(loaded.bytes);
+          const old = await decodeText(loaded.bytes);
           if (old.roundTrips) format = old.format;
           oldNormalized = old.text.replace(/\r\n/g, "\n");
-          if (detectLineEndings(old.text).style === "CRLF" && !content.includes("\r")) content = content.replace(/\n/g, "\r\n");
+          if (lineEndingStyle(old.text) === "CRLF" && !content.includes("\r")) content = content.replace(/\n/g, "\r\n");
         }
       }
       if (!canEncode(content, format)) {
@@ -80,7 +80,7 @@ export const writeTool = defineTool({
         characters: content.length,
         bytes: data.length,
         encoding: describeFormat(format),
-        lineEnding: detectLineEndings(content).style,
+        lineEnding: lineEndingStyle(content),
       };
 
       if (stat && loadedBytes && data.equals(loadedBytes)) {
@@ -99,7 +99,7 @@ export const writeTool = defineTool({
       const region = before !== undefined ? wholeTextRegion(before, newNormalized) : undefined;
       const diff =
         before !== undefined
-          ? structuredDiff(before, newNormalized, region ? [region] : [])
+          ? await structuredDiff(before, newNormalized, region ? [region] : [])
           : { hunks: [], linesAdded: 0, linesRemoved: 0, truncated: true };
       const verb = committed.created ? "Created" : "Overwrote";
       const notes: string[] = [];
