@@ -49,8 +49,9 @@ function status(pid) {
 
 /** Bundles a small entry that imports core sources, for measurements outside the protocol. */
 async function bundleEntry(name, source) {
-  const entry = join(here, `.${name}.entry.ts`);
-  writeFileSync(entry, source);
+  const entry = join(work, `${name}.entry.ts`);
+  // The entry lives in the temporary directory; point its imports at this checkout's sources.
+  writeFileSync(entry, source.replaceAll('"../src/', `"${join(here, "..", "src")}/`));
   const out = join(work, `${name}.mjs`);
   try {
     await build({

@@ -33,7 +33,7 @@ Usage:
 - By default up to ${READ_DEFAULT_LIMIT} lines are returned from the start of the file. For long files pass offset (1-based line number) and limit to read a window; prefer reading a small file whole.
 - Files over 256 KB must be read in windows (give limit); a window worth more than ${READ_MAX_TOKENS.toLocaleString("en-US")} tokens is refused — read a smaller window or search with Grep (or jq for JSON).
 - Lines longer than ${READ_MAX_LINE_CHARS} characters are cut and marked.
-- Images (PNG, JPEG, GIF, WebP — recognised by content) are returned as images you can look at. Jupyter notebooks (.ipynb) come back cell by cell with their outputs.
+- Images (PNG, JPEG, GIF, WebP — recognised by content) are returned as images you can look at. Jupyter notebooks (.ipynb) come back whole, cell by cell with their outputs (offset and limit do not apply).
 - PDF, Office documents, archives and other binaries are refused with a hint on how to convert them (usually a Bash command).
 - Read files before you Edit or Write them: edits to files this conversation has not read are refused. Grep and Glob results do not count as reads.
 - If you read the same range of a file again and it has not changed, you get a short notice instead of the content: use the earlier result.
