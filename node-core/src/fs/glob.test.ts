@@ -95,6 +95,24 @@ describe.each(listers)("glob listing with the %s", (name, list) => {
     expect(found.length).toBeLessThan(10);
   });
 
+  it("FS-SEARCH-2 picks the newest across many directories and counts every match, with and without an exact pre-filter", async () => {
+    const names: string[] = [];
+    for (let d = 0; d < 12; d++) for (let f = 0; f < 6; f++) names.push(`d${d}/sub${f % 2}/f${f}-${d}.${f % 3 === 0 ? "md" : "js"}`);
+    // tree() gives increasing mtimes in list order: shuffle deterministically so dirs interleave.
+    const shuffled = names.map((n, i) => [((i * 7919) % 101) + i / 1000, n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+    const root = tree(shuffled);
+    const jsNewestFirst = [...shuffled].reverse().filter((n) => n.endsWith(".js"));
+    const all = await list({ pattern: "**/*.js", root, limit: 5, timeoutMs: 10_000 });
+    expect(rel(root, all)).toEqual(jsNewestFirst.slice(0, 5));
+    expect(all.total).toBe(jsNewestFirst.length);
+    const some = await list({ pattern: "**/f1-*.js", root, limit: 3, timeoutMs: 10_000 });
+    const f1 = jsNewestFirst.filter((n) => path.basename(n).startsWith("f1-"));
+    expect(rel(root, some)).toEqual(f1.slice(0, 3));
+    expect(some.total).toBe(f1.length);
+    const nested = await list({ pattern: "d1*/sub1/*.js", root, limit: 100, timeoutMs: 10_000 });
+    expect(rel(root, nested).sort()).toEqual(jsNewestFirst.filter((n) => /^d1\d*\/sub1\//.test(n)).sort());
+  });
+
   it("FS-SEARCH-2 stops at the time limit and reports partial results", async () => {
     const files = Array.from({ length: 400 }, (_, i) => `d${i % 40}/f${i}.js`);
     const root = tree(files);
@@ -107,16 +125,20 @@ describe.each(listers)("glob listing with the %s", (name, list) => {
 describe("splitting a listing across rg processes", () => {
   it("FS-SEARCH-2 deals entries round-robin, goes one level deeper for a finer split, and never splits around symlinks", async () => {
     const { partitionForListing } = await import("./glob.js");
-    const root = tree(["a/1.js", "a/2.js", "b/3.js", "top.js", ".git/x"]);
-    const groups = partitionForListing(root, 2);
-    expect(groups).toHaveLength(2);
-    const all = groups.flat().map((p) => path.relative(root, p)).sort();
-    expect(all).toEqual(["a/1.js", "a/2.js", "b/3.js", "top.js"]);
-    expect(partitionForListing(root, 1)).toEqual([[root]]);
+    const root = tree(["a/x/1.js", "a/y/2.js", "a/z/2.js", "b/w/3.js", "b/4.js", "top.js", ".git/x"]);
+    const plan = partitionForListing(root, 2);
+    expect(plan.groups).toHaveLength(2);
+    expect(plan.groups.flat().map((p) => path.relative(root, p)).sort()).toEqual(["a/x", "a/y", "a/z", "b/w"]);
+    expect(plan.files.map((p) => path.relative(root, p)).sort()).toEqual(["b/4.js", "top.js"]);
+    // Directories holding only files are not worth splitting further.
+    const flat = tree(["p/1.js", "q/2.js"]);
+    expect(partitionForListing(flat, 2).groups.flat().map((p) => path.relative(flat, p)).sort()).toEqual(["p", "q"]);
+    expect(partitionForListing(root, 1)).toEqual({ groups: [[root]], files: [] });
+    // A directory holding a symlink is passed whole, never split into its entries.
     symlinkSync("..", path.join(root, "a", "up"));
-    expect(partitionForListing(root, 2).flat().map((p) => path.relative(root, p))).toContain("a");
+    expect(partitionForListing(root, 2).groups.flat().map((p) => path.relative(root, p))).toContain("a");
     symlinkSync("a", path.join(root, "toplink"));
-    expect(partitionForListing(root, 2)).toEqual([[root]]);
+    expect(partitionForListing(root, 2)).toEqual({ groups: [[root]], files: [] });
   });
 });
 

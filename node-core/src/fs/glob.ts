@@ -53,6 +53,8 @@ export interface CompiledGlob {
   mayContainMatches(relDir: string): boolean;
   /** A basename glob rg may pre-filter with, when it is certainly a superset of matches. */
   basenamePrefilter?: string;
+  /** True when the pattern is "**" + "/" + the pre-filter: rg's filter is then exact. */
+  prefilterIsExact: boolean;
   /** Matching ignores case (Windows and macOS file systems). */
   nocase: boolean;
 }
@@ -131,6 +133,7 @@ export function compileGlob(pattern: string, root: string, platform: NodeJS.Plat
       return segmentSets.some((s) => aliveAfter(s, dirs));
     },
     basenamePrefilter,
+    prefilterIsExact: basenamePrefilter !== undefined && relative === `**/${basenamePrefilter}`,
     nocase,
   };
 }
@@ -190,15 +193,26 @@ function listerCount(): number {
   return Math.max(1, Math.min(4, cores));
 }
 
+/** Files found while planning a split are matched in Node; beyond this many, rg lists them. */
+const MAX_PLANNED_FILES = 1000;
+
 /** Command lines stay well under Windows' 32,767-character limit. */
 const MAX_PATH_ARG_CHARS = 24_000;
 
+export interface ListingPlan {
+  /** Directories for each rg process (one group of [base] when the walk is not split). */
+  groups: string[][];
+  /** Files picked up while planning; matched in Node, since rg would list explicit files unfiltered. */
+  files: string[];
+}
+
 /**
- * Splits the walk over `groups` rg processes: the base's entries, and one level below its
- * directories when that gives a finer split, dealt round-robin. VCS directories are left out.
+ * Splits the walk over `groups` rg processes: the base's directories, and one level below them
+ * when that gives a finer split, dealt round-robin. VCS directories are left out.
  */
-export function partitionForListing(base: string, groups: number): string[][] {
-  if (groups <= 1) return [[base]];
+export function partitionForListing(base: string, groups: number): ListingPlan {
+  const whole: ListingPlan = { groups: [[base]], files: [] };
+  if (groups <= 1) return whole;
   // A symlink given to rg as a root of its own would escape rg's loop detection (which only
   // knows the ancestors inside one walk), so a level holding links is never split.
   const children = (dir: string): { dirs: string[]; files: string[]; hasLinks: boolean } | undefined => {
@@ -217,23 +231,39 @@ export function partitionForListing(base: string, groups: number): string[][] {
     }
   };
   const top = children(base);
-  if (!top || top.hasLinks) return [[base]];
-  let paths = [...top.dirs, ...top.files];
-  if (paths.length < groups * 4) {
-    const finer: string[] = [...top.files];
-    for (const d of top.dirs) {
+  // Loose files are matched in Node one by one: many of them are rg's job.
+  if (!top || top.hasLinks || top.files.length > MAX_PLANNED_FILES) return whole;
+  let dirs = top.dirs;
+  const files = [...top.files];
+  if (dirs.length < groups * 4) {
+    const finer: string[] = [];
+    const finerFiles: string[] = [];
+    for (const d of dirs) {
       const c = children(d);
       // An unreadable directory stays whole: rg reports it like any other.
       if (!c || c.hasLinks) finer.push(d);
-      else finer.push(...c.dirs, ...c.files);
+      else {
+        finer.push(...c.dirs);
+        finerFiles.push(...c.files);
+      }
     }
-    if (finer.reduce((n, p) => n + p.length + 3, 0) <= MAX_PATH_ARG_CHARS) paths = finer;
+    const worthIt = finer.length > dirs.length && files.length + finerFiles.length <= MAX_PLANNED_FILES;
+    if (worthIt && finer.reduce((n, p) => n + p.length + 3, 0) <= MAX_PATH_ARG_CHARS) {
+      dirs = finer;
+      files.push(...finerFiles);
+    }
   }
-  if (paths.length === 0) return [];
-  if (paths.reduce((n, p) => n + p.length + 3, 0) > MAX_PATH_ARG_CHARS) return [[base]];
-  const out: string[][] = Array.from({ length: Math.min(groups, paths.length) }, () => []);
-  paths.forEach((p, i) => out[i % out.length]!.push(p));
-  return out;
+  if (dirs.reduce((n, p) => n + p.length + 3, 0) > MAX_PATH_ARG_CHARS) return whole;
+  const out: string[][] = Array.from({ length: Math.min(groups, dirs.length) }, () => []);
+  dirs.forEach((p, i) => out[i % out.length]!.push(p));
+  return { groups: out, files };
+}
+
+/** Counts `byte` in `buf`. */
+function countByte(buf: Buffer, byte: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(byte); i !== -1; i = buf.indexOf(byte, i + 1)) n++;
+  return n;
 }
 
 function ripgrepListArgs(compiled: CompiledGlob): string[] {
@@ -259,35 +289,49 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
   const win = (req.platform ?? process.platform) === "win32";
   const strategy = req.strategy ?? "auto";
   const sorted = strategy === "auto" ? await ripgrepSortsGlobally(rg, env) : strategy === "sorted";
-  const groups = sorted ? partitionForListing(compiled.base, listerCount()) : [[compiled.base]];
+  const plan = sorted ? partitionForListing(compiled.base, listerCount()) : { groups: [[compiled.base]], files: [] };
   const acc = new NewestFirst(req.limit);
   let total = 0;
+  const consider = (abs: string): boolean => {
+    if (!compiled.isMatch(relativeTo(compiled, abs, win))) return false;
+    total++;
+    const mtimeMs = mtimeOf(abs);
+    if (mtimeMs !== undefined) acc.add({ path: abs, mtimeMs });
+    return true;
+  };
+  for (const f of plan.files) consider(f);
+
   const runs = await Promise.all(
-    groups.map((paths) => {
-      const splitter = new RecordSplitter(0);
+    plan.groups.map((paths) => {
+      // Sorted output: only this group's first `limit` matches can be among the newest; after
+      // them an exact pre-filter lets the rest be counted without looking at them.
       let kept = 0;
-      const onRecord = (record: Buffer) => {
-        const abs = record.toString("utf8");
-        if (!compiled.isMatch(relativeTo(compiled, abs, win))) return;
-        total++;
-        // Sorted output: only this group's first `limit` matches can be among the newest.
-        if (sorted && kept >= req.limit) return;
-        const mtimeMs = mtimeOf(abs);
-        if (mtimeMs === undefined) return;
-        kept++;
-        acc.add({ path: abs, mtimeMs });
+      let countingOnly = false;
+      let carry: Buffer | undefined;
+      const onChunk = (chunk: Buffer) => {
+        if (countingOnly) {
+          total += countByte(chunk, 0);
+          return;
+        }
+        const data = carry ? Buffer.concat([carry, chunk]) : chunk;
+        carry = undefined;
+        let from = 0;
+        for (let nul = data.indexOf(0); nul !== -1; nul = data.indexOf(0, from)) {
+          const abs = data.toString("utf8", from, nul);
+          from = nul + 1;
+          if (sorted && kept >= req.limit) {
+            if (compiled.isMatch(relativeTo(compiled, abs, win))) total++;
+          } else if (consider(abs)) kept++;
+          if (sorted && compiled.prefilterIsExact && kept >= req.limit) {
+            countingOnly = true;
+            total += countByte(data.subarray(from), 0);
+            return;
+          }
+        }
+        if (from < data.length) carry = Buffer.from(data.subarray(from));
       };
       const args = [...ripgrepListArgs(compiled), ...(sorted ? ["--sortr", "modified"] : []), "--", ...paths];
-      return runRipgrep(rg.path, args, {
-        cwd: compiled.base,
-        env,
-        signal: req.signal,
-        timeoutMs: req.timeoutMs,
-        onStdout: (chunk) => void splitter.push(chunk, onRecord),
-      }).then((run) => {
-        if (!run.timedOut && !run.aborted) splitter.flush(onRecord);
-        return run;
-      });
+      return runRipgrep(rg.path, args, { cwd: compiled.base, env, signal: req.signal, timeoutMs: req.timeoutMs, onStdout: onChunk });
     }),
   );
   if (runs.some((r) => r.aborted)) throw req.signal?.reason instanceof Error ? req.signal.reason : new Error("aborted");

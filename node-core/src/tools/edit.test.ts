@@ -34,6 +34,17 @@ describe("Edit: replacing", () => {
     expect(r.structuredContent).toMatchObject({ filePath: w.file("a.ts"), created: false, replacements: 1, startLine: 2, encoding: "utf-8", lineEnding: "LF", writeMethod: "atomic" });
   });
 
+  it("FS-EDIT-1 shows numbered context around edits on the first and the last line", async () => {
+    const w = workspace({ "e.txt": Array.from({ length: 10 }, (_, i) => `row ${i + 1}`).join("\n") });
+    await w.call("Read", { file_path: "e.txt" });
+    const first = await w.call("Edit", { file_path: "e.txt", old_string: "row 1\n", new_string: "row one\nrow one-b\n" });
+    expect(text(first).split("\n").slice(1)).toEqual(["     1\trow one", "     2\trow one-b", "     3\trow 2", "     4\trow 3", "     5\trow 4"]);
+    expect(first.structuredContent.startLine).toBe(1);
+    const last = await w.call("Edit", { file_path: "e.txt", old_string: "row 10", new_string: "row ten" });
+    expect(text(last).split("\n").slice(1)).toEqual(["     8\trow 7", "     9\trow 8", "    10\trow 9", "    11\trow ten"]);
+    expect(last.structuredContent.startLine).toBe(11);
+  });
+
   it("FS-EDIT-1 inserts $&, $1 and $$ in new_string literally, and regex characters in old_string match literally", async () => {
     const w = workspace({ "r.txt": "price: (a+b)*2 [x]\n" });
     await w.call("Read", { file_path: "r.txt" });

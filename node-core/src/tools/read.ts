@@ -163,8 +163,9 @@ async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolR
 }
 
 async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResult; hash?: string }> {
+  const jqHint = `Extract cells with Bash and jq, e.g. \`jq '.cells[0:10]' '${abs}'\``;
   if (st.size > MAX_NOTEBOOK_BYTES) {
-    return { result: errorResult(`Notebook ${abs} is ${formatBytes(st.size)}, too large to render. Extract cells with Bash and jq, e.g. \`jq '.cells[0:10]' '${abs}'\`.`, { filePath: abs }) };
+    return { result: errorResult(`Notebook ${abs} is ${formatBytes(st.size)}, too large to render. ${jqHint}.`, { filePath: abs }) };
   }
   const raw = await fsp.readFile(abs);
   let rendered;
@@ -172,16 +173,13 @@ async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResul
     rendered = renderNotebook((await decodeText(raw)).text);
   } catch (err) {
     if (!(err instanceof NotebookError)) throw err;
-    return {
-      result: errorResult(`Cannot read ${abs} as a Jupyter notebook: ${err.message}. Repair the file, or inspect it with Bash (\`head -c 2000 '${abs}'\`).`, { filePath: abs }),
-    };
+    const message = `Cannot read ${abs} as a Jupyter notebook: ${err.message}. Repair the file, or inspect it with Bash (\`head -c 2000 '${abs}'\`).`;
+    return { result: errorResult(message, { filePath: abs }) };
   }
   const tokens = estimateTokens(rendered.text);
   if (tokens > READ_MAX_TOKENS) {
-    return { result: errorResult(
-      `Notebook ${abs} renders to about ${tokens.toLocaleString("en-US")} tokens, more than the ${READ_MAX_TOKENS.toLocaleString("en-US")} a Read may return. Read parts of it with Bash and jq, e.g. \`jq '.cells[0:10]' '${abs}'\`, or search it with Grep.`,
-      { filePath: abs, estimatedTokens: tokens },
-    ) };
+    const message = `Notebook ${abs} renders to about ${tokens.toLocaleString("en-US")} tokens, more than the ${READ_MAX_TOKENS.toLocaleString("en-US")} a Read may return. ${jqHint}, or search it with Grep.`;
+    return { result: errorResult(message, { filePath: abs, estimatedTokens: tokens }) };
   }
   const images = rendered.images.slice(0, MAX_NOTEBOOK_IMAGES).filter((img) => img.data.length <= (READ_MAX_IMAGE_BYTES * 4) / 3);
   const dropped = rendered.images.length - images.length;
