@@ -23,8 +23,8 @@ function tree(files: string[]): string {
 const rg = resolveRipgrep();
 const listers: Array<[string, (req: GlobRequest) => Promise<GlobOutcome>]> = [
   ["node walker", (req) => globWithNode(req, compileGlob(req.pattern, req.root))],
-  ["ripgrep, sorted split", (req) => globWithRipgrep({ ...req, strategy: "sorted" }, compileGlob(req.pattern, req.root), rg!, process.env)],
-  ["ripgrep, streamed with a stat per match", (req) => globWithRipgrep({ ...req, strategy: "stream" }, compileGlob(req.pattern, req.root), rg!, process.env)],
+  ["ripgrep split over two processes", (req) => globWithRipgrep(req, compileGlob(req.pattern, req.root), rg!, process.env, 2)],
+  ["ripgrep in one process", (req) => globWithRipgrep(req, compileGlob(req.pattern, req.root), rg!, process.env, 1)],
 ];
 
 function rel(root: string, o: GlobOutcome): string[] {
@@ -56,7 +56,7 @@ describe("glob patterns", () => {
 });
 
 describe.each(listers)("glob listing with the %s", (name, list) => {
-  if (name.startsWith("ripgrep") && !rg) throw new Error("ripgrep is required for these tests (scripts/setup installs it)");
+  if (name.startsWith("ripgrep") && !rg) throw new Error("ripgrep is required for these tests (npm ci installs @vscode/ripgrep)");
 
   it("FS-SEARCH-2 returns matching files newest first, including gitignored ones, never .git", async () => {
     const root = tree([".gitignore", "src/old.ts", "node_modules/dep/index.ts", "src/deep/er/new.ts", ".git/hooks/x.ts", "src/readme.md", ".hidden/h.ts"]);
@@ -143,6 +143,11 @@ describe("splitting a listing across rg processes", () => {
 });
 
 describe("ripgrep's sort order", () => {
+  it("FS-SEARCH-2 the ripgrep these tests list with sorts across directories (14 or later)", async () => {
+    const { ripgrepSortsGlobally } = await import("./glob.js");
+    expect(await ripgrepSortsGlobally(rg!, process.env)).toBe(true);
+  });
+
   it("FS-SEARCH-2 uses --sortr modified only with a ripgrep that really sorts across directories", async () => {
     const { ripgrepSortsGlobally } = await import("./glob.js");
     const { execFileSync } = await import("node:child_process");

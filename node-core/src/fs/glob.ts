@@ -25,8 +25,8 @@ export interface GlobOutcome {
   /** Matches found in all (the whole tree, or what was walked before a timeout). */
   total: number;
   timedOut: boolean;
-  /** Which lister ran: ripgrep sorted in parts, ripgrep streamed with a stat per match, or Node. */
-  engine: "ripgrep-sorted" | "ripgrep-stream" | "node";
+  /** Which lister ran: ripgrep (sorted, in parts) or the Node walker. */
+  engine: "ripgrep" | "node";
   /** Problems the walk ran into (unreadable directories, symlink loops), at most a few. */
   warnings: string[];
 }
@@ -39,8 +39,6 @@ export interface GlobRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   platform?: NodeJS.Platform;
-  /** rg listing strategy; "auto" picks "sorted" when the ripgrep sorts globally (tests force one). */
-  strategy?: "auto" | "sorted" | "stream";
 }
 
 export interface CompiledGlob {
@@ -280,16 +278,15 @@ function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {
 }
 
 /**
- * Lists with rg: gitignored files included, VCS directories never, symlinks followed with loop
- * detection. With a ripgrep that sorts globally, several `rg --sortr modified` processes each
- * list part of the tree already newest first, so only the first `limit` matches of each need a
- * stat; with an older ripgrep one parallel `rg --files` feeds a stat per match.
+ * Lists with rg, newest first: gitignored files included, VCS directories never, symlinks
+ * followed with rg's loop detection. Several `rg --sortr modified` processes (one per core, at
+ * most four) each list part of the tree already sorted, so only the first `limit` matches of
+ * each need a stat; with an exact pre-filter the rest are only counted. Needs a ripgrep that
+ * sorts globally (see ripgrepSortsGlobally); the tool uses the Node walker otherwise.
  */
-export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, rg: ResolvedRipgrep, env: NodeJS.ProcessEnv): Promise<GlobOutcome> {
+export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, rg: ResolvedRipgrep, env: NodeJS.ProcessEnv, listers = listerCount()): Promise<GlobOutcome> {
   const win = (req.platform ?? process.platform) === "win32";
-  const strategy = req.strategy ?? "auto";
-  const sorted = strategy === "auto" ? await ripgrepSortsGlobally(rg, env) : strategy === "sorted";
-  const plan = sorted ? partitionForListing(compiled.base, listerCount()) : { groups: [[compiled.base]], files: [] };
+  const plan = partitionForListing(compiled.base, listers);
   const acc = new NewestFirst(req.limit);
   let total = 0;
   const consider = (abs: string): boolean => {
@@ -303,8 +300,6 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
 
   const runs = await Promise.all(
     plan.groups.map((paths) => {
-      // Sorted output: only this group's first `limit` matches can be among the newest; after
-      // them an exact pre-filter lets the rest be counted without looking at them.
       let kept = 0;
       let countingOnly = false;
       let carry: Buffer | undefined;
@@ -319,10 +314,10 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
         for (let nul = data.indexOf(0); nul !== -1; nul = data.indexOf(0, from)) {
           const abs = data.toString("utf8", from, nul);
           from = nul + 1;
-          if (sorted && kept >= req.limit) {
-            if (compiled.isMatch(relativeTo(compiled, abs, win))) total++;
-          } else if (consider(abs)) kept++;
-          if (sorted && compiled.prefilterIsExact && kept >= req.limit) {
+          if (kept < req.limit) {
+            if (consider(abs)) kept++;
+          } else if (compiled.isMatch(relativeTo(compiled, abs, win))) total++;
+          if (kept >= req.limit && compiled.prefilterIsExact) {
             countingOnly = true;
             total += countByte(data.subarray(from), 0);
             return;
@@ -330,14 +325,14 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
         }
         if (from < data.length) carry = Buffer.from(data.subarray(from));
       };
-      const args = [...ripgrepListArgs(compiled), ...(sorted ? ["--sortr", "modified"] : []), "--", ...paths];
+      const args = [...ripgrepListArgs(compiled), "--sortr", "modified", "--", ...paths];
       return runRipgrep(rg.path, args, { cwd: compiled.base, env, signal: req.signal, timeoutMs: req.timeoutMs, onStdout: onChunk });
     }),
   );
   if (runs.some((r) => r.aborted)) throw req.signal?.reason instanceof Error ? req.signal.reason : new Error("aborted");
   const failed = runs.find((r) => r.spawnError);
   if (failed) throw new Error(`could not start ripgrep (${rg.path}): ${failed.spawnError}`);
-  return { matches: acc.result(), total, timedOut: runs.some((r) => r.timedOut), engine: sorted ? "ripgrep-sorted" : "ripgrep-stream", warnings: [] };
+  return { matches: acc.result(), total, timedOut: runs.some((r) => r.timedOut), engine: "ripgrep", warnings: [] };
 }
 
 interface PendingDir {

@@ -3,7 +3,7 @@
 import { promises as fsp } from "node:fs";
 import { z } from "zod";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
-import { compileGlob, globWithNode, globWithRipgrep, type GlobOutcome } from "../fs/glob.js";
+import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep } from "../fs/ripgrep.js";
 
@@ -60,7 +60,9 @@ export const globTool = defineTool({
     const request = { pattern: input.pattern, root, limit, timeoutMs, signal: ctx.signal };
     const { rg, env } = await findRipgrep();
     let outcome: GlobOutcome | undefined;
-    if (rg) {
+    // rg lists in parallel and sorts in C, but only ripgrep 14+ sorts across directories; with
+    // an older one (or none) the Node walker is the faster choice.
+    if (rg && (await ripgrepSortsGlobally(rg, env))) {
       try {
         outcome = await globWithRipgrep(request, compiled, rg, env);
       } catch (err) {
