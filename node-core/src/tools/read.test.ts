@@ -88,7 +88,7 @@ describe("Read: windows and limits", () => {
     const { call } = workspace({ "f.txt": fifty });
     const r = await call("Read", { file_path: "f.txt", offset: 10, limit: 5 });
     expect(text(r).split("\n").slice(0, 5)).toEqual(["    10\tLine 10", "    11\tLine 11", "    12\tLine 12", "    13\tLine 13", "    14\tLine 14"]);
-    expect(text(r)).toContain("[Showing lines 10-14 of 50. Use offset=15 to read on.]");
+    expect(text(r)).toContain("[Showing lines 10-14 of 50. Use offset=15 to continue.]");
     expect(r.structuredContent).toMatchObject({ startLine: 10, numLines: 5, totalLines: 50, truncated: true });
     const tail = await call("Read", { file_path: "f.txt", offset: 48, limit: 10 });
     expect(tail.structuredContent).toMatchObject({ startLine: 48, numLines: 3, truncated: false });
@@ -147,7 +147,7 @@ describe("Read: unchanged answer", () => {
     expect(text(again)).toMatch(/^\[Notice, not file content\] .* has not changed since your last Read/);
     expect(again.structuredContent).toEqual({ type: "unchanged", filePath: path.join(root, "f.txt"), offset: null, limit: null });
     // A different range is read for real; so is the first range after that.
-    expect(text(await call("Read", { file_path: "f.txt", offset: 2, limit: 1 }))).toBe("     2\tb\n\n[Showing lines 2-2 of 3. Use offset=3 to read on.]");
+    expect(text(await call("Read", { file_path: "f.txt", offset: 2, limit: 1 }))).toBe("     2\tb\n\n[Showing lines 2-2 of 3. Use offset=3 to continue.]");
     expect(text(await call("Read", { file_path: "f.txt", offset: 2, limit: 1 }))).toMatch(/^\[Notice/);
     expect(text(await call("Read", { file_path: "f.txt" }))).toContain("\ta");
   });

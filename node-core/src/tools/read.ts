@@ -292,7 +292,7 @@ async function readText(abs: string, st: Stats, head: Buffer, input: ReadInput, 
   const notes: string[] = [];
   if (w.moreAfter) {
     const of = w.totalLines !== null ? `of ${w.totalLines}` : `of about ${w.estimatedTotalLines} (the rest of the file was not counted)`;
-    notes.push(`[Showing lines ${start}-${last} ${of}. Use offset=${last + 1} to read on.]`);
+    notes.push(`[Showing lines ${start}-${last} ${of}. Use offset=${last + 1} to continue.]`);
   } else if (start > 1) {
     notes.push(`[Showing lines ${start}-${last} of ${w.totalLines}.]`);
   }
