@@ -37,7 +37,7 @@ interface Response {
  */
 async function session(
   root: string,
-  requests: Array<{ method: string; params?: unknown }>,
+  requests: Array<{ method: string; params?: unknown } | { local: () => void }>,
   opts: { env?: NodeJS.ProcessEnv; bundlePath?: string; wrap?: (argv: string[]) => string[] } = {},
 ): Promise<{ responses: Response[]; stderr: string }> {
   const argv = [process.execPath, opts.bundlePath ?? bundle, "serve", "--root", root];
@@ -59,6 +59,10 @@ async function session(
   const responses: Response[] = [];
   let id = 1;
   for (const req of requests) {
+    if ("local" in req) {
+      req.local();
+      continue;
+    }
     const thisId = id++;
     const answer = new Promise<Response>((resolve) => pending.set(thisId, resolve));
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: thisId, ...req }) + "\n");
@@ -119,6 +123,7 @@ describe("file tools end to end", () => {
     chmodSync(path.join(root, "secret.txt"), 0o000);
     writeFileSync(path.join(root, "readonly.txt"), "do not touch\n");
     chmodSync(path.join(root, "readonly.txt"), 0o444);
+    writeFileSync(path.join(root, "later.txt"), "was readable\n");
     const locked = path.join(root, "locked");
     mkdirSync(locked);
     chmodSync(locked, 0o555);
@@ -131,6 +136,9 @@ describe("file tools end to end", () => {
         call("Read", { file_path: "readonly.txt" }),
         call("Edit", { file_path: "readonly.txt", old_string: "touch", new_string: "change" }),
         call("Write", { file_path: "locked/new.txt", content: "x" }),
+        call("Read", { file_path: "later.txt" }),
+        { local: () => chmodSync(path.join(root, "later.txt"), 0o000) },
+        call("Edit", { file_path: "later.txt", old_string: "was", new_string: "is" }),
       ],
       { wrap, env: { ...process.env, HOME: root } },
     );
@@ -138,6 +146,7 @@ describe("file tools end to end", () => {
     expect(responses[1]!.result!.isError).toBe(false);
     expect(textOf(responses[2]!)).toMatch(/Permission denied writing .*readonly\.txt.*nothing was changed/);
     expect(textOf(responses[3]!)).toMatch(/Permission denied writing .*locked\/new\.txt/);
+    expect(textOf(responses[5]!)).toMatch(/Permission denied reading .*later\.txt.*not readable by this process; nothing was changed/);
     expect(readFileSync(path.join(root, "readonly.txt"), "utf8")).toBe("do not touch\n");
     expect(readdirSync(locked)).toEqual([]);
   });

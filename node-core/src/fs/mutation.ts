@@ -50,7 +50,7 @@ export function describeFsError(err: unknown, abs: string, action: string): stri
   switch (e.code) {
     case "EACCES":
     case "EPERM":
-      return `Permission denied ${action} ${abs}: ${e.message}. The file or its directory is not writable by this process; nothing was changed.`;
+      return `Permission denied ${action} ${abs}: ${e.message}. The file or its directory is not ${action === "reading" ? "readable" : "writable"} by this process; nothing was changed.`;
     case "EROFS":
       return `${abs} is on a read-only file system; nothing was changed.`;
     case "ENOSPC":
@@ -84,7 +84,11 @@ export async function loadForChange(session: Session, abs: string, stat: Stats, 
         filePath: abs,
       });
     }
-    bytes = await fsp.readFile(abs);
+    try {
+      bytes = await fsp.readFile(abs);
+    } catch (err) {
+      return errorResult(describeFsError(err, abs, "reading"), { filePath: abs });
+    }
   }
   const freshness = checkFreshness(record, stat.mtimeMs, () => sha256(bytes ?? Buffer.alloc(0)));
   if (!freshness.fresh) return staleError(abs, tool, freshness.reason);
