@@ -321,10 +321,12 @@ async function benchEdit() {
   rmSync(file, { force: true });
 }
 
+// FS_BENCH=read,glob,edit runs only those parts.
+const only = process.env.FS_BENCH ? new Set(process.env.FS_BENCH.split(",")) : undefined;
 try {
-  await benchRead();
-  await benchGlob();
-  await benchEdit();
+  if (!only || only.has("read")) await benchRead();
+  if (!only || only.has("glob")) await benchGlob();
+  if (!only || only.has("edit")) await benchEdit();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
