@@ -1,0 +1,74 @@
+// What this conversation (session) has read or written, per file: the basis of read-before-edit
+// (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
+// Each session owns its own; a sub-agent's reads are not its parent's.
+import { createHash } from "node:crypto";
+import { ServiceKey, type SessionService } from "../core/session.js";
+
+export type ReadSource = "read" | "edit" | "write";
+
+export interface ReadRecord {
+  /** mtime in ms (fractional) when read or written. */
+  mtimeMs: number;
+  size: number;
+  /** sha256 of the whole file's bytes; present for full reads and after Edit/Write. */
+  hash?: string;
+  source: ReadSource;
+  /** The Read call's `offset`/`limit` exactly as given (undefined when not given). */
+  offset?: number;
+  limit?: number;
+  /** A full read: no offset and no limit (the only kind that may fall back to the content hash). */
+  full: boolean;
+}
+
+export class ReadState implements SessionService {
+  private readonly records = new Map<string, ReadRecord>();
+
+  get(key: string): ReadRecord | undefined {
+    return this.records.get(key);
+  }
+
+  set(key: string, record: ReadRecord): void {
+    this.records.set(key, record);
+  }
+
+  /** Forgets some files, or everything (after the conversation was compacted). Returns how many. */
+  clear(keys?: string[]): number {
+    if (!keys) {
+      const n = this.records.size;
+      this.records.clear();
+      return n;
+    }
+    let n = 0;
+    for (const k of keys) if (this.records.delete(k)) n++;
+    return n;
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  dispose(): void {
+    this.records.clear();
+  }
+}
+
+export const READ_STATE = new ServiceKey<ReadState>("fs.readState", () => new ReadState());
+
+export function sha256(data: Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+export type Freshness =
+  | { fresh: true; mtimeChanged: boolean }
+  | { fresh: false; reason: "modified" | "partial-read-outdated" };
+
+/**
+ * FS-STALE: only a newer mtime counts as a possible change. Then a full read whose recorded hash
+ * equals the current content's hash is still fresh (a touch, checkout or editor save that kept the
+ * content); a partial read is not (FS-EDIT-9). `currentHash` is computed only when needed.
+ */
+export function checkFreshness(record: ReadRecord, currentMtimeMs: number, currentHash: () => string): Freshness {
+  if (!(currentMtimeMs > record.mtimeMs)) return { fresh: true, mtimeChanged: false };
+  if (!record.full || record.hash === undefined) return { fresh: false, reason: "partial-read-outdated" };
+  return currentHash() === record.hash ? { fresh: true, mtimeChanged: true } : { fresh: false, reason: "modified" };
+}

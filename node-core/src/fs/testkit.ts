@@ -1,0 +1,42 @@
+// Helpers for the file-tool tests: real temporary directories and a real core to call tools on.
+import { mkdtempSync, realpathSync, rmSync, utimesSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { WaveCore } from "../core/runtime.js";
+import { resultText, type ToolResult } from "../core/tool.js";
+import { allTools } from "../tools/index.js";
+
+const made: string[] = [];
+
+/** A fresh, symlink-free temporary directory, removed by `cleanTempDirs`. */
+export function tempDir(prefix = "wave-fs-"): string {
+  const dir = realpathSync.native(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+export function cleanTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export function newCore(root: string): WaveCore {
+  return new WaveCore({ root, tools: allTools });
+}
+
+export interface Caller {
+  core: WaveCore;
+  call(name: string, args: Record<string, unknown>, sessionId?: string): Promise<ToolResult>;
+}
+
+export function caller(root: string): Caller {
+  const core = newCore(root);
+  return { core, call: (name, args, sessionId) => core.callTool({ name, arguments: args, origin: "cli", sessionId }) };
+}
+
+export const text = resultText;
+
+/** Sets a file's mtime `seconds` into the future (a touch that changes nothing else). */
+export function touchLater(file: string, seconds = 10): void {
+  const t = Date.now() / 1000 + seconds;
+  utimesSync(file, t, t);
+}

@@ -1,0 +1,98 @@
+// Glob: files whose path matches a pattern like `src/**/*.ts`, newest first (FS-SEARCH-2).
+// Gitignored files are included; VCS directories never are.
+import { promises as fsp } from "node:fs";
+import { z } from "zod";
+import { defineTool, errorResult, textResult } from "../core/tool.js";
+import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
+import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
+import { findRipgrep } from "../fs/ripgrep.js";
+
+export const GLOB_DEFAULT_LIMIT = 100;
+export const SEARCH_TIMEOUT_SETTING = "fs.searchTimeoutMs";
+export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
+
+const description = `Finds files by name with a glob pattern, e.g. "**/*.ts" or "src/**/*.{ts,tsx}". Returns matching file paths, most recently modified first.
+
+Usage:
+- The pattern is matched against paths relative to \`path\` (default: the working directory). "*.ts" matches only files directly in that directory; "**/*.ts" matches at any depth.
+- Files ignored by .gitignore (node_modules, build output, ...) are included; .git and other version-control directories never are. Hidden files are included.
+- At most \`limit\` paths are returned (default ${GLOB_DEFAULT_LIMIT}); the result says when there were more — then narrow the pattern or path.
+- Names with brackets or parentheses (Next.js routes such as "app/[id]/page.tsx" or "(group)") also match literally.
+- To search file contents use Grep. For open-ended searches that may take several rounds, combine Glob and Grep.`;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('The glob pattern, e.g. "**/*.js" or "src/**/*.test.ts"'),
+  path: z.string().optional().describe("Directory to search in (default: the working directory). Omit it rather than passing null or \"undefined\""),
+  limit: z.number().int().min(1).max(10_000).optional().describe(`Maximum number of paths to return (default ${GLOB_DEFAULT_LIMIT})`),
+});
+
+export const globTool = defineTool({
+  name: "Glob",
+  description,
+  inputSchema,
+  annotations: { title: "Find files", readOnlyHint: true },
+  async run(input, ctx) {
+    const started = Date.now();
+    const cwd = ctx.session.cwd;
+    const root = input.path && input.path !== "undefined" && input.path !== "null" ? resolveToolPath(input.path, cwd) : cwd;
+    try {
+      const st = await fsp.stat(root);
+      if (!st.isDirectory()) return errorResult(`path ${root} is a file, not a directory. Give the directory to search in (the pattern matches names below it).`, { path: root });
+    } catch {
+      return errorResult(describeMissing(root, cwd).replace("File does not exist", "Directory does not exist"), { path: root });
+    }
+    const limit = input.limit ?? GLOB_DEFAULT_LIMIT;
+    const timeoutMs = ctx.workspace.setting(SEARCH_TIMEOUT_SETTING, DEFAULT_SEARCH_TIMEOUT_MS);
+    const compiled = compileGlob(input.pattern, root);
+    try {
+      const st = await fsp.stat(compiled.base);
+      if (!st.isDirectory()) throw new Error("not a directory");
+    } catch {
+      return textResult(`No files match ${input.pattern}: ${compiled.base} does not exist or is not a directory.`, {
+        filenames: [],
+        numFiles: 0,
+        totalMatches: 0,
+        truncated: false,
+        timedOut: false,
+        durationMs: Date.now() - started,
+      });
+    }
+    const request = { pattern: input.pattern, root, limit, timeoutMs, signal: ctx.signal };
+    const { rg, env } = await findRipgrep();
+    let outcome: GlobOutcome | undefined;
+    // rg lists in parallel and sorts in C, but only ripgrep 14+ sorts across directories; with
+    // an older one (or none) the Node walker is the faster choice.
+    if (rg && (await ripgrepSortsGlobally(rg, env))) {
+      try {
+        outcome = await globWithRipgrep(request, compiled, rg, env);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        ctx.log.warn("ripgrep failed; listing with the Node walker", { error: err });
+      }
+    }
+    outcome ??= await globWithNode(request, compiled);
+    ctx.log.debug("glob listed", { engine: outcome.engine, ripgrep: rg?.path, total: outcome.total, ms: Date.now() - started });
+    const files = outcome.matches.map((m) => m.path);
+    const truncated = outcome.total > files.length;
+    const lines = files.map((f) => displayPath(f, cwd));
+    const notes: string[] = [];
+    if (outcome.timedOut) {
+      notes.push(`[Search timed out after ${Math.round(timeoutMs / 1000)} s: partial results. Narrow the pattern or give a smaller path.]`);
+    }
+    if (truncated) notes.push(`[Showing the ${files.length} most recently modified of ${outcome.total} matches. Narrow the pattern or path, or raise limit.]`);
+    const text =
+      files.length === 0
+        ? outcome.timedOut
+          ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before any file matching ${input.pattern} was found (partial results: none). Narrow the pattern or give a smaller path.`
+          : `No files match ${input.pattern} in ${root}.`
+        : [lines.join("\n"), ...notes].join("\n\n");
+    return textResult(text, {
+      filenames: files,
+      numFiles: files.length,
+      totalMatches: outcome.total,
+      truncated,
+      timedOut: outcome.timedOut,
+      durationMs: Date.now() - started,
+    });
+  },
+});

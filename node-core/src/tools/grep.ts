@@ -1,0 +1,276 @@
+// Grep: content search on ripgrep (FS-SEARCH-1/3/4). Honours .gitignore (also outside a git
+// repository), never searches VCS directories, bounds its output however many lines match, and
+// says "timed out, partial results" rather than "no matches" when the tree is too slow to finish.
+import { promises as fsp, statSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { defineTool, errorResult, textResult } from "../core/tool.js";
+import { VCS_DIRS } from "../fs/glob.js";
+import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
+import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
+import { DEFAULT_SEARCH_TIMEOUT_MS, SEARCH_TIMEOUT_SETTING } from "./glob.js";
+
+export const GREP_MAX_OUTPUT_CHARS = 30_000;
+export const GREP_MAX_COLUMNS = 500;
+/** Files kept (newest first) in files_with_matches mode when no head_limit is given. */
+const DEFAULT_FILES_KEPT = 5_000;
+
+const description = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
+
+Usage:
+- output_mode: "files_with_matches" (default: paths of matching files, newest first), "content" (matching lines as path:line:text, with optional context -A/-B/-C), or "count" (matches per file).
+- Filter files with glob (e.g. "*.ts", "**/*.{ts,tsx}") or type (e.g. "js", "py", "rust" — faster than glob for standard languages).
+- -i for case-insensitive search; multiline: true lets patterns span lines (and "." match newlines).
+- head_limit and offset page through long results (lines in content mode, files or entries otherwise). Output is bounded; the result says when it was cut.
+- Grep honours .gitignore, .ignore and .rgignore files — also outside a git repository — so ignored files (node_modules, build output, ...) are NOT searched; .git is never searched; hidden files are. To search ignored files, set path to the ignored directory or file itself (e.g. path: "node_modules/some-lib").
+- Use Grep (not Bash grep or rg) for searching. Grep results do not count as reading a file: Read a file before you Edit it.
+- Very slow searches stop after a time limit and return partial results, marked as such.`;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe("Regular expression to search for"),
+  path: z.string().optional().describe("File or directory to search in (default: the working directory)"),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}" (several may be separated by spaces)'),
+  output_mode: z.enum(["content", "files_with_matches", "count"]).optional().describe('"files_with_matches" (default), "content" or "count"'),
+  "-B": z.number().int().min(0).optional().describe("Lines of context before each match (content mode)"),
+  "-A": z.number().int().min(0).optional().describe("Lines of context after each match (content mode)"),
+  "-C": z.number().int().min(0).optional().describe("Lines of context before and after each match (content mode)"),
+  context: z.number().int().min(0).optional().describe("Same as -C"),
+  "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
+  "-i": z.boolean().optional().describe("Case-insensitive search"),
+  type: z.string().optional().describe('File type to search (rg --type), e.g. "js", "py", "go"'),
+  head_limit: z.number().int().min(0).optional().describe("Return only the first N lines/entries (0 means no limit)"),
+  offset: z.number().int().min(0).optional().describe("Skip the first N lines/entries before applying head_limit"),
+  multiline: z.boolean().optional().describe("Let patterns span lines (rg -U --multiline-dotall)"),
+});
+
+type GrepInput = z.output<typeof inputSchema>;
+type Mode = "content" | "files_with_matches" | "count";
+
+/** Splits "a.ts b.{js,jsx}" (spaces or commas outside braces) into separate globs. */
+export function splitGlobs(spec: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (const c of spec) {
+    if (c === "{") depth++;
+    else if (c === "}") depth = Math.max(0, depth - 1);
+    if ((c === "," && depth === 0) || /\s/.test(c)) {
+      if (cur) out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+export function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
+  const args = ["--no-config", "--color=never", "--hidden", "--no-require-git", `--max-columns=${GREP_MAX_COLUMNS}`, "--max-columns-preview"];
+  for (const d of VCS_DIRS) args.push("--glob", `!${d}`);
+  if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
+  else if (mode === "count") args.push("--count", "--with-filename", "--null", "--sort=path");
+  else {
+    args.push("--line-number", "--with-filename", "--null", "--sort=path");
+    const c = input["-C"] ?? input.context;
+    if (c !== undefined) args.push(`--context=${c}`);
+    else {
+      if (input["-B"] !== undefined) args.push(`--before-context=${input["-B"]}`);
+      if (input["-A"] !== undefined) args.push(`--after-context=${input["-A"]}`);
+    }
+  }
+  if (input["-i"]) args.push("--ignore-case");
+  if (input.multiline) args.push("--multiline", "--multiline-dotall");
+  if (input.type) args.push(`--type=${input.type}`);
+  for (const g of input.glob ? splitGlobs(input.glob) : []) args.push("--glob", g);
+  args.push("--regexp", input.pattern, "--", target);
+  return args;
+}
+
+function stripDotSlash(p: string): string {
+  return p.startsWith("./") || p.startsWith(".\\") ? p.slice(2) : p;
+}
+
+/** Collects output entries after `offset`, up to `headLimit` and the character cap, counting all. */
+class Pager {
+  readonly kept: string[] = [];
+  chars = 0;
+  seen = 0;
+  cutByChars = false;
+  constructor(
+    private readonly offset: number,
+    private readonly headLimit: number | undefined,
+  ) {}
+
+  add(entry: string): void {
+    const index = this.seen++;
+    if (index < this.offset) return;
+    if (this.headLimit !== undefined && this.kept.length >= this.headLimit) return;
+    if (this.cutByChars) return;
+    if (this.chars + entry.length + 1 > GREP_MAX_OUTPUT_CHARS && this.kept.length > 0) {
+      this.cutByChars = true;
+      return;
+    }
+    this.kept.push(entry);
+    this.chars += entry.length + 1;
+  }
+
+  get truncated(): boolean {
+    return this.offset + this.kept.length < this.seen;
+  }
+}
+
+interface FileHit {
+  path: string;
+  abs: string;
+  mtimeMs: number;
+}
+
+export const grepTool = defineTool({
+  name: "Grep",
+  description,
+  inputSchema,
+  annotations: { title: "Search file contents", readOnlyHint: true },
+  async run(input, ctx) {
+    const cwd = ctx.session.cwd;
+    const mode: Mode = input.output_mode ?? "files_with_matches";
+    const abs = input.path && input.path !== "undefined" && input.path !== "null" ? resolveToolPath(input.path, cwd) : cwd;
+    try {
+      await fsp.stat(abs);
+    } catch {
+      return errorResult(describeMissing(abs, cwd).replace("File does not exist", "Path does not exist"), { path: abs });
+    }
+    const { rg, env } = await findRipgrep();
+    if (!rg) return errorResult(RIPGREP_MISSING, { reason: "ripgrep-missing" });
+
+    const target = displayPath(abs, cwd);
+    const args = ripgrepArgs(input, mode, target);
+    const timeoutMs = ctx.workspace.setting(SEARCH_TIMEOUT_SETTING, DEFAULT_SEARCH_TIMEOUT_MS);
+    const headLimit = input.head_limit === 0 ? undefined : input.head_limit;
+    const offset = input.offset ?? 0;
+    const pager = new Pager(offset, headLimit);
+    let numMatches = 0;
+    let numFiles = 0;
+    let lastFile: string | undefined;
+    const files: FileHit[] = [];
+    const keepFiles = offset + (headLimit ?? DEFAULT_FILES_KEPT);
+    const sortFiles = () => {
+      files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      files.length = Math.min(files.length, keepFiles);
+    };
+
+    const splitter = new RecordSplitter(mode === "files_with_matches" ? 0 : 10);
+    const onRecord = (record: Buffer) => {
+      if (mode === "files_with_matches") {
+        const p = stripDotSlash(record.toString("utf8"));
+        const fileAbs = path.resolve(cwd, p);
+        numFiles++;
+        files.push({ path: p, abs: fileAbs, mtimeMs: 0 });
+        if (files.length >= keepFiles * 2 + 1000) {
+          for (const f of files) f.mtimeMs ||= mtime(f.abs);
+          sortFiles();
+        }
+        return;
+      }
+      const line = record.toString("utf8");
+      const nul = line.indexOf("\0");
+      if (nul === -1) {
+        if (line === "--" && mode === "content") pager.add("--");
+        return;
+      }
+      const p = stripDotSlash(line.slice(0, nul));
+      const rest = line.slice(nul + 1);
+      if (p !== lastFile) {
+        numFiles++;
+        lastFile = p;
+      }
+      if (mode === "count") {
+        const n = Number.parseInt(rest, 10) || 0;
+        numMatches += n;
+        pager.add(`${p}:${n}`);
+        return;
+      }
+      const m = /^(\d+)([:-])/.exec(rest);
+      if (!m) return;
+      const isMatch = m[2] === ":";
+      if (isMatch) numMatches++;
+      let text = rest.slice(m[0].length);
+      if (text.endsWith("\r")) text = text.slice(0, -1);
+      const withNumbers = input["-n"] ?? true;
+      pager.add(withNumbers ? `${p}${m[2]}${m[1]}${m[2]}${text}` : `${p}${m[2]}${text}`);
+    };
+
+    const run = await runRipgrep(rg.path, args, {
+      cwd,
+      env,
+      signal: ctx.signal,
+      timeoutMs,
+      onStdout: (chunk) => void splitter.push(chunk, onRecord),
+    });
+    if (!run.timedOut && !run.aborted) splitter.flush(onRecord);
+    if (run.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error("aborted");
+    if (run.spawnError) return errorResult(`Could not run ripgrep (${rg.path}): ${run.spawnError}.`, { reason: "ripgrep-failed" });
+
+    let filenames: string[] | undefined;
+    if (mode === "files_with_matches") {
+      for (const f of files) f.mtimeMs ||= mtime(f.abs);
+      sortFiles();
+      for (const f of files) pager.add(f.path);
+      pager.seen = numFiles;
+      filenames = pager.kept.map((p) => path.resolve(cwd, p));
+      numMatches = numFiles;
+    }
+
+    const stderr = run.stderr.trim();
+    const failed = run.exitCode === 2 || (run.exitCode !== 0 && run.exitCode !== 1 && !run.timedOut);
+    if (failed && pager.seen === 0) {
+      const first = stderr.split("\n").slice(0, 6).join("\n");
+      const hint = /regex parse error|unclosed|repetition/i.test(stderr)
+        ? " Fix the regular expression (escape literal ( [ { . * + ? with a backslash)."
+        : /unrecognized file type/i.test(stderr)
+          ? " Use a type ripgrep knows (`rg --type-list`), or a glob instead."
+          : "";
+      return errorResult(`ripgrep failed: ${first || `exit code ${run.exitCode ?? run.signal}`}.${hint}`, { reason: "ripgrep-error" });
+    }
+
+    const meta = {
+      mode,
+      numFiles,
+      numMatches,
+      numLines: mode === "files_with_matches" ? numFiles : pager.seen,
+      appliedOffset: offset,
+      appliedLimit: headLimit ?? null,
+      truncated: pager.truncated,
+      timedOut: run.timedOut,
+      ...(filenames ? { filenames } : {}),
+    };
+
+    if (pager.seen === 0) {
+      const where = displayPath(abs, cwd);
+      const text = run.timedOut
+        ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before anything matched (partial results: none). Narrow path, glob or type.`
+        : `No matches found for ${JSON.stringify(input.pattern)} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and .git were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
+      return textResult(text, meta);
+    }
+
+    const notes: string[] = [];
+    if (run.timedOut) notes.push(`[Search timed out after ${Math.round(timeoutMs / 1000)} s: partial results. Narrow path, glob or type for a complete answer.]`);
+    if (pager.truncated) {
+      const unit = mode === "content" ? "lines" : mode === "count" ? "entries" : "files";
+      notes.push(
+        `[Showing ${unit} ${offset + 1}-${offset + pager.kept.length} of ${pager.seen}${pager.cutByChars ? ` (output capped at ${GREP_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters)` : ""}. Use offset=${offset + pager.kept.length} to see more, or narrow the search.]`,
+      );
+    }
+    if (failed && stderr) notes.push(`[ripgrep reported problems: ${stderr.split("\n").slice(0, 3).join("; ")}]`);
+    const header =
+      mode === "files_with_matches"
+        ? `Found ${numFiles} file${numFiles === 1 ? "" : "s"}${numFiles > 1 ? " (newest first)" : ""}:\n`
+        : mode === "count"
+          ? `${numMatches} matching line${numMatches === 1 ? "" : "s"} in ${numFiles} file${numFiles === 1 ? "" : "s"}:\n`
+          : "";
+    const body = header + pager.kept.join("\n");
+    return textResult(notes.length > 0 ? `${body}\n\n${notes.join("\n")}` : body, meta);
+  },
+});
+
+function mtime(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
