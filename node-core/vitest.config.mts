@@ -7,7 +7,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests spawn real shells and process trees; two cores is the norm on CI machines.
     maxWorkers: 2,
-    define: {},
+    // Cores started by tests do not probe the developer's own login shell: its speed and contents
+    // are not the subject of those tests (a slow profile would stall every Bash call for up to
+    // 8.4 s). The login-environment tests set their own HOME and clear this explicitly.
+    env: { WAVE_LOGIN_ENV: "0" },
   },
   define: { __WAVE_CORE_VERSION__: JSON.stringify("0.0.0-test") },
 });

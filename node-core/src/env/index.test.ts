@@ -23,7 +23,11 @@ function hostProcessEnv(home: string, shell: string): void {
   Object.assign(process.env, { HOME: home, SHELL: shell, PATH: HOST_PATH });
 }
 
-beforeEach(() => resetLoginEnvironmentProbeForTests());
+beforeEach(() => {
+  resetLoginEnvironmentProbeForTests();
+  // The test run turns the probe off for cores that are not about it; here it is the subject.
+  delete process.env.WAVE_LOGIN_ENV;
+});
 afterEach(() => {
   resetLoginEnvironmentProbeForTests();
   restoreProcessEnv();
