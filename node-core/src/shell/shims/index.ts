@@ -5,7 +5,7 @@
 //   bash: BASH_ENV names a file that restores the user's BASH_ENV, sources it, defines the functions.
 //   zsh:  ZDOTDIR names a directory whose .zshenv restores the user's ZDOTDIR, sources the user's
 //         .zshenv, defines the functions. (Prepending to the -c script shifts $LINENO and every
-//         "zsh:N:" message, and zsh's LINENO is read-only, so it cannot be undone.)
+//         "zsh:N:" message, and zsh's LINENO cannot be set back.)
 // Both variables are put back before the user's command runs, so nested shells get no shims
 // (BASH-SHIM-2) and see the user's own settings.
 import { accessSync, constants, statSync } from "node:fs";
@@ -15,12 +15,15 @@ import { createLogger, type Logger } from "../../util/log.js";
 import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
 import type { PlatformName, ResolvedShell } from "../types.js";
 import { InjectionFiles } from "./injectionFiles.js";
+import { resolveLaunch, type Launch } from "./launch.js";
 import {
+  isEmptyPlan,
   renderBashEnvFile,
   renderZshEnvFile,
   SAVED_BASH_ENV,
   SAVED_ZDOTDIR,
   type ShimPlan,
+  type ToolLaunch,
 } from "./prelude.js";
 import {
   formatVersion,
@@ -47,10 +50,17 @@ export interface ShimOptions {
   /** The user's opt-out (workspace setting `shims: false`) passes false: nothing is injected. */
   enabled: boolean;
   /**
-   * The environment the shell will otherwise get (default: `childEnvironment()`), read for the
-   * user's own BASH_ENV / ZDOTDIR so the injection can hand them back.
+   * The environment the shell would get without shims (default: `childEnvironment()`), read for
+   * the user's own BASH_ENV / ZDOTDIR so the injection can hand them back.
    */
   baseEnv?: NodeJS.ProcessEnv;
+}
+
+/** The workspace setting that turns the shims off (`{"shims": false}`); on when absent. */
+export const SHIMS_SETTING = "shims";
+
+export function shimsEnabled(workspace: { setting(key: string, fallback: boolean): boolean }): boolean {
+  return workspace.setting(SHIMS_SETTING, true);
 }
 
 /** Where msys's GNU find lives inside Git Bash (BASH-SHIM-5). */
@@ -81,14 +91,15 @@ function isExecutableFile(file: string): boolean {
 }
 
 interface Bundled<T> {
-  file: string;
+  launch: Launch;
   caps: T;
 }
 
 export class ShimInjector {
   private readonly deps: ShimDependencies;
   private readonly cache = new ProbeCache();
-  private readonly reportedMissing = new Set<string>();
+  private readonly reported = new Set<string>();
+  private readonly rendered = new Map<string, string>();
 
   constructor(deps: Partial<ShimDependencies> = {}) {
     this.deps = {
@@ -115,29 +126,36 @@ export class ShimInjector {
     const { platform } = shell;
     const [ugrep, bfs, rg] = await Promise.all([
       this.probed("ugrep", platform, probeUgrep),
+      // bfs has no Windows build; Git Bash's own find is GNU find.
       platform === "win32" ? undefined : this.probed("bfs", platform, probeBfs),
       this.probed("rg", platform, probeRg),
     ]);
+    const spell = (launch: Launch): ToolLaunch => ({
+      command: launch.command.map((w) => shellPath(w, platform)),
+      requires: launch.requires.map((f) => shellPath(f, platform)),
+    });
     const plan: ShimPlan = {};
-    if (ugrep) plan.grep = { path: shellPath(ugrep.file, platform), grepMode: ugrep.caps.grepMode };
+    if (ugrep) plan.grep = spell(ugrep.launch);
     if (platform === "win32") plan.find = { kind: "gnu", path: GIT_BASH_FIND };
     else if (bfs) {
       const { regextype, regextypes, optimizeO1 } = bfs.caps;
-      plan.find = { kind: "bfs", path: bfs.file, regextype, regextypes, optimizeO1 };
+      plan.find = { kind: "bfs", ...spell(bfs.launch), regextype, regextypes, optimizeO1 };
     }
-    if (rg) plan.rg = { path: shellPath(rg.file, platform) };
+    if (rg) plan.rg = spell(rg.launch);
     return plan;
   }
 
   async injection(shell: ResolvedShell, baseEnv: NodeJS.ProcessEnv): Promise<ShimInjection> {
     const plan = await this.plan(shell);
-    if (!plan.grep && !plan.find && !plan.rg) return NO_SHIMS;
+    if (isEmptyPlan(plan)) return NO_SHIMS;
     const env: Record<string, string> = {};
     if (shell.kind === "bash") {
-      env.BASH_ENV = shellPath(this.deps.files.ensureFile("bash", renderBashEnvFile(plan)), shell.platform);
+      const file = this.deps.files.ensureFile("bash", this.render("bash", plan));
+      env.BASH_ENV = shellPath(file, shell.platform);
       if (baseEnv.BASH_ENV !== undefined) env[SAVED_BASH_ENV] = baseEnv.BASH_ENV;
     } else {
-      env.ZDOTDIR = shellPath(this.deps.files.ensureZdotdir(renderZshEnvFile(plan)), shell.platform);
+      const dir = this.deps.files.ensureZdotdir(this.render("zsh", plan));
+      env.ZDOTDIR = shellPath(dir, shell.platform);
       if (baseEnv.ZDOTDIR !== undefined) env[SAVED_ZDOTDIR] = baseEnv.ZDOTDIR;
     }
     return { env, scriptPrefix: "" };
@@ -148,27 +166,48 @@ export class ShimInjector {
     this.deps.files.dispose();
   }
 
+  private render(kind: "bash" | "zsh", plan: ShimPlan): string {
+    const key = `${kind}\0${JSON.stringify(plan)}`;
+    let text = this.rendered.get(key);
+    if (text === undefined) {
+      text = kind === "bash" ? renderBashEnvFile(plan) : renderZshEnvFile(plan);
+      this.rendered.set(key, text);
+    }
+    return text;
+  }
+
+  private once(key: string, message: string, fields?: Record<string, unknown>): void {
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.deps.log.debug(message, fields);
+  }
+
   private async probed<T extends { version: Version }>(
     tool: VendorTool,
     platform: PlatformName,
-    probe: (file: string, run: ProbeRunner) => Promise<Probed<T>>,
+    probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
   ): Promise<Bundled<T> | undefined> {
     const file = this.bundledBinary(tool, platform);
+    const tag = platformTag(platform, this.deps.arch);
     if (!file) {
-      const tag = platformTag(platform, this.deps.arch);
-      if (!this.reportedMissing.has(`${tool}:${tag}`)) {
-        this.reportedMissing.add(`${tool}:${tag}`);
-        this.deps.log.debug(`no bundled ${tool} for ${tag}; the system command runs instead`);
-      }
+      this.once(`missing:${tool}:${tag}`, `no bundled ${tool} for ${tag}; the system command runs instead`);
       return undefined;
     }
     const result = await this.cache.get(tool, file, async () => {
-      const r = await probe(file, this.deps.run);
-      if (!r.ok) this.deps.log.debug(`bundled ${tool} unusable, the system command runs instead: ${r.reason}`, { file });
-      else this.deps.log.debug(`bundled ${tool} ${formatVersion(r.version)} in use`, { file });
-      return r;
+      const launch = resolveLaunch(file);
+      try {
+        const r = await probe(launch, this.deps.run);
+        return r.ok ? { ...r, launch } : r;
+      } catch (error) {
+        return { ok: false as const, reason: `probe failed: ${error instanceof Error ? error.message : String(error)}` };
+      }
     });
-    return result.ok ? { file, caps: result } : undefined;
+    if (!result.ok) {
+      this.once(`unusable:${file}`, `bundled ${tool} unusable, the system command runs instead: ${result.reason}`, { file });
+      return undefined;
+    }
+    this.once(`usable:${file}`, `bundled ${tool} ${formatVersion(result.version)} in use`, { file });
+    return { launch: result.launch, caps: result };
   }
 }
 

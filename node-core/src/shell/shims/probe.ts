@@ -1,10 +1,12 @@
 // What each bundled binary can do, found by running it: once per binary per core process, lazily
-// (never at module load, never per command). A binary that does not run, or a ugrep too old to
-// honour .gitignore correctly, counts as missing (BASH-SHIM-7: the shims fall back silently).
+// (never at module load, never per command). A binary that does not run, or a ugrep that does not
+// apply .gitignore files correctly, counts as missing (BASH-SHIM-7: the shims fall back silently).
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Launch } from "./launch.js";
+import { UGREP_FIXED_FLAGS } from "./prelude.js";
 
 export interface ProbeResult {
   /** Exit code, or null when the process was killed (timeout) or could not start. */
@@ -13,16 +15,16 @@ export interface ProbeResult {
   stderr: string;
 }
 
-/** Runs a binary for a probe. Injected in tests for platforms that cannot run here. */
-export type ProbeRunner = (file: string, args: string[], opts: { cwd?: string; timeoutMs: number }) => Promise<ProbeResult>;
+/** Runs `command` (program, then arguments). Injected in tests for platforms that cannot run here. */
+export type ProbeRunner = (command: string[], opts: { cwd?: string; timeoutMs: number }) => Promise<ProbeResult>;
 
 export const PROBE_TIMEOUT_MS = 5_000;
 
-export const runProbe: ProbeRunner = (file, args, opts) =>
+export const runProbe: ProbeRunner = (command, opts) =>
   new Promise((resolve) => {
     execFile(
-      file,
-      args,
+      command[0]!,
+      command.slice(1),
       { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: "SIGKILL", maxBuffer: 1 << 20, windowsHide: true, encoding: "utf8" },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
@@ -33,7 +35,7 @@ export const runProbe: ProbeRunner = (file, args, opts) =>
 
 export type Version = [number, number, number];
 
-/** `ugrep 7.4.2 x86_64-…`, `bfs 4.0.6`, `ripgrep 14.1.1 (rev …)` → [major, minor, patch]. */
+/** `ugrep 7.8.4 x86_64-…`, `bfs 4.1.4`, `ripgrep 14.1.1 (rev …)` → [major, minor, patch]. */
 export function parseVersion(output: string): Version | undefined {
   const m = /^\S+\s+v?(\d+)\.(\d+)(?:\.(\d+))?/m.exec(output.trim());
   return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
@@ -50,16 +52,15 @@ export type Probed<T> = ({ ok: true } & T) | { ok: false; reason: string };
 
 export interface UgrepCapabilities {
   version: Version;
-  /** `--grep` (GNU grep compatibility mode) exists from 7.2. */
-  grepMode: boolean;
-  /** Upstream bugs this version still has, for the debug log. */
-  knownIssues: string[];
 }
 
 export interface BfsCapabilities {
   version: Version;
+  /** GNU find's default dialect under bfs's name for it: `findutils-default` (bfs ≥ 3.3) or `emacs`. */
   regextype: "findutils-default" | "emacs";
+  /** Every dialect this bfs accepts for a caller's own `-regextype`. */
   regextypes: string[];
+  /** bfs < 4.1.4 drops results for two `-size` tests at its default -O3; -O1 is GNU find's level. */
   optimizeO1: boolean;
 }
 
@@ -67,28 +68,45 @@ export interface RgCapabilities {
   version: Version;
 }
 
-const MIN_UGREP: Version = [7, 0, 0];
-const UGREP_GREP_MODE: Version = [7, 2, 0];
+/**
+ * The oldest ugrep that applies .gitignore files as git does: entries without a trailing slash at
+ * any depth (4.1), anchored entries of nested .gitignore files (7.6), and no endless loop on a
+ * directory named .gitignore (7.8.2). Keep in step with scripts/vendor-linux-x64.sh.
+ */
+export const MIN_UGREP: Version = [7, 8, 2];
 const BFS_SIZE_FIX: Version = [4, 1, 4];
 
 /**
- * The .gitignore check a ugrep must pass: an entry without a trailing slash ignores directories at
- * any depth, and an anchored entry only at the top (Debian 12's ugrep 3.11 gets both wrong).
+ * The tree the ugrep probe searches with the shim's own flags. Besides the version floor it proves
+ * the behaviour: unslashed, anchored, negated and nested-anchored entries, and a directory named
+ * `.gitignore` (which makes ugrep < 7.8.2 spin until the probe's timeout kills it).
  */
 export const GITIGNORE_PROBE = {
-  gitignore: "node_modules\n/build\n",
-  files: ["node_modules/a.txt", "sub/node_modules/b.txt", "build/c.txt", "sub/build/d.txt", "keep.txt"],
+  files: {
+    ".gitignore": "node_modules\n/build\n*.log\n!keep.log\n",
+    "sub/.gitignore": "/anchored/\n",
+    "node_modules/a.txt": "N",
+    "sub/node_modules/b.txt": "N",
+    "build/c.txt": "N",
+    "sub/build/d.txt": "N",
+    "x.log": "N",
+    "keep.log": "N",
+    "sub/anchored/e.txt": "N",
+    "anchored/f.txt": "N",
+    "odd/.gitignore/g.txt": "N",
+    "keep.txt": "N",
+  } as Record<string, string>,
   needle: "wave-shim-gitignore-probe",
-  expected: ["keep.txt", "sub/build/d.txt"],
+  expected: ["anchored/f.txt", "keep.log", "keep.txt", "odd/.gitignore/g.txt", "sub/build/d.txt"],
 };
 
 async function withProbeTree<T>(use: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "wave-ugrep-probe-"));
   try {
-    await writeFile(path.join(dir, ".gitignore"), GITIGNORE_PROBE.gitignore);
-    for (const f of GITIGNORE_PROBE.files) {
+    for (const [f, content] of Object.entries(GITIGNORE_PROBE.files)) {
       await mkdir(path.join(dir, path.dirname(f)), { recursive: true });
-      await writeFile(path.join(dir, f), GITIGNORE_PROBE.needle + "\n");
+      const text = content === "N" ? `${GITIGNORE_PROBE.needle}\n` : content;
+      await writeFile(path.join(dir, f), text);
     }
     return await use(dir);
   } finally {
@@ -96,15 +114,21 @@ async function withProbeTree<T>(use: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-export async function probeUgrep(file: string, run: ProbeRunner): Promise<Probed<UgrepCapabilities>> {
-  const v = await run(file, ["--version"], { timeoutMs: PROBE_TIMEOUT_MS });
+const run = (launch: Launch, runner: ProbeRunner, args: string[], cwd?: string) =>
+  runner([...launch.command, ...args], { cwd, timeoutMs: PROBE_TIMEOUT_MS });
+
+export async function probeUgrep(launch: Launch, runner: ProbeRunner): Promise<Probed<UgrepCapabilities>> {
+  const v = await run(launch, runner, ["--version"]);
   const version = v.code === 0 ? parseVersion(v.stdout) : undefined;
   if (!version) return { ok: false, reason: `does not run (${describe(v)})` };
   if (!versionAtLeast(version, MIN_UGREP)) {
-    return { ok: false, reason: `ugrep ${formatVersion(version)} is older than ${formatVersion(MIN_UGREP)} and mishandles .gitignore` };
+    return {
+      ok: false,
+      reason: `ugrep ${formatVersion(version)} is older than ${formatVersion(MIN_UGREP)}: it misapplies .gitignore files or loops on a directory named .gitignore`,
+    };
   }
   const listed = await withProbeTree((dir) =>
-    run(file, ["--ignore-files", "-r", "-l", GITIGNORE_PROBE.needle, "."], { cwd: dir, timeoutMs: PROBE_TIMEOUT_MS }),
+    run(launch, runner, [...UGREP_FIXED_FLAGS, "-r", "-l", GITIGNORE_PROBE.needle, "."], dir),
   );
   const got = listed.stdout
     .split(/\r?\n/)
@@ -112,12 +136,10 @@ export async function probeUgrep(file: string, run: ProbeRunner): Promise<Probed
     .map((l) => l.replace(/\\/g, "/").replace(/^\.\//, ""))
     .sort();
   if (listed.code !== 0 || got.join("\n") !== GITIGNORE_PROBE.expected.join("\n")) {
-    return { ok: false, reason: `ugrep ${formatVersion(version)} does not honour .gitignore (listed: ${got.join(", ") || describe(listed)})` };
+    const what = listed.code === null ? "did not finish" : `listed ${got.join(", ") || "nothing"} (${describe(listed)})`;
+    return { ok: false, reason: `ugrep ${formatVersion(version)} does not apply .gitignore files correctly: it ${what}` };
   }
-  const knownIssues: string[] = [];
-  if (!versionAtLeast(version, [7, 6, 0])) knownIssues.push("anchored patterns in nested .gitignore files are not applied (fixed in ugrep 7.6)");
-  if (!versionAtLeast(version, [7, 8, 2])) knownIssues.push("a directory named .gitignore makes it spin until killed (fixed in ugrep 7.8.2)");
-  return { ok: true, version, grepMode: versionAtLeast(version, UGREP_GREP_MODE), knownIssues };
+  return { ok: true, version };
 }
 
 /** The dialect names `bfs -regextype help` lists (`[posix-]awk` means `posix-awk` and `awk`). */
@@ -132,11 +154,8 @@ export function parseRegextypes(help: string): string[] {
   return [...types];
 }
 
-export async function probeBfs(file: string, run: ProbeRunner): Promise<Probed<BfsCapabilities>> {
-  const [v, help] = await Promise.all([
-    run(file, ["--version"], { timeoutMs: PROBE_TIMEOUT_MS }),
-    run(file, ["-regextype", "help"], { timeoutMs: PROBE_TIMEOUT_MS }),
-  ]);
+export async function probeBfs(launch: Launch, runner: ProbeRunner): Promise<Probed<BfsCapabilities>> {
+  const [v, help] = await Promise.all([run(launch, runner, ["--version"]), run(launch, runner, ["-regextype", "help"])]);
   const version = v.code === 0 ? parseVersion(v.stdout) : undefined;
   if (!version) return { ok: false, reason: `does not run (${describe(v)})` };
   const regextypes = parseRegextypes(help.stdout + "\n" + help.stderr);
@@ -145,8 +164,8 @@ export async function probeBfs(file: string, run: ProbeRunner): Promise<Probed<B
   return { ok: true, version, regextype, regextypes, optimizeO1: !versionAtLeast(version, BFS_SIZE_FIX) };
 }
 
-export async function probeRg(file: string, run: ProbeRunner): Promise<Probed<RgCapabilities>> {
-  const v = await run(file, ["--version"], { timeoutMs: PROBE_TIMEOUT_MS });
+export async function probeRg(launch: Launch, runner: ProbeRunner): Promise<Probed<RgCapabilities>> {
+  const v = await run(launch, runner, ["--version"]);
   const version = v.code === 0 ? parseVersion(v.stdout) : undefined;
   return version ? { ok: true, version } : { ok: false, reason: `does not run (${describe(v)})` };
 }
