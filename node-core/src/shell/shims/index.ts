@@ -8,6 +8,7 @@
 //         "zsh:N:" message, and zsh's LINENO cannot be set back.)
 // Both variables are put back before the user's command runs, so nested shells get no shims
 // (BASH-SHIM-2) and see the user's own settings.
+import { createHash } from "node:crypto";
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { childEnvironment } from "../../env/index.js";
@@ -18,10 +19,10 @@ import { InjectionFiles } from "./injectionFiles.js";
 import { resolveLaunch, type Launch } from "./launch.js";
 import {
   isEmptyPlan,
-  renderBashEnvFile,
-  renderZshEnvFile,
+  renderInjectionFiles,
   SAVED_BASH_ENV,
   SAVED_ZDOTDIR,
+  startupFileName,
   type ShimPlan,
   type ToolLaunch,
 } from "./prelude.js";
@@ -99,7 +100,6 @@ export class ShimInjector {
   private readonly deps: ShimDependencies;
   private readonly cache = new ProbeCache();
   private readonly reported = new Set<string>();
-  private readonly rendered = new Map<string, string>();
 
   constructor(deps: Partial<ShimDependencies> = {}) {
     this.deps = {
@@ -148,14 +148,20 @@ export class ShimInjector {
   async injection(shell: ResolvedShell, baseEnv: NodeJS.ProcessEnv): Promise<ShimInjection> {
     const plan = await this.plan(shell);
     if (isEmptyPlan(plan)) return NO_SHIMS;
+    const { kind, platform } = shell;
+    const name = `${kind}-${createHash("sha256").update(JSON.stringify(plan)).digest("hex").slice(0, 16)}`;
+    const startup = startupFileName(kind);
+    const dir = this.deps.files.ensureDir(
+      name,
+      (d) => renderInjectionFiles(kind, plan, d, path.join, (f) => shellPath(f, platform)),
+      startup,
+    );
     const env: Record<string, string> = {};
-    if (shell.kind === "bash") {
-      const file = this.deps.files.ensureFile("bash", this.render("bash", plan));
-      env.BASH_ENV = shellPath(file, shell.platform);
+    if (kind === "bash") {
+      env.BASH_ENV = shellPath(path.join(dir, startup), platform);
       if (baseEnv.BASH_ENV !== undefined) env[SAVED_BASH_ENV] = baseEnv.BASH_ENV;
     } else {
-      const dir = this.deps.files.ensureZdotdir(this.render("zsh", plan));
-      env.ZDOTDIR = shellPath(dir, shell.platform);
+      env.ZDOTDIR = shellPath(dir, platform);
       if (baseEnv.ZDOTDIR !== undefined) env[SAVED_ZDOTDIR] = baseEnv.ZDOTDIR;
     }
     return { env, scriptPrefix: "" };
@@ -164,16 +170,6 @@ export class ShimInjector {
   /** Removes the files written for shells (tests; the process removes them at exit anyway). */
   dispose(): void {
     this.deps.files.dispose();
-  }
-
-  private render(kind: "bash" | "zsh", plan: ShimPlan): string {
-    const key = `${kind}\0${JSON.stringify(plan)}`;
-    let text = this.rendered.get(key);
-    if (text === undefined) {
-      text = kind === "bash" ? renderBashEnvFile(plan) : renderZshEnvFile(plan);
-      this.rendered.set(key, text);
-    }
-    return text;
   }
 
   private once(key: string, message: string, fields?: Record<string, unknown>): void {

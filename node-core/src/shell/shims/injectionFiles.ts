@@ -1,45 +1,49 @@
-// The files a shell reads the shims from: bash's BASH_ENV file and zsh's ZDOTDIR/.zshenv. They live
-// in one private directory per core process (mkdtemp: 0700, an unguessable name), are written once
-// per distinct content and rewritten if something (a tmp cleaner) removed them.
+// The files shells read the shims from: per shell kind and plan, one directory holding the start-up
+// file (bash: BASH_ENV; zsh: the ZDOTDIR's .zshenv) and one full definition per tool. They live in
+// one private directory per core process (mkdtemp: 0700, an unguessable name), are written once
+// per distinct content, and are written again when something (a tmp cleaner) removed them.
 import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 
 export class InjectionFiles {
   private dir: string | undefined;
   private exitHook = false;
+  private readonly sets = new Map<string, Record<string, string>>();
 
   constructor(private readonly parent: () => string = os.tmpdir) {}
 
-  /** Writes `content` as `<private dir>/<name with a content hash>` unless it is already there. */
-  ensureFile(prefix: string, content: string): string {
-    return this.ensure(`${prefix}-${hash(content)}.sh`, content);
-  }
-
-  /** Writes `content` as `.zshenv` in a directory of its own (for ZDOTDIR); returns the directory. */
-  ensureZdotdir(content: string): string {
-    const sub = `zsh-${hash(content)}`;
-    this.ensure(path.join(sub, ".zshenv"), content);
-    return path.join(this.root(), sub);
+  /**
+   * Makes `<private dir>/<name>/` hold exactly the files `render(thatDir)` returns (rendered once
+   * per name: the name must identify the content) and returns that directory. The start-up file
+   * is written last, so a shell never finds it before the files it names.
+   */
+  ensureDir(name: string, render: (dir: string) => Record<string, string>, lastFile: string): string {
+    const dir = path.join(this.root(), name);
+    let files = this.sets.get(dir);
+    if (!files) {
+      files = render(dir);
+      this.sets.set(dir, files);
+    }
+    const names = Object.keys(files).sort((a, b) => Number(a === lastFile) - Number(b === lastFile));
+    for (const file of names) this.ensureFile(path.join(dir, file), files[file]!);
+    return dir;
   }
 
   /** Removes the private directory (tests, shutdown). */
   dispose(): void {
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
+    this.sets.clear();
   }
 
-  private ensure(relative: string, content: string): string {
-    const file = path.join(this.root(), relative);
-    if (!isFileOfSize(file, Buffer.byteLength(content))) {
-      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, content, { mode: 0o600 });
-      // rename is atomic: a shell starting meanwhile reads the old file or the new one, never half.
-      renameSync(tmp, file);
-    }
-    return file;
+  private ensureFile(file: string, content: string): void {
+    if (isFileOfSize(file, Buffer.byteLength(content))) return;
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, content, { mode: 0o600 });
+    // rename is atomic: a shell starting meanwhile reads the old file or the new one, never half.
+    renameSync(tmp, file);
   }
 
   private root(): string {
@@ -51,10 +55,6 @@ export class InjectionFiles {
     }
     return this.dir;
   }
-}
-
-function hash(content: string): string {
-  return createHash("sha256").update(content).digest("hex").slice(0, 16);
 }
 
 function isFileOfSize(file: string, size: number): boolean {

@@ -200,21 +200,60 @@ function gnuFindFunction(kind: ShellKind, plan: GnuFindPlan): string {
 }
 
 function rgFunction(kind: ShellKind, rg: ToolLaunch): string {
-  return `if ${present(rg)} && ! command -v rg >/dev/null 2>&1; then
-function rg {
+  return `function rg {
   ${guard(kind)}
   if ${present(rg)}; then ${words(rg.command)} "$@"; else command rg "$@"; fi
-}
-fi`;
+}`;
 }
 
-/** The function definitions for one shell, or "" when there is nothing to shim. */
-export function renderShimFunctions(kind: ShellKind, plan: ShimPlan): string {
-  const parts: string[] = [];
-  if (plan.grep) parts.push(grepFunction(kind, plan.grep));
-  if (plan.find) parts.push(plan.find.kind === "bfs" ? bfsFunction(kind, plan.find) : gnuFindFunction(kind, plan.find));
-  if (plan.rg) parts.push(rgFunction(kind, plan.rg));
-  return parts.join("\n");
+export type ShimTool = "grep" | "find" | "rg";
+
+/** The full definition of one shim, or undefined when the plan has no such tool. */
+export function renderShimFunction(kind: ShellKind, tool: ShimTool, plan: ShimPlan): string | undefined {
+  if (tool === "grep") return plan.grep && grepFunction(kind, plan.grep);
+  if (tool === "find") return plan.find && (plan.find.kind === "bfs" ? bfsFunction(kind, plan.find) : gnuFindFunction(kind, plan.find));
+  return plan.rg && rgFunction(kind, plan.rg);
+}
+
+export function shimTools(plan: ShimPlan): ShimTool[] {
+  return (["grep", "find", "rg"] as const).filter((t) => plan[t] !== undefined);
+}
+
+/**
+ * A stub that, on the first call, replaces itself with the full function from `file` and calls
+ * it: a shell start then parses one line per tool, not the whole argument scanner. The stub
+ * removes itself first, so a file gone missing (a tmp cleaner) leaves the system command
+ * (BASH-SHIM-7), never a loop.
+ */
+function stub(kind: ShellKind, tool: ShimTool, file: string): string {
+  const f = shQuote(file);
+  const load = kind === "zsh" ? `if [[ -r ${f} ]]; then { . ${f}; } 2>/dev/null || :; fi` : `if [ -r ${f} ]; then { . ${f}; } 2>/dev/null || :; fi`;
+  const quiet = kind === "zsh" ? "{ emulate -L zsh; setopt noxtrace noaliases; } 2>/dev/null" : guard(kind);
+  return `function ${tool} { ${quiet}; unset -f ${tool}; ${load}; ${tool} "$@"; }`;
+}
+
+/**
+ * One tool's file: its full function, parsed with alias expansion off so a user's aliases cannot
+ * reshape it (zsh's stub already turned aliases off while it sources the file).
+ */
+function toolFileText(kind: ShellKind, tool: ShimTool, plan: ShimPlan): string {
+  const fn = renderShimFunction(kind, tool, plan)!;
+  if (kind === "zsh") return `${fn}
+`;
+  return `if shopt -q expand_aliases; then shopt -u expand_aliases; __wave_shim_a=1; else __wave_shim_a=; fi
+${fn}
+if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi; unset __wave_shim_a
+`;
+}
+
+function stubs(kind: ShellKind, plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
+  return shimTools(plan)
+    .map((tool) => {
+      const s = stub(kind, tool, toolFile(tool));
+      // rg only when the shell has none of its own (BASH-SHIM-3), decided as the shell starts.
+      return tool === "rg" ? `if ${present(plan.rg!)} && ! command -v rg >/dev/null 2>&1; then\n${s}\nfi` : s;
+    })
+    .join("\n");
 }
 
 /** Names of the variables that carry a user's own BASH_ENV / ZDOTDIR past the injection. */
@@ -224,10 +263,10 @@ export const SAVED_ZDOTDIR = "__WAVE_SHIM_ZDOTDIR";
 /**
  * The file bash sources through BASH_ENV before the command. It puts BASH_ENV back as the user had
  * it (so nested shells start as they would without shims), sources the user's own BASH_ENV as bash
- * would (expanded, silently skipped when missing), then defines the functions with aliases off so a
+ * would (expanded, silently skipped when missing), then defines the stubs with aliases off so a
  * user's aliases cannot reshape them. xtrace (`bash -x`, SHELLOPTS) never shows the shims' lines.
  */
-export function renderBashEnvFile(plan: ShimPlan): string {
+export function renderBashEnvFile(plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
   return `# Wave Tools search shims (README "Search shims"), sourced through BASH_ENV by the Bash tool.
 { __wave_shim_x=$-; set +x; if [ -n "\${${SAVED_BASH_ENV}+x}" ]; then BASH_ENV=$${SAVED_BASH_ENV}; unset ${SAVED_BASH_ENV}; else unset BASH_ENV; fi; } 2>/dev/null
 if [ -n "\${BASH_ENV:-}" ]; then
@@ -236,7 +275,7 @@ if [ -n "\${BASH_ENV:-}" ]; then
   unset __wave_shim_f
 fi
 if shopt -q expand_aliases; then shopt -u expand_aliases; __wave_shim_a=1; else __wave_shim_a=; fi
-${renderShimFunctions("bash", plan)}
+${stubs("bash", plan, toolFile)}
 if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi
 { case $__wave_shim_x in *x*) set -x ;; esac; unset __wave_shim_x __wave_shim_a; } 2>/dev/null
 `;
@@ -244,10 +283,10 @@ if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi
 
 /**
  * The `.zshenv` zsh reads from the injected ZDOTDIR: it puts ZDOTDIR back as the user had it,
- * sources the user's own `.zshenv` exactly where zsh would have read it, then defines the
- * functions with aliases off. xtrace (`zsh -x`) never shows the shims' lines.
+ * sources the user's own `.zshenv` exactly where zsh would have read it, then defines the stubs
+ * with aliases off. xtrace (`zsh -x`) never shows the shims' lines.
  */
-export function renderZshEnvFile(plan: ShimPlan): string {
+export function renderZshEnvFile(plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
   return `# Wave Tools search shims (README "Search shims"), read as .zshenv through ZDOTDIR by the Bash tool.
 { if [[ -o xtrace ]]; then __wave_shim_x=1; else __wave_shim_x=; fi; unsetopt xtrace; if (( \${+${SAVED_ZDOTDIR}} )); then ZDOTDIR=$${SAVED_ZDOTDIR}; unset ${SAVED_ZDOTDIR}; else unset ZDOTDIR; fi; } 2>/dev/null
 if [[ -r \${ZDOTDIR:-\${HOME:-/nonexistent}}/.zshenv ]]; then
@@ -256,8 +295,26 @@ if [[ -r \${ZDOTDIR:-\${HOME:-/nonexistent}}/.zshenv ]]; then
   { if [[ -o xtrace ]]; then __wave_shim_x=1; else __wave_shim_x=; fi; unsetopt xtrace; } 2>/dev/null
 fi
 if [[ -o aliases ]]; then unsetopt aliases; __wave_shim_a=1; else __wave_shim_a=; fi
-${renderShimFunctions("zsh", plan)}
+${stubs("zsh", plan, toolFile)}
 if [[ -n $__wave_shim_a ]]; then setopt aliases; fi
 { if [[ -n $__wave_shim_x ]]; then setopt xtrace; fi; unset __wave_shim_x __wave_shim_a; } 2>/dev/null
 `;
+}
+
+/**
+ * Every file one shell needs, by name inside its own directory: the start-up file (bash: `env.bash`
+ * for BASH_ENV; zsh: `.zshenv`, the directory being ZDOTDIR) and one full definition per tool.
+ * `spell` turns a native path into the shell's spelling (Git Bash: `C:/…`).
+ */
+export function renderInjectionFiles(kind: ShellKind, plan: ShimPlan, dir: string, join: (dir: string, name: string) => string, spell: (file: string) => string): Record<string, string> {
+  const ext = kind === "zsh" ? "zsh" : "bash";
+  const toolFile = (tool: ShimTool) => spell(join(dir, `${tool}.${ext}`));
+  const files: Record<string, string> = {};
+  for (const tool of shimTools(plan)) files[`${tool}.${ext}`] = toolFileText(kind, tool, plan);
+  files[startupFileName(kind)] = kind === "zsh" ? renderZshEnvFile(plan, toolFile) : renderBashEnvFile(plan, toolFile);
+  return files;
+}
+
+export function startupFileName(kind: ShellKind): string {
+  return kind === "zsh" ? ".zshenv" : "env.bash";
 }
