@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../../core/workspace.js";
+import { addLogSink, type LogRecord } from "../../util/log.js";
 import type { ResolvedShell, ShellKind } from "../types.js";
 import { GIT_BASH_FIND, SHIMS_SETTING, ShimInjector, shellPath, shimsEnabled } from "./index.js";
 import { InjectionFiles } from "./injectionFiles.js";
@@ -197,6 +198,18 @@ describe("injection files", () => {
     const r = await runShell("bash", `grep -rl ${tree.needle} .`, { cwd: treeDir, env: baseEnv(home), injection: again });
     expect(sortedLines(r.stdout)).toEqual(tree.expected);
     injector.dispose();
+  });
+
+  it("BASH-SHIM-7 an unwritable place for them means no shims, not a failed command", async () => {
+    const notADir = path.join(tmp, "a-file");
+    writeFileSync(notADir, "");
+    const records: LogRecord[] = [];
+    const stop = addLogSink((r) => records.push(r));
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => notADir) });
+    const injection = await injector.injection(linux("bash"), baseEnv(home));
+    stop();
+    expect(injection).toEqual({ env: {}, scriptPrefix: "" });
+    expect(records.some((r) => r.level === "debug" && /search shims unavailable/.test(r.message))).toBe(true);
   });
 
   it("spell paths for the shell: Git Bash reads C:/…, never backslashes", () => {

@@ -145,7 +145,19 @@ export class ShimInjector {
     return plan;
   }
 
+  /** The injection for `shell`; never throws: any failure means no shims (BASH-SHIM-7). */
   async injection(shell: ResolvedShell, baseEnv: NodeJS.ProcessEnv): Promise<ShimInjection> {
+    try {
+      return await this.build(shell, baseEnv);
+    } catch (error) {
+      this.once(`failed:${error instanceof Error ? error.message : String(error)}`, "search shims unavailable, the system commands run instead", {
+        error,
+      });
+      return NO_SHIMS;
+    }
+  }
+
+  private async build(shell: ResolvedShell, baseEnv: NodeJS.ProcessEnv): Promise<ShimInjection> {
     const plan = await this.plan(shell);
     if (isEmptyPlan(plan)) return NO_SHIMS;
     const { kind, platform } = shell;
