@@ -238,8 +238,7 @@ function stub(kind: ShellKind, tool: ShimTool, file: string): string {
  */
 function toolFileText(kind: ShellKind, tool: ShimTool, plan: ShimPlan): string {
   const fn = renderShimFunction(kind, tool, plan)!;
-  if (kind === "zsh") return `${fn}
-`;
+  if (kind === "zsh") return `${fn}\n`;
   return `if shopt -q expand_aliases; then shopt -u expand_aliases; __wave_shim_a=1; else __wave_shim_a=; fi
 ${fn}
 if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi; unset __wave_shim_a
@@ -306,7 +305,13 @@ if [[ -n $__wave_shim_a ]]; then setopt aliases; fi
  * for BASH_ENV; zsh: `.zshenv`, the directory being ZDOTDIR) and one full definition per tool.
  * `spell` turns a native path into the shell's spelling (Git Bash: `C:/…`).
  */
-export function renderInjectionFiles(kind: ShellKind, plan: ShimPlan, dir: string, join: (dir: string, name: string) => string, spell: (file: string) => string): Record<string, string> {
+export function renderInjectionFiles(
+  kind: ShellKind,
+  plan: ShimPlan,
+  dir: string,
+  join: (dir: string, name: string) => string,
+  spell: (file: string) => string,
+): Record<string, string> {
   const ext = kind === "zsh" ? "zsh" : "bash";
   const toolFile = (tool: ShimTool) => spell(join(dir, `${tool}.${ext}`));
   const files: Record<string, string> = {};
