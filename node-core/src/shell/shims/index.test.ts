@@ -1,6 +1,7 @@
 // The injection seam: Windows Git Bash (BASH-SHIM-5, by injection with recorded probe outputs and
 // the rendered prelude run in real bash/zsh), the user's own BASH_ENV / ZDOTDIR / aliases kept,
 // files recreated after a tmp cleaner, and the opt-out setting.
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -198,6 +199,22 @@ describe("injection files", () => {
     const r = await runShell("bash", `grep -rl ${tree.needle} .`, { cwd: treeDir, env: baseEnv(home), injection: again });
     expect(sortedLines(r.stdout)).toEqual(tree.expected);
     injector.dispose();
+  });
+
+  it("sweep the directories of core processes that died without exiting, and only those", () => {
+    const parent = path.join(tmp, "sweep");
+    const dead = spawnSync("true").pid;
+    for (const name of [`wave-shims-${dead}-abc`, `wave-shims-${process.ppid}-def`, "wave-shims-other", "unrelated"]) {
+      mkdirSync(path.join(parent, name, "bash-0"), { recursive: true });
+    }
+    const files = new InjectionFiles(() => parent);
+    const dir = files.ensureDir("bash-1", () => ({ "env.bash": "true\n" }), "env.bash");
+    expect(path.basename(path.dirname(dir))).toMatch(new RegExp(`^wave-shims-${process.pid}-`));
+    expect(readdirSync(parent).sort()).toEqual(
+      [path.basename(path.dirname(dir)), `wave-shims-${process.ppid}-def`, "wave-shims-other", "unrelated"].sort(),
+    );
+    files.dispose();
+    expect(readdirSync(parent)).not.toContain(path.basename(path.dirname(dir)));
   });
 
   it("BASH-SHIM-7 an unwritable place for them means no shims, not a failed command", async () => {

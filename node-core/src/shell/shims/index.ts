@@ -231,6 +231,11 @@ export async function shimInjection(shell: ResolvedShell, opts: ShimOptions): Pr
   return defaultInjector.injection(shell, opts.baseEnv ?? (await childEnvironment()));
 }
 
+/** Removes the files written for shells by `shimInjection` (shutdown, tests). */
+export function disposeShims(): void {
+  defaultInjector?.dispose();
+}
+
 /** Starts the probes early (e.g. from a start-up hook) so the first Bash command does not wait for them. */
 export function prewarmShims(shell: ResolvedShell): void {
   defaultInjector ??= new ShimInjector();

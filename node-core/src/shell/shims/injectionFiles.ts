@@ -1,8 +1,9 @@
 // The files shells read the shims from: per shell kind and plan, one directory holding the start-up
 // file (bash: BASH_ENV; zsh: the ZDOTDIR's .zshenv) and one full definition per tool. They live in
-// one private directory per core process (mkdtemp: 0700, an unguessable name), are written once
-// per distinct content, and are written again when something (a tmp cleaner) removed them.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+// one private directory per core process (mkdtemp: 0700, an unguessable name after the pid), are
+// written once per distinct content, written again when something (a tmp cleaner) removed them,
+// and removed at exit; directories left by processes that died without exiting are swept.
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -48,12 +49,41 @@ export class InjectionFiles {
 
   private root(): string {
     if (this.dir && isDirectory(this.dir)) return this.dir;
-    this.dir = mkdtempSync(path.join(this.parent(), "wave-shims-"));
+    const parent = this.parent();
+    this.dir = mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
+    removeAbandoned(parent);
     if (!this.exitHook) {
       this.exitHook = true;
       process.once("exit", () => this.dispose());
     }
     return this.dir;
+  }
+}
+
+const PREFIX = "wave-shims-";
+
+/** Removes the directories of core processes that no longer exist (killed before their exit hook). */
+function removeAbandoned(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^wave-shims-(\d+)-/.exec(name);
+    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
+    rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, someone else's. Only "no such process" means abandoned.
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 

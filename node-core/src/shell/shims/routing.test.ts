@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ShellKind } from "../types.js";
-import { shimInjection } from "./index.js";
+import { disposeShims, shimInjection } from "./index.js";
 import {
   baseEnv,
   buildFixtureTree,
@@ -37,6 +37,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
+  disposeShims();
   vi.unstubAllEnvs();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
