@@ -130,6 +130,10 @@ describe("the user's own shell start-up survives the injection", () => {
     );
     expect(lines(r.stdout)).toEqual(["user-bash-env", "1", "function", "BASH_ENV=$HOME/user.bash", "0", "user-bash-env", "file"]);
 
+    const missing = baseEnv(home, { BASH_ENV: path.join(home, "no-such-file.bash") });
+    const quiet = await runShell("bash", "type -t grep", { cwd: treeDir, env: missing, injection: await injector.injection(linux("bash"), missing) });
+    expect(quiet).toMatchObject({ stdout: "function\n", stderr: "" });
+
     const none = await injector.injection(linux("bash"), baseEnv(home));
     const unset = await runShell("bash", `echo "\${BASH_ENV-unset}"; type -t grep`, { cwd: treeDir, env: baseEnv(home), injection: none });
     expect(lines(unset.stdout)).toEqual(["unset", "function"]);

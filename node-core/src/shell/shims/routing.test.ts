@@ -90,6 +90,12 @@ describe.each(["bash", "zsh"] as ShellKind[])("%s", (kind) => {
     ["find -files0-from", () => `printf 'src\\0' >list; find -files0-from list -name app.ts; rm list`, ["system-find"]],
     ["find -ok", () => `find src -name app.ts -ok true {} \\;`, ["system-find"]],
     ["rg with an rg on PATH", () => `rg -l ${N()} src`, ["system-rg"]],
+    ["grep -d recurse", () => `grep -d recurse -l ${N()} src`, ["bundled-ugrep"]],
+    ["grep --directories=recurse", () => `grep --directories=recurse -l ${N()} src`, ["bundled-ugrep"]],
+    ["grep -d skip", () => `grep -d skip -l ${N()} src src/app.ts`, ["system-grep"]],
+    ["grep -r with only file operands", () => `grep -rl ${N()} src/app.ts src/util.js`, ["system-grep"]],
+    ["grep with options after the operands", () => `grep ${N()} . -rl --include='*.ts'`, ["bundled-ugrep"]],
+    ...(kind === "bash" ? ([["bash's nocasematch", () => `shopt -s nocasematch; grep -rl ${N()} src`, ["system-grep"]]] as Array<[string, () => string, string[]]>) : []),
   ];
 
   for (const [name, script, expected] of matrix) {

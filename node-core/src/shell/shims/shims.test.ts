@@ -217,6 +217,15 @@ describe.each(KINDS)("%s", (kind) => {
     expect(shimmed.stderr).toBe(system.stderr);
     expect(lines(shimmed.stderr).length).toBe(3);
 
+    if (kind === "bash") {
+      // xtrace from the environment (SHELLOPTS) is on while BASH_ENV is read: the shims stay silent.
+      const env = baseEnv(home, { SHELLOPTS: "xtrace" });
+      const s = await runShell(kind, `grep -rl ${N()} src/deep`, { cwd: treeDir, env, injection: injections.get(kind)! });
+      const p = await runShell(kind, `grep -rl ${N()} src/deep`, { cwd: treeDir, env });
+      expect(s.stderr).toBe(p.stderr);
+      expect(s.stdout).toBe("src/deep/local-only.txt\n");
+    }
+
     const numbered = `echo "line $LINENO"\necho "line $LINENO"\nno_such_command_xyz`;
     const s = await shim(kind, numbered);
     const p = await plain(kind, numbered);
