@@ -1,0 +1,253 @@
+// The injection seam: Windows Git Bash (BASH-SHIM-5, by injection with recorded probe outputs and
+// the rendered prelude run in real bash/zsh), the user's own BASH_ENV / ZDOTDIR / aliases kept,
+// files recreated after a tmp cleaner, and the opt-out setting.
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Workspace } from "../../core/workspace.js";
+import { addLogSink, type LogRecord } from "../../util/log.js";
+import type { ResolvedShell, ShellKind } from "../types.js";
+import { GIT_BASH_FIND, SHIMS_SETTING, ShimInjector, shellPath, shimsEnabled } from "./index.js";
+import { InjectionFiles } from "./injectionFiles.js";
+import { GITIGNORE_PROBE, type ProbeRunner } from "./probe.js";
+import {
+  baseEnv,
+  buildFixtureTree,
+  LOG_VARIABLE,
+  lines,
+  readLog,
+  requireRealVendor,
+  runShell,
+  sortedLines,
+  type FixtureTree,
+} from "./testSupport.js";
+
+let tmp: string;
+let treeDir: string;
+let home: string;
+let tree: FixtureTree;
+let realVendor: string;
+
+beforeAll(() => {
+  realVendor = requireRealVendor();
+  tmp = mkdtempSync(path.join(os.tmpdir(), "wave-shims-index-"));
+  treeDir = path.join(tmp, "tree");
+  home = path.join(tmp, "home");
+  mkdirSync(home);
+  tree = buildFixtureTree(treeDir);
+});
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const linux = (kind: ShellKind): ResolvedShell => ({ kind, path: `/bin/${kind}`, platform: "linux" });
+
+function writeExecutable(file: string, text: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+// Recorded on Windows: `ugrep --version` of the Genivia 7.8.2 WIN64 build (winget validation log),
+// `rg --version` of ripgrep 14.1.1, and how ugrep.exe lists the probe tree (subpaths with "\").
+const WINDOWS_UGREP_VERSION =
+  "ugrep 7.8.2 WIN64 +avx2; -P:pcre2jit; -z:zlib,bzip2,lzma,lz4,zstd,7z,tar/pax/cpio/zip\r\nLicense: BSD-3-Clause; ugrep user manual: <https://ugrep.com>\r\n";
+const WINDOWS_RG_VERSION = "ripgrep 14.1.1 (rev 4649aa9700)\r\n\r\nfeatures:+pcre2\r\n";
+const WINDOWS_PROBE_LISTING = "keep.log\r\nkeep.txt\r\nanchored\\f.txt\r\nodd\\.gitignore\\g.txt\r\nsub\\build\\d.txt\r\n";
+
+describe.each(["bash", "zsh"] as ShellKind[])("%s", (kind) => {
+  it(`BASH-SHIM-5 Windows Git Bash: grep is the bundled ugrep, find is msys GNU find, rg as BASH-SHIM-3 (${kind})`, async () => {
+    // The win32-x64 vendor directory, with stand-ins for the .exe files that run the Linux tools
+    // here, so the prelude rendered for Git Bash can run for real.
+    const winRoot = path.join(tmp, `win-vendor-${kind}`);
+    for (const [exe, tool] of [["ugrep.exe", "ugrep"], ["rg.exe", "rg"]]) {
+      writeExecutable(
+        path.join(winRoot, "win32-x64", exe!),
+        `#!/bin/sh\nprintf 'bundled-${exe}\\n' >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec '${path.join(realVendor, "linux-x64", tool!)}' "$@"\n`,
+      );
+    }
+    const calls: string[][] = [];
+    const recorded: ProbeRunner = async (command) => {
+      calls.push(command);
+      const [exe, ...args] = command;
+      if (args[0] === "--version") return { code: 0, stdout: exe!.endsWith("ugrep.exe") ? WINDOWS_UGREP_VERSION : WINDOWS_RG_VERSION, stderr: "" };
+      if (args.includes(GITIGNORE_PROBE.needle)) return { code: 0, stdout: WINDOWS_PROBE_LISTING, stderr: "" };
+      return { code: 2, stdout: "", stderr: `unexpected probe ${args.join(" ")}` };
+    };
+    const injector = new ShimInjector({ vendorRoots: () => [winRoot], arch: "x64", run: recorded, files: new InjectionFiles(() => tmp) });
+    const gitBash: ResolvedShell = { kind, path: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32" };
+
+    const plan = await injector.plan(gitBash);
+    expect(plan.grep?.command).toEqual([path.join(winRoot, "win32-x64", "ugrep.exe")]);
+    expect(plan.find).toEqual({ kind: "gnu", path: GIT_BASH_FIND });
+    expect(plan.rg?.command).toEqual([path.join(winRoot, "win32-x64", "rg.exe")]);
+    // No bfs is looked for or probed on Windows.
+    expect(calls.every(([exe]) => !exe!.includes("bfs"))).toBe(true);
+
+    const injection = await injector.injection(gitBash, baseEnv(home));
+    const value = Object.values(injection.env)[0]!;
+    expect(value).not.toContain("\\");
+
+    const log = path.join(tmp, `win-log-${kind}`);
+    const env = baseEnv(home, { [LOG_VARIABLE]: log });
+    const r = await runShell(kind, `grep -rl ${tree.needle} .; find --version | head -n 1; find regex -regex '.*\\.\\(js\\|ts\\)' | sort`, {
+      cwd: treeDir,
+      env,
+      injection,
+    });
+    expect(r.stderr).toBe("");
+    const out = lines(r.stdout);
+    expect(out.slice(0, tree.expected.length).sort()).toEqual(tree.expected);
+    expect(out[tree.expected.length]).toMatch(/^find \(GNU findutils\)/);
+    expect(out.slice(tree.expected.length + 1)).toEqual(["regex/a.js", "regex/b.ts"]);
+    expect(readLog(log)).toEqual(["bundled-ugrep.exe"]);
+    injector.dispose();
+  });
+
+  it(`BASH-SHIM-5 a Git Bash without msys find still gets the system find (${kind})`, async () => {
+    const { renderShimFunction } = await import("./prelude.js");
+    const fn = renderShimFunction(kind, "find", { find: { kind: "gnu", path: path.join(tmp, "no-such-find") } })!;
+    const r = await runShell(kind, `${fn}\nfind regex -name '*.md'`, { cwd: treeDir, env: baseEnv(home) });
+    expect(r).toMatchObject({ code: 0, stdout: "regex/d.md\n", stderr: "" });
+  });
+});
+
+describe("the user's own shell start-up survives the injection", () => {
+  it("bash: a user's BASH_ENV is restored, expanded like bash does, sourced, and seen by nested shells", async () => {
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => tmp) });
+    writeFileSync(path.join(home, "user.bash"), "userfn() { echo user-bash-env; }\nexport FROM_USER_ENV=1\n");
+    const env = baseEnv(home, { BASH_ENV: "$HOME/user.bash" });
+    const injection = await injector.injection(linux("bash"), env);
+    expect(injection.env.__WAVE_SHIM_BASH_ENV).toBe("$HOME/user.bash");
+    const r = await runShell(
+      "bash",
+      `userfn; echo "$FROM_USER_ENV"; type -t grep; echo "BASH_ENV=$BASH_ENV"; env | grep -c __WAVE_SHIM; bash -c 'userfn; type -t grep'`,
+      { cwd: treeDir, env, injection },
+    );
+    expect(lines(r.stdout)).toEqual(["user-bash-env", "1", "function", "BASH_ENV=$HOME/user.bash", "0", "user-bash-env", "file"]);
+
+    const missing = baseEnv(home, { BASH_ENV: path.join(home, "no-such-file.bash") });
+    const quiet = await runShell("bash", "type -t grep", { cwd: treeDir, env: missing, injection: await injector.injection(linux("bash"), missing) });
+    expect(quiet).toMatchObject({ stdout: "function\n", stderr: "" });
+
+    const none = await injector.injection(linux("bash"), baseEnv(home));
+    const unset = await runShell("bash", `echo "\${BASH_ENV-unset}"; type -t grep`, { cwd: treeDir, env: baseEnv(home), injection: none });
+    expect(lines(unset.stdout)).toEqual(["unset", "function"]);
+    injector.dispose();
+  });
+
+  it("zsh: a user's ZDOTDIR is restored and its .zshenv sourced; without one, ~/.zshenv is", async () => {
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => tmp) });
+    const zdot = path.join(tmp, "user-zdotdir");
+    mkdirSync(zdot, { recursive: true });
+    writeFileSync(path.join(zdot, ".zshenv"), "userfn() { echo user-zshenv }\nexport FROM_USER_ENV=1\n");
+    const env = baseEnv(home, { ZDOTDIR: zdot });
+    const injection = await injector.injection(linux("zsh"), env);
+    const r = await runShell("zsh", `userfn; echo "$FROM_USER_ENV"; whence -w grep; echo "ZDOTDIR=$ZDOTDIR"; zsh -c 'userfn; whence -w grep'`, {
+      cwd: treeDir,
+      env,
+      injection,
+    });
+    expect(lines(r.stdout)).toEqual(["user-zshenv", "1", "grep: function", `ZDOTDIR=${zdot}`, "user-zshenv", "grep: command"]);
+
+    const zhome = path.join(tmp, "zhome");
+    mkdirSync(zhome, { recursive: true });
+    writeFileSync(path.join(zhome, ".zshenv"), "homefn() { echo home-zshenv }\n");
+    const homeEnv = baseEnv(zhome);
+    const homeInjection = await injector.injection(linux("zsh"), homeEnv);
+    const h = await runShell("zsh", `homefn; echo "\${ZDOTDIR-unset}"; whence -w grep`, { cwd: treeDir, env: homeEnv, injection: homeInjection });
+    expect(lines(h.stdout)).toEqual(["home-zshenv", "unset", "grep: function"]);
+    injector.dispose();
+  });
+
+  it.each(["bash", "zsh"] as ShellKind[])("%s: the user's aliases neither break nor reshape the shims", async (kind) => {
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => tmp) });
+    const aliases = `alias command='echo HIJACKED'\nalias grep='grep --color=never'\n`;
+    let env: Record<string, string>;
+    if (kind === "bash") {
+      writeFileSync(path.join(home, "aliases.bash"), `shopt -s expand_aliases\n${aliases}`);
+      env = baseEnv(home, { BASH_ENV: path.join(home, "aliases.bash") });
+    } else {
+      const zdot = path.join(tmp, "alias-zdotdir");
+      mkdirSync(zdot, { recursive: true });
+      writeFileSync(path.join(zdot, ".zshenv"), aliases);
+      env = baseEnv(home, { ZDOTDIR: zdot });
+    }
+    const injection = await injector.injection(linux(kind), env);
+    const probe = kind === "bash" ? "shopt -q expand_aliases && echo aliases-on" : "[[ -o aliases ]] && echo aliases-on";
+    const r = await runShell(kind, `grep literal bre.txt\ngrep -rl ${tree.needle} src/deep\n${probe}`, { cwd: treeDir, env, injection });
+    expect(lines(r.stdout)).toEqual([`call(x) literal parentheses ${tree.needle}`, "src/deep/local-only.txt", "aliases-on"]);
+    injector.dispose();
+  });
+});
+
+describe("injection files", () => {
+  it("are written again when a tmp cleaner removed them, and a missing definition falls back to the system command", async () => {
+    const parent = path.join(tmp, "cleaned");
+    mkdirSync(parent);
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => parent) });
+    const first = await injector.injection(linux("bash"), baseEnv(home));
+    const [dir] = readdirSync(parent);
+    // A shell whose start-up file survives but whose grep definition is gone: the system grep.
+    rmSync(path.join(parent, dir!, readdirSync(path.join(parent, dir!))[0]!, "grep.bash"));
+    const stale = await runShell("bash", `grep -rl ${tree.needle} . | sort`, { cwd: treeDir, env: baseEnv(home), injection: first });
+    expect(stale).toMatchObject({ code: 0, stderr: "" });
+    expect(sortedLines(stale.stdout)).toContain("./dist/bundle.js");
+
+    rmSync(path.join(parent, dir!), { recursive: true });
+    const again = await injector.injection(linux("bash"), baseEnv(home));
+    const r = await runShell("bash", `grep -rl ${tree.needle} .`, { cwd: treeDir, env: baseEnv(home), injection: again });
+    expect(sortedLines(r.stdout)).toEqual(tree.expected);
+    injector.dispose();
+  });
+
+  it("sweep the directories of core processes that died without exiting, and only those", () => {
+    const parent = path.join(tmp, "sweep");
+    const dead = spawnSync("true").pid;
+    for (const name of [`wave-shims-${dead}-abc`, `wave-shims-${process.ppid}-def`, "wave-shims-other", "unrelated"]) {
+      mkdirSync(path.join(parent, name, "bash-0"), { recursive: true });
+    }
+    const files = new InjectionFiles(() => parent);
+    const dir = files.ensureDir("bash-1", () => ({ "env.bash": "true\n" }), "env.bash");
+    expect(path.basename(path.dirname(dir))).toMatch(new RegExp(`^wave-shims-${process.pid}-`));
+    expect(readdirSync(parent).sort()).toEqual(
+      [path.basename(path.dirname(dir)), `wave-shims-${process.ppid}-def`, "wave-shims-other", "unrelated"].sort(),
+    );
+    files.dispose();
+    expect(readdirSync(parent)).not.toContain(path.basename(path.dirname(dir)));
+  });
+
+  it("BASH-SHIM-7 an unwritable place for them means no shims, not a failed command", async () => {
+    const notADir = path.join(tmp, "a-file");
+    writeFileSync(notADir, "");
+    const records: LogRecord[] = [];
+    const stop = addLogSink((r) => records.push(r));
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => notADir) });
+    const injection = await injector.injection(linux("bash"), baseEnv(home));
+    stop();
+    expect(injection).toEqual({ env: {}, scriptPrefix: "" });
+    expect(records.some((r) => r.level === "debug" && /search shims unavailable/.test(r.message))).toBe(true);
+  });
+
+  it("spell paths for the shell: Git Bash reads C:/…, never backslashes", () => {
+    expect(shellPath("C:\\Users\\me\\AppData\\Local\\Temp\\wave-shims-1\\bash-0\\env.bash", "win32")).toBe(
+      "C:/Users/me/AppData/Local/Temp/wave-shims-1/bash-0/env.bash",
+    );
+    expect(shellPath("/tmp/a\\b", "linux")).toBe("/tmp/a\\b");
+  });
+});
+
+describe("the opt-out setting", () => {
+  it(`"${SHIMS_SETTING}": false in the workspace settings turns the shims off; absent or true keeps them`, () => {
+    const ws = new Workspace(tmp);
+    expect(shimsEnabled(ws)).toBe(true);
+    ws.updateSettings({ [SHIMS_SETTING]: false });
+    expect(shimsEnabled(ws)).toBe(false);
+    ws.updateSettings({ [SHIMS_SETTING]: "no" });
+    expect(shimsEnabled(ws)).toBe(true);
+  });
+});

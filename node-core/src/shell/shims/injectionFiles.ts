@@ -1,0 +1,105 @@
+// The files shells read the shims from: per shell kind and plan, one directory holding the start-up
+// file (bash: BASH_ENV; zsh: the ZDOTDIR's .zshenv) and one full definition per tool. They live in
+// one private directory per core process (mkdtemp: 0700, an unguessable name after the pid), are
+// written once per distinct content, written again when something (a tmp cleaner) removed them,
+// and removed at exit; directories left by processes that died without exiting are swept.
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export class InjectionFiles {
+  private dir: string | undefined;
+  private exitHook = false;
+  private readonly sets = new Map<string, Record<string, string>>();
+
+  constructor(private readonly parent: () => string = os.tmpdir) {}
+
+  /**
+   * Makes `<private dir>/<name>/` hold exactly the files `render(thatDir)` returns (rendered once
+   * per name: the name must identify the content) and returns that directory. The start-up file
+   * is written last, so a shell never finds it before the files it names.
+   */
+  ensureDir(name: string, render: (dir: string) => Record<string, string>, lastFile: string): string {
+    const dir = path.join(this.root(), name);
+    let files = this.sets.get(dir);
+    if (!files) {
+      files = render(dir);
+      this.sets.set(dir, files);
+    }
+    const names = Object.keys(files).sort((a, b) => Number(a === lastFile) - Number(b === lastFile));
+    for (const file of names) this.ensureFile(path.join(dir, file), files[file]!);
+    return dir;
+  }
+
+  /** Removes the private directory (tests, shutdown). */
+  dispose(): void {
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+    this.sets.clear();
+  }
+
+  private ensureFile(file: string, content: string): void {
+    if (isFileOfSize(file, Buffer.byteLength(content))) return;
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, content, { mode: 0o600 });
+    // rename is atomic: a shell starting meanwhile reads the old file or the new one, never half.
+    renameSync(tmp, file);
+  }
+
+  private root(): string {
+    if (this.dir && isDirectory(this.dir)) return this.dir;
+    const parent = this.parent();
+    this.dir = mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
+    removeAbandoned(parent);
+    if (!this.exitHook) {
+      this.exitHook = true;
+      process.once("exit", () => this.dispose());
+    }
+    return this.dir;
+  }
+}
+
+const PREFIX = "wave-shims-";
+
+/** Removes the directories of core processes that no longer exist (killed before their exit hook). */
+function removeAbandoned(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^wave-shims-(\d+)-/.exec(name);
+    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
+    rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, someone else's. Only "no such process" means abandoned.
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+function isFileOfSize(file: string, size: number): boolean {
+  try {
+    const s = statSync(file);
+    return s.isFile() && s.size === size;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
