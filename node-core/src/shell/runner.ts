@@ -211,6 +211,16 @@ export class ShellRun {
     }
     if (pids.length === 0) unwatchGroup(pid);
     const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
+    if (table === linuxProcessTable) {
+      // A child the shell forked just before exiting may not have exec'd its program yet: it
+      // still shows the shell's own command line. Give it a moment to become what it runs (a
+      // subshell that never execs keeps that line, which is then the truth).
+      const shellLine = this.child.spawnargs.join(" ");
+      for (let i = 0; i < 5 && survivors.some((s) => s.command === shellLine); i++) {
+        await delay(10);
+        for (const s of survivors) if (s.command === shellLine) s.command = procCommandLine(s.pid);
+      }
+    }
     // A process that ended while we looked is no survivor.
     return table === linuxProcessTable ? survivors.filter((s) => readProcEntry(s.pid) !== undefined) : survivors;
   }
