@@ -4,7 +4,7 @@
 //  2. Glob `**/*.js` on a generated 100,000-file tree vs `rg --files -g '*.js'`.
 //  3. Edit of a 10 MB file: time per Edit, and the atomic write's cost vs a plain in-place write.
 // Inputs are generated in a temporary directory and deleted at the end.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, copyFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
@@ -237,41 +237,11 @@ async function benchGlob() {
 }
 
 function spawnNodeWalkerCore(isolated, root) {
-  // startCore() runs the repository bundle; this one runs the isolated copy.
-  const child = spawn(process.execPath, [join(isolated, "wave-core.js"), "serve", "--root", root], {
-    stdio: ["pipe", "pipe", "inherit"],
+  // startCore() runs the repository bundle by default; this one runs the isolated copy.
+  return startCore(["--root", root], {
+    bundle: join(isolated, "wave-core.js"),
     env: { ...process.env, PATH: join(isolated, "bin"), WAVE_VENDOR_DIR: join(isolated, "none") },
   });
-  let buf = "";
-  let next = 1;
-  const pending = new Map();
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (d) => {
-    buf += d;
-    let nl;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const msg = JSON.parse(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-      if (msg.id != null && pending.has(msg.id)) {
-        pending.get(msg.id)(msg);
-        pending.delete(msg.id);
-      }
-    }
-  });
-  return {
-    child,
-    request(method, params) {
-      const id = next++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve);
-        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-      });
-    },
-    async close() {
-      child.stdin.end();
-      await new Promise((r) => child.once("exit", r));
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

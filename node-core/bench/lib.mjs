@@ -32,9 +32,12 @@ export function report({ name, value, baseline, unit = "ms", goal, baselineName 
   return ratio;
 }
 
-/** Starts `wave-core serve` and returns a minimal request/notification client. */
-export function startCore(args = [], opts = {}) {
-  const child = spawn(process.execPath, [coreBundle, "serve", ...args], {
+/**
+ * Starts `wave-core serve` and returns a minimal request/notification client. `opts.bundle` runs
+ * another copy of the bundle; the other options go to spawn().
+ */
+export function startCore(args = [], { bundle = coreBundle, ...opts } = {}) {
+  const child = spawn(process.execPath, [bundle, "serve", ...args], {
     stdio: ["pipe", "pipe", "inherit"],
     ...opts,
   });

@@ -2,11 +2,10 @@
 // load, in this order: the @vscode/ripgrep platform package if npm installed it (an optional
 // dependency), the bundled vendor directory, then `rg` on the child environment's PATH.
 import { spawn } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
-import { vendorBinary } from "../util/vendor.js";
+import { isExecutableFile, vendorBinary } from "../util/vendor.js";
 
 export type RipgrepSource = "@vscode/ripgrep" | "vendor" | "PATH";
 
@@ -25,16 +24,6 @@ export interface RipgrepLookup {
 
 export const RIPGREP_MISSING =
   "ripgrep is not available: no @vscode/ripgrep package, no bundled rg, and no `rg` on PATH. Install ripgrep (e.g. `apt-get install ripgrep`, `brew install ripgrep`, `winget install BurntSushi.ripgrep.MSVC`) and try again; meanwhile Bash with `grep -rn` works.";
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function defaultModuleResolver(request: string): string | undefined {
   // The bundle is CommonJS (__filename is the bundle); under the test runner fall back to the cwd.

@@ -6,7 +6,7 @@ import { promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
-import { readLineWindow, cutChars } from "../fs/lineWindow.js";
+import { readLineWindow, cutChars, type LineWindow } from "../fs/lineWindow.js";
 import { renderNotebook, NotebookError } from "../fs/notebook.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256, type ReadRecord } from "../fs/readState.js";
@@ -199,13 +199,7 @@ async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResul
   return { result, hash: sha256(raw) };
 }
 
-interface TextWindow {
-  lines: string[];
-  cutLines: number[];
-  totalLines: number | null;
-  estimatedTotalLines?: number;
-  moreAfter: boolean;
-  hash?: string;
+interface TextWindow extends LineWindow {
   encoding: string;
 }
 

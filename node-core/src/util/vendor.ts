@@ -25,7 +25,8 @@ export function vendorRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   return [path.join(here, "vendor"), path.join(here, "..", "vendor"), path.join(here, "..", "..", "vendor")];
 }
 
-function isExecutableFile(file: string): boolean {
+/** A regular file this process may execute. */
+export function isExecutableFile(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
     accessSync(file, constants.X_OK);

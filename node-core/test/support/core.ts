@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import type { WaveCore } from "../../src/core/runtime.js";
 import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
+import type { BashStructured } from "../../src/tools/bash.js";
 import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
 import { createCore } from "../../src/startup.js";
 import { processesWithEnv, tempDir, waitFor } from "./processes.js";
@@ -16,23 +17,7 @@ export interface TestCore {
 
 export interface BashResult extends ToolResult {
   text: string;
-  s: Record<string, unknown> & {
-    success: boolean;
-    exitCode: number | null;
-    signal: string | null;
-    output: string;
-    truncated: boolean;
-    outputPath: string | null;
-    backgroundTaskId: string | null;
-    backgroundedByUser: boolean;
-    assistantAutoBackgrounded: boolean;
-    interrupted: boolean;
-    cwd: string;
-    cwdChanged: boolean;
-    cwdReset: boolean;
-    survivors: Array<{ pid: number; command: string }>;
-    durationMs: number;
-  };
+  s: Record<string, unknown> & BashStructured;
 }
 
 const open: WaveCore[] = [];
