@@ -78,9 +78,6 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     var notice: String? = null
         private set
 
-    /** A `session/cwdChanged` that arrived while this command ran; shown if the result carries no notice. */
-    var pendingCwdNotice: String? = null
-
     init {
         val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
         val left = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
@@ -158,10 +155,14 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
             body.add(Box.createVerticalStrut(4))
             body.add(scroll.apply { alignmentX = LEFT_ALIGNMENT })
         }
+        // A command that never ran (no shell, unwritable output directory) or that the core aborted says why.
+        if (r.error != null && r.output.isEmpty()) {
+            body.add(secondaryLabel(Format.firstLine(r.error, 300)).apply { foreground = WaveTheme.error; toolTipText = r.error; alignmentX = LEFT_ALIGNMENT })
+        }
         val footer = JPanel(FlowLayout(FlowLayout.LEFT, 10, 2)).apply { isOpaque = false; alignmentX = LEFT_ALIGNMENT }
         footerLabels.clear()
         val parts = mutableListOf<JComponent>()
-        (r.durationMs ?: event.durationMs).let { parts += secondaryLabel(Format.duration(it)) }
+        parts += secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs))
         if (r.movedToBackground) {
             val how = when {
                 r.backgroundedByUser -> "Moved to the background"
@@ -170,12 +171,15 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
             }
             parts += secondaryLabel("$how as task ${r.backgroundTaskId}")
         }
-        (r.cwdNotice ?: pendingCwdNotice)?.let { parts += secondaryLabel(it) }
+        r.cwdNotices.forEach { parts += secondaryLabel(it) }
         if (r.survivors.isNotEmpty()) {
             parts += secondaryLabel("Left running: " + r.survivors.joinToString { "${it.command} (pid ${it.pid})" }).apply { foreground = WaveTheme.warning }
         }
-        if (r.truncated && r.outputPath != null) {
-            parts += LinkLabel("Open full output") { actions.openFile(r.outputPath!!, null) }
+        val file = r.outputPath
+        if (file != null && !r.movedToBackground) {
+            // Truncated: the file has what the card could not show. Survivors: they are still writing to it.
+            val label = if (r.truncated) "Open full output (${Format.bytes(r.outputBytes)})" else "Open output file"
+            parts += LinkLabel(label) { actions.openFile(file, null) }.apply { toolTipText = file }
         }
         parts.forEach { footer.add(it); footerLabels += it }
         body.add(footer)
@@ -184,8 +188,10 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     private fun status(r: BashResult): Pair<String, java.awt.Color> = when {
         r.movedToBackground -> "In background" to WaveTheme.running
         r.interrupted -> "Interrupted" to WaveTheme.warning
+        r.timedOut -> "Stopped at its timeout" to WaveTheme.warning
         r.signal != null -> "Killed by ${r.signal}" to WaveTheme.error
         r.exitCode != null -> "Exit ${r.exitCode}" to (if (r.exitCode == 0) WaveTheme.success else WaveTheme.error)
+        r.error != null -> "Not run" to WaveTheme.error
         r.isError -> "Failed" to WaveTheme.error
         else -> "Done" to WaveTheme.success
     }
