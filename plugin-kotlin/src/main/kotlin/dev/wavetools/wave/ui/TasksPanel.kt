@@ -85,7 +85,7 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
             val left = JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply { isOpaque = false }
             left.add(dot)
             left.add(monoLabel(task.command).apply { toolTipText = task.command })
-            task.description?.let { left.add(secondaryLabel(it)) }
+            task.description?.let { left.add(secondaryLabel("· $it")) }
             val right = JPanel(FlowLayout(FlowLayout.RIGHT, 6, 0)).apply { isOpaque = false }
             right.add(status); right.add(showLog); right.add(stop)
             add(left, BorderLayout.CENTER)

@@ -10,15 +10,12 @@ import java.awt.FlowLayout
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
-import javax.swing.BorderFactory
 import javax.swing.Box
 import javax.swing.BoxLayout
 import javax.swing.JButton
 import javax.swing.JComponent
 import javax.swing.JLabel
 import javax.swing.JPanel
-import javax.swing.JScrollPane
-import javax.swing.ScrollPaneConstants
 import javax.swing.Timer
 
 /** One tool call in the session feed, built from `tool/started` and completed by `tool/finished`. */
@@ -146,14 +143,12 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
         statusDot.color = color
         if (r.output.isNotEmpty() && !r.movedToBackground) {
             val pane = OutputPane(r.output.trimEnd('\n'))
+            // The core's "[… N bytes omitted. Full output …]" line between head and tail is for the
+            // model; here it reads as a note, and the footer links the file.
+            if (r.truncated) OMISSION_MARKER.find(pane.plainText)?.let { pane.markAsNote(it.range) }
             output = pane
-            val scroll = JScrollPane(pane, ScrollPaneConstants.VERTICAL_SCROLLBAR_AS_NEEDED, ScrollPaneConstants.HORIZONTAL_SCROLLBAR_AS_NEEDED)
-            scroll.border = BorderFactory.createLineBorder(WaveTheme.border)
-            val lines = pane.plainText.count { it == '\n' } + 1
-            val lineHeight = pane.getFontMetrics(pane.font).height
-            scroll.preferredSize = java.awt.Dimension(200, (minOf(lines, MAX_OUTPUT_LINES) * lineHeight + 14))
             body.add(Box.createVerticalStrut(4))
-            body.add(scroll.apply { alignmentX = LEFT_ALIGNMENT })
+            body.add(OutputScroll(pane, MAX_OUTPUT_LINES, showEnd = true))
         }
         // A command that never ran (no shell, unwritable output directory) or that the core aborted says why.
         if (r.error != null && r.output.isEmpty()) {
@@ -200,6 +195,7 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
 
     companion object {
         const val MAX_OUTPUT_LINES = 24
+        private val OMISSION_MARKER = Regex("""\[… [\d,]+ bytes omitted\.[^\n]*]""")
     }
 }
 
@@ -315,10 +311,7 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
                     linkFor(doc.substring(start, end))?.let { (p, l) -> actions.openFile(p, l) }
                 }
             })
-            val scroll = JScrollPane(pane)
-            scroll.border = BorderFactory.createLineBorder(WaveTheme.border)
-            val lines = minOf(pane.plainText.count { it == '\n' } + 1, 20)
-            scroll.preferredSize = java.awt.Dimension(200, lines * pane.getFontMetrics(pane.font).height + 14)
+            val scroll = OutputScroll(pane, MAX_EXPANDED_LINES, showEnd = false)
             detail = scroll
             add(scroll, BorderLayout.CENTER)
         }
@@ -342,6 +335,8 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
         return p to ref.line
     }
 }
+
+private const val MAX_EXPANDED_LINES = 20
 
 object Cards {
     fun create(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC(), root: String? = null): ToolCallCard = when (started.name) {

@@ -133,7 +133,13 @@ class LiveFeedTest {
             assertEquals("Open full output (${Format.bytes(r.outputBytes)})", link.text)
             link.click()
             assertEquals("open $file", actions.log.last())
-            assertTrue(c.output!!.plainText.contains("bytes omitted"), "the core's marker between head and tail is shown")
+            val text = c.output!!.plainText
+            val marker = text.indexOf("[… ")
+            assertTrue(marker > 0 && text.substring(marker).contains("bytes omitted. Full output"), "the core's marker between head and tail is shown")
+            val noteStyle = c.output!!.styledDocument.getCharacterElement(marker + 5).attributes
+            assertEquals(WaveTheme.secondary, javax.swing.text.StyleConstants.getForeground(noteStyle))
+            assertTrue(javax.swing.text.StyleConstants.isItalic(noteStyle), "shown as a note, not as output")
+            assertFalse(javax.swing.text.StyleConstants.isItalic(c.output!!.styledDocument.getCharacterElement(0).attributes))
         }
         assertEquals(r.outputBytes, Files.size(file))
         assertTrue(Files.readString(file).endsWith("19999\n20000\n"))
