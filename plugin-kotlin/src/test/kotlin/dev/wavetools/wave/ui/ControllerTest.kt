@@ -116,6 +116,11 @@ class ControllerTest {
 
         val stopped = type("echo begun; sleep 31")
         waitForUi({ "no controls" }) { stopped.stopButton.isEnabled }
+        // Stop once the command has printed its first line: its `sleep` runs (seen in /proc by the core's marker).
+        val marker = supervisor.process()!!.launch.instanceMarker
+        TestSupport.eventually(message = { "sleep 31 never started" }) {
+            TestSupport.commandProcesses(marker).keys.any { pid -> ProcessHandle.of(pid).flatMap { it.info().commandLine() }.orElse("").endsWith("sleep 31") }
+        }
         assertTrue(onEdt { controller.stopLatest() })
         finished(stopped)
         onEdt {
