@@ -271,6 +271,7 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
         return when (started.name) {
             "Read", "Write" -> Format.relative(s("file_path") ?: "", root)
             "Glob" -> s("pattern") ?: ""
+            "TaskStop" -> "task ${s("task_id") ?: "?"}"
             "Grep" -> "\"${s("pattern") ?: ""}\"" + (s("path")?.let { " in ${Format.relative(it, root)}" } ?: "")
             else -> Format.firstLine(a.toString(), 80)
         }
@@ -340,7 +341,7 @@ private const val MAX_EXPANDED_LINES = 20
 
 object Cards {
     fun create(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC(), root: String? = null): ToolCallCard = when (started.name) {
-        "Bash", "run_shell_command" -> BashCard(started, actions, clock)
+        "Bash" -> BashCard(started, actions, clock)
         "Edit", "MultiEdit" -> EditCard(started, actions, clock, root)
         else -> CompactCard(started, actions, clock, root)
     }

@@ -149,6 +149,8 @@ class FeedTest {
     fun `the background tasks view shows status, runtime and exit, with Stop while running`() = onEdt {
         val running = panel.tasks.row("b7k2q9d")!!
         assertEquals("running 0:47", running.status.text)
+        assertEquals(listOf("· Start the dev server", "· moved here with Ctrl+B"), running.find<javax.swing.JLabel> { it.text.startsWith("· ") }.map { it.text })
+        assertTrue(panel.tasks.row("ba1f9x2")!!.find<javax.swing.JLabel> { it.text.startsWith("· ") }.isEmpty(), "started in the background: nothing to explain")
         assertTrue(running.stop.isVisible)
         running.stop.doClick()
         assertEquals("stopTask b7k2q9d", actions.log.last())

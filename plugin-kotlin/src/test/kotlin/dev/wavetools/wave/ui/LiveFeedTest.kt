@@ -52,6 +52,7 @@ class LiveFeedTest {
         run("seq 1 20000")
         run("cd / && echo left")
         run("sleep 30", background = true)
+        run("sleep 45 & echo started")
         taskId = results.getValue("sleep 30").backgroundTaskId!!
         recorder.awaitNotification(CoreNotifications.TASK_STARTED)
         taskStartedAt = recorder.messages.size
@@ -143,6 +144,27 @@ class LiveFeedTest {
         }
         assertEquals(r.outputBytes, Files.size(file))
         assertTrue(Files.readString(file).endsWith("19999\n20000\n"))
+    }
+
+    @Test
+    fun `processes a command left running are listed with the output file they still write to`() {
+        played()
+        val r = results.getValue("sleep 45 & echo started")
+        val survivor = r.survivors.single()
+        assertEquals("sleep 45", survivor.command)
+        assertTrue(ProcessHandle.of(survivor.pid).isPresent, "it still runs until the session ends")
+        onEdt {
+            val c = card(6)
+            assertEquals("started", c.output!!.plainText)
+            val left = c.footerLabels.map { it as JLabel }.single { it.text.startsWith("Left running: ") }
+            assertEquals("Left running: sleep 45 (pid ${survivor.pid})", left.text)
+            assertEquals(WaveTheme.warning, left.foreground)
+            val link = c.footerLabels.filterIsInstance<LinkLabel>().single()
+            assertEquals("Open output file", link.text)
+            link.click()
+            assertEquals("open ${r.outputPath}", actions.log.last())
+        }
+        assertTrue(Files.isRegularFile(Paths.get(r.outputPath!!)), "the core keeps the file while survivors may write to it")
     }
 
     @Test
