@@ -110,7 +110,7 @@ class BashBridgeTest {
     }
 
     @Test
-    fun `exit codes, signals, start failures and truncated output come through typed`() {
+    fun `exit codes, signals and truncated output come through typed`() {
         val core = Core(TestSupport.launchWithoutProbe(root))
         val failed = BashResult.from(core.bash("exit 3").result.await())
         assertEquals(listOf(false, 3, null, true), listOf(failed.success, failed.exitCode, failed.signal, failed.isError))

@@ -221,4 +221,27 @@ class LiveFeedTest {
             TestSupport.deleteTree(workspace)
         }
     }
+
+    @Test
+    fun `a command the core could not start shows why on its card`() {
+        val workspace = TestSupport.workspace()
+        try {
+            LiveRecorder(workspace, TestSupport.launchWithoutProbe(workspace, mapOf("WAVE_SHELL" to "/nowhere/bash"))).use { live ->
+                val r = BashResult.from(live.bash("echo hi"))
+                assertTrue(r.isError && !r.success && r.exitCode == null && r.output.isEmpty(), r.toString())
+                assertTrue(r.error!!.startsWith("WAVE_SHELL is set to \"/nowhere/bash\""), r.error)
+                val p = onEdt { WavePanel(object : HostServices {}, FakeActions(), onRun = {}, onRetry = {}) }
+                RecordedSession.play(p, live.recording())
+                onEdt {
+                    val c = p.feed.cards().single() as BashCard
+                    assertEquals("Not run", c.statusLabel.text)
+                    assertEquals(WaveTheme.error, c.statusLabel.foreground)
+                    assertNull(c.output)
+                    assertTrue(c.find<JLabel> { it.text == Format.firstLine(r.error!!, 300) && it.foreground == WaveTheme.error }.isNotEmpty(), "the reason is on the card")
+                }
+            }
+        } finally {
+            TestSupport.deleteTree(workspace)
+        }
+    }
 }
