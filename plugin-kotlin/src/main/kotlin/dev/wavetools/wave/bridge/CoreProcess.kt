@@ -155,6 +155,9 @@ class CoreProcess private constructor(
             }
         }
         family += process.descendants().toList()
+        // What is already on its way out — the core's watchdog finishing its last sweep, processes
+        // the core just stopped — gets a moment before it counts as left behind.
+        awaitExit(family, LEFTOVER_GRACE)
         val killed = killRemaining(family)
         if (process.isAlive) {
             graceful = false
@@ -175,10 +178,25 @@ class CoreProcess private constructor(
         return StopReport(code, graceful && killed.isEmpty(), killed)
     }
 
+    private fun awaitExit(family: List<ProcessHandle>, grace: Duration) {
+        val deadline = System.nanoTime() + grace.toNanos()
+        while (System.nanoTime() < deadline) {
+            val running = family.any { it.pid() != process.pid() && ProcessMarker.isRunning(it) } ||
+                ProcessMarker.pidsWith(launch.instanceMarker).any { it != process.pid() }
+            if (!running) return
+            try {
+                Thread.sleep(20)
+            } catch (e: InterruptedException) {
+                Thread.currentThread().interrupt()
+                return
+            }
+        }
+    }
+
     private fun killRemaining(family: List<ProcessHandle>): MutableList<Long> {
         val killed = mutableListOf<Long>()
         for (h in family.distinctBy { it.pid() }) {
-            if (h.isAlive && h.pid() != process.pid()) {
+            if (h.pid() != process.pid() && ProcessMarker.isRunning(h)) {
                 h.destroyForcibly()
                 killed += h.pid()
             }
@@ -186,7 +204,7 @@ class CoreProcess private constructor(
         for (pid in ProcessMarker.pidsWith(launch.instanceMarker)) {
             if (pid == process.pid() || pid in killed) continue
             ProcessHandle.of(pid).ifPresent { h ->
-                if (h.isAlive) {
+                if (ProcessMarker.isRunning(h)) {
                     h.destroyForcibly()
                     killed += pid
                 }
@@ -212,6 +230,9 @@ class CoreProcess private constructor(
     companion object {
         private const val STDERR_TAIL_LINES = 40
         private const val READER_DRAIN_MS = 2000L
+
+        /** The core's watchdog exits within milliseconds of a clean shutdown; a stop waits this long for stragglers to go. */
+        private val LEFTOVER_GRACE: Duration = Duration.ofMillis(1500)
 
         /** Starts the core; throws [java.io.IOException] when it cannot be spawned (no such node, ...). */
         fun start(

@@ -39,6 +39,23 @@ object ProcessMarker {
         return found
     }
 
+    /**
+     * Whether [handle] is a running process. [ProcessHandle.isAlive] also says true for a zombie (dead,
+     * not yet reaped by its parent), which no signal can affect; on Linux /proc tells them apart.
+     */
+    fun isRunning(handle: ProcessHandle, procRoot: Path = Paths.get("/proc")): Boolean {
+        if (!handle.isAlive) return false
+        if (!isSupported(procRoot)) return true
+        val stat = try {
+            Files.readString(procRoot.resolve(handle.pid().toString()).resolve("stat"))
+        } catch (e: Exception) {
+            return false // gone between the two looks
+        }
+        // "pid (comm) S ...": the state follows the last ')' (comm may contain parentheses).
+        val state = stat.substringAfterLast(')').trim().firstOrNull()
+        return state != 'Z' && state != 'X'
+    }
+
     /** True when [environ] (NUL-separated `NAME=value` entries) has exactly the entry [needle]. */
     internal fun containsEntry(environ: ByteArray, needle: ByteArray): Boolean {
         var start = 0

@@ -4,9 +4,9 @@ import com.google.gson.JsonArray
 import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 
-// Readers that turn a tool's MCP-shaped result into what the tool window shows. They read
-// structuredContent tolerantly (a missing or differently typed field falls back, never throws),
-// so a core that adds fields, or an older one that lacks some, still renders.
+// Readers that turn a tool's MCP-shaped result into what the tool window shows. The Bash result
+// is decoded strictly by its documented shape (README "The Bash tool", Result fields); the Edit
+// diff is still read tolerantly (see EditDiffAdapter) until its shape is settled.
 
 internal fun JsonObject.str(vararg names: String): String? {
     for (n in names) {
@@ -24,69 +24,74 @@ internal fun JsonObject.int(vararg names: String): Int? {
     return null
 }
 
-internal fun JsonObject.long(vararg names: String): Long? {
-    for (n in names) {
-        val v = get(n) ?: continue
-        if (v.isJsonPrimitive && v.asJsonPrimitive.isNumber) return v.asNumber.toLong()
-    }
-    return null
-}
-
-internal fun JsonObject.bool(name: String): Boolean? {
-    val v = get(name) ?: return null
-    return if (v.isJsonPrimitive && v.asJsonPrimitive.isBoolean) v.asBoolean else null
-}
-
 internal fun JsonObject.obj(name: String): JsonObject? = get(name)?.takeIf { it.isJsonObject }?.asJsonObject
 
 internal fun JsonObject.arr(name: String): JsonArray? = get(name)?.takeIf { it.isJsonArray }?.asJsonArray
 
-/** The Bash tool's result, as its structuredContent announces it. */
+/**
+ * The Bash tool's result: its `structuredContent` fields (README "The Bash tool", Result fields)
+ * plus the cwd notice, which the core puts in the content text only.
+ */
 data class BashResult(
-    val success: Boolean,
-    val exitCode: Int?,
-    val signal: String?,
-    val output: String,
-    val truncated: Boolean,
-    val outputPath: String?,
-    val backgroundTaskId: String?,
-    val backgroundedByUser: Boolean,
-    val assistantAutoBackgrounded: Boolean,
-    val interrupted: Boolean,
-    val cwd: String?,
-    val survivors: List<Survivor>,
-    val durationMs: Long?,
-    /** The note the core adds when the working directory changed or was reset (BASH-CWD). */
-    val cwdNotice: String?,
-    val isError: Boolean,
+    /** Exit code 0; also true for backgrounded commands and a `sleep` stopped at its timeout. */
+    val success: Boolean = false,
+    /** Null when killed by a signal, backgrounded, or not started. */
+    val exitCode: Int? = null,
+    val signal: String? = null,
+    /** At most 30,000 characters: head and tail when [truncated]. */
+    val output: String = "",
+    val truncated: Boolean = false,
+    /** The output file when the core kept it: truncated output, survivors still writing, background tasks. */
+    val outputPath: String? = null,
+    /** Size of the whole output. */
+    val outputBytes: Long = 0,
+    val backgroundTaskId: String? = null,
+    val backgroundedByUser: Boolean = false,
+    val assistantAutoBackgrounded: Boolean = false,
+    /** It ran past its timeout (then backgrounded, or stopped if it was a `sleep`). */
+    val timedOut: Boolean = false,
+    /** Cancelled; [output] is what it printed until then. */
+    val interrupted: Boolean = false,
+    /** Where the next command starts. */
+    val cwd: String = "",
+    /** A `cd` inside the allowed directories was kept. */
+    val cwdChanged: Boolean = false,
+    /** The session went back to its original directory. */
+    val cwdReset: Boolean = false,
+    /** Descendants still alive when the shell exited. */
+    val survivors: List<Survivor> = emptyList(),
+    val durationMs: Long = 0,
+    /** Only on failures to start (no shell, unwritable output directory) and calls the core aborted. */
+    val error: String? = null,
+    val isError: Boolean = false,
+    /**
+     * `Shell working directory changed to <dir>` and/or `Shell cwd was reset to <dir> …`, as the core
+     * wrote them (a reset before the command started and a kept `cd` can both happen in one call).
+     */
+    val cwdNotices: List<String> = emptyList(),
 ) {
     val movedToBackground: Boolean get() = backgroundTaskId != null
 
     companion object {
+        const val CWD_CHANGED_PREFIX = "Shell working directory changed to "
+        const val CWD_RESET_PREFIX = "Shell cwd was reset to "
+
         fun from(result: CallToolResult): BashResult {
-            val s = result.structuredContent ?: JsonObject()
-            val cwdNotice = s.str("cwdNotice", "cwdChangeNotice", "cwdMessage")
-                ?: s.obj("cwdChange")?.str("message", "notice")
-                ?: s.obj("cwdNotice")?.str("message", "notice")
-            return BashResult(
-                success = s.bool("success") ?: !result.isError,
-                exitCode = s.int("exitCode"),
-                signal = s.str("signal"),
-                output = s.str("output") ?: result.text,
-                truncated = s.bool("truncated") ?: false,
-                outputPath = s.str("outputPath"),
-                backgroundTaskId = s.str("backgroundTaskId"),
-                backgroundedByUser = s.bool("backgroundedByUser") ?: false,
-                assistantAutoBackgrounded = s.bool("assistantAutoBackgrounded") ?: false,
-                interrupted = s.bool("interrupted") ?: false,
-                cwd = s.str("cwd"),
-                survivors = s.arr("survivors")?.mapNotNull { el ->
-                    el.takeIf { it.isJsonObject }?.asJsonObject?.let { Survivor(it.long("pid") ?: 0, it.str("command") ?: "") }
-                } ?: emptyList(),
-                durationMs = s.long("durationMs"),
-                cwdNotice = cwdNotice,
-                isError = result.isError,
-            )
+            val decoded = result.structuredContent?.let { Json.decode<BashResult>(it) } ?: BashResult(error = result.text.ifBlank { null })
+            return decoded.copy(isError = result.isError, cwdNotices = cwdNotices(result.text, decoded))
+        }
+
+        /**
+         * The notice lines of the content text; the booleans say which there are. The notes follow
+         * the command's output, so the last matching line is the core's, not something it printed.
+         */
+        private fun cwdNotices(text: String, r: BashResult): List<String> {
+            val lines = text.lines()
+            fun notice(prefix: String, fallback: String) = lines.lastOrNull { it.startsWith(prefix) } ?: fallback
+            return buildList {
+                if (r.cwdReset) add(notice(CWD_RESET_PREFIX, CWD_RESET_PREFIX + r.cwd))
+                if (r.cwdChanged) add(notice(CWD_CHANGED_PREFIX, CWD_CHANGED_PREFIX + r.cwd))
+            }
         }
     }
 }

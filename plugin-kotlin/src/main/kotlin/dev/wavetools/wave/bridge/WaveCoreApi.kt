@@ -4,6 +4,7 @@ import com.google.gson.JsonElement
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicLong
 
 /**
@@ -87,8 +88,32 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     /** The calls this host started that have not answered yet. */
     fun activeCall(callId: String): ToolCall? = calls[callId]
 
-    fun moveToBackground(callId: String, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<MoveToBackgroundResult> =
-        rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), timeout).future
+    /**
+     * Ctrl+B: the core hands the running call to its background task manager. A Bash call can be
+     * moved only once its shell runs, and the shell waits for the login-environment probe (up to
+     * 8.4 s after the core started); until then the core answers `moved: false`. So while the call
+     * is still running, is a Bash call and the core does not list it as movable yet, this asks
+     * again every [RETRY_INTERVAL] for up to [patience].
+     */
+    fun moveToBackground(callId: String, patience: Duration = MOVE_PATIENCE): CompletableFuture<MoveToBackgroundResult> {
+        val deadline = System.nanoTime() + patience.toNanos()
+        fun attempt(): CompletableFuture<MoveToBackgroundResult> =
+            rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), DEFAULT_TIMEOUT).future
+                .thenCompose { answer ->
+                    if (answer.moved || System.nanoTime() > deadline) return@thenCompose CompletableFuture.completedFuture(answer)
+                    callsList().thenCompose { running ->
+                        val call = running.firstOrNull { it.callId == callId }
+                        when {
+                            call == null || call.name !in BACKGROUNDABLE_TOOLS -> CompletableFuture.completedFuture(answer)
+                            // It became movable between the two requests: ask again at once.
+                            call.canMoveToBackground -> attempt()
+                            else -> CompletableFuture.supplyAsync({}, CompletableFuture.delayedExecutor(RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS))
+                                .thenCompose { attempt() }
+                        }
+                    }
+                }
+        return attempt()
+    }
 
     fun callsList(sessionId: String? = null, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<CallInfo>> =
         rpc.request<CallsListResult>("calls/list", sessionParams(sessionId), timeout).future.thenApply { it.calls }
@@ -139,5 +164,12 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
 
     companion object {
         val DEFAULT_TIMEOUT: Duration = Duration.ofSeconds(30)
+
+        /** The longest a Bash call waits for the login-environment probe, plus a margin. */
+        val MOVE_PATIENCE: Duration = Duration.ofSeconds(10)
+        val RETRY_INTERVAL: Duration = Duration.ofMillis(100)
+
+        /** Tools whose calls the core can move to the background. */
+        val BACKGROUNDABLE_TOOLS = setOf("Bash")
     }
 }

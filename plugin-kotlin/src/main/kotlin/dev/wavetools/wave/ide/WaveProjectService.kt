@@ -71,15 +71,12 @@ class WaveProjectService(private val project: Project) : Disposable {
         return CoreLaunch(node = node, coreScript = script, workspaceRoot = Paths.get(root), environment = environment)
     }
 
-    private fun initializeParams(): InitializeParams {
-        val timeout = WaveSettings.getInstance().state.defaultTimeoutSeconds
-        return InitializeParams(
-            hostInfo = HostInfo("wave-jetbrains"),
-            workspaceRoot = project.basePath,
-            additionalDirectories = WaveProjectSettings.getInstance(project).state.additionalDirectories.toList(),
-            settings = if (timeout > 0) mapOf("defaultTimeoutMs" to timeout * 1000L) else emptyMap(),
-        )
-    }
+    // The default timeout is not a core setting: the controller passes it with each typed command.
+    private fun initializeParams(): InitializeParams = InitializeParams(
+        hostInfo = HostInfo("wave-jetbrains"),
+        workspaceRoot = project.basePath,
+        additionalDirectories = WaveProjectSettings.getInstance(project).state.additionalDirectories.toList(),
+    )
 
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return

@@ -15,7 +15,9 @@ import javax.swing.JButton
 import javax.swing.JComponent
 import javax.swing.JLabel
 import javax.swing.JPanel
+import javax.swing.JScrollPane
 import javax.swing.JTextPane
+import javax.swing.JViewport
 import javax.swing.text.DefaultStyledDocument
 
 /** A label that looks and acts like a hyperlink. */
@@ -61,6 +63,68 @@ class OutputPane(text: String) : JTextPane(DefaultStyledDocument()) {
 
     /** The visible text (without escape sequences). */
     val plainText: String get() = document.getText(0, document.length)
+
+    /** Shows [range] of the text as a note rather than output (secondary colour, italic). */
+    fun markAsNote(range: IntRange) {
+        val attrs = javax.swing.text.SimpleAttributeSet()
+        javax.swing.text.StyleConstants.setForeground(attrs, WaveTheme.secondary)
+        javax.swing.text.StyleConstants.setItalic(attrs, true)
+        styledDocument.setCharacterAttributes(range.first, range.last - range.first + 1, attrs, false)
+    }
+
+    /** Lines are never wrapped, as in a terminal: wider text scrolls sideways. */
+    override fun getScrollableTracksViewportWidth(): Boolean = parent !is JViewport || ui.getPreferredSize(this).width <= parent.width
+}
+
+/**
+ * Output in a frame at most [maxLines] lines tall (plus a horizontal scrollbar when a line is
+ * wider than the card). Output taller than that starts scrolled to its end when [showEnd] — the
+ * end is where a command's summary and errors are — and the rest is a scroll away.
+ */
+class OutputScroll(val pane: OutputPane, private val maxLines: Int, private val showEnd: Boolean) :
+    JScrollPane(pane, VERTICAL_SCROLLBAR_AS_NEEDED, HORIZONTAL_SCROLLBAR_AS_NEEDED) {
+    /** Where this frame last scrolled the view to, while the person has not scrolled it elsewhere. */
+    private var placedAt: Int? = null
+    private var sizedForWidth = -1
+
+    init {
+        border = BorderFactory.createLineBorder(WaveTheme.border)
+        alignmentX = LEFT_ALIGNMENT
+    }
+
+    private val capHeight: Int get() = maxLines * pane.getFontMetrics(pane.font).height + pane.insets.top + pane.insets.bottom
+
+    override fun getPreferredSize(): Dimension {
+        val view = pane.preferredSize
+        val frame = insets
+        val tall = view.height > capHeight
+        // Whether a horizontal bar shows depends on the width the card gives; until laid out, assume none.
+        val room = width - frame.left - frame.right - (if (tall) verticalScrollBar.preferredSize.width else 0)
+        val wide = width > 0 && view.width > room
+        val height = minOf(view.height, capHeight) + frame.top + frame.bottom + (if (wide) horizontalScrollBar.preferredSize.height else 0)
+        return Dimension(200, height)
+    }
+
+    override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
+
+    override fun doLayout() {
+        super.doLayout()
+        // The height depends on the width (a horizontal bar or not): once the width is known, let
+        // the card ask again — after this layout pass, so the invalidation reaches the feed. A
+        // JScrollPane is its own validate root, so it is the parent that is revalidated.
+        if (width > 0 && width != sizedForWidth) {
+            sizedForWidth = width
+            if (preferredSize.height != height) javax.swing.SwingUtilities.invokeLater { (parent as? JComponent)?.revalidate() }
+        }
+        val extent = viewport.extentSize.height
+        val full = pane.preferredSize.height
+        val position = viewport.viewPosition
+        if (showEnd && extent > 0 && (placedAt == null || placedAt == position.y)) {
+            val y = maxOf(0, full - extent)
+            if (y != position.y) viewport.viewPosition = java.awt.Point(position.x, y)
+            placedAt = y
+        }
+    }
 }
 
 fun smallButton(text: String, tooltip: String? = null, action: () -> Unit): JButton = JButton(text).apply {

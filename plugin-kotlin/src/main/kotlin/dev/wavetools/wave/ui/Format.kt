@@ -12,6 +12,14 @@ object Format {
         else -> String.format("%d h %02d min", ms / 3_600_000, (ms / 60_000) % 60)
     }
 
+    /** A size: `812 B`, `48.2 KB`, `1.3 MB`, `2.0 GB` (powers of 1024). */
+    fun bytes(n: Long): String = when {
+        n < 1024 -> "$n B"
+        n < 1024L * 1024 -> String.format("%.1f KB", n / 1024.0)
+        n < 1024L * 1024 * 1024 -> String.format("%.1f MB", n / (1024.0 * 1024))
+        else -> String.format("%.1f GB", n / (1024.0 * 1024 * 1024))
+    }
+
     /** A running clock: `0:07`, `12:30`, `1:02:03`. */
     fun elapsed(d: Duration): String {
         val s = d.seconds.coerceAtLeast(0)

@@ -1,5 +1,6 @@
 package dev.wavetools.wave.ui
 
+import dev.wavetools.wave.bridge.BashResult
 import dev.wavetools.wave.bridge.SessionCwdChanged
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolStarted
@@ -59,14 +60,15 @@ class SessionFeed(
     }
 
     /**
-     * A change made by a running command belongs on its card (shown when it ends, next to the
-     * result's own notice); any other change gets a line of its own.
+     * A change made by a running Bash command is announced by its result, on its card (the core
+     * writes the notice there); any other change — the core moving a session elsewhere — gets a
+     * line of its own, in the core's words.
      */
     fun cwdChanged(event: SessionCwdChanged) {
-        val text = if (event.reset) "Working directory reset to ${event.cwd}" else "Working directory is now ${event.cwd}"
-        val running = cards.values.reversed().firstOrNull { it is BashCard && it.isRunning && it.started.sessionId == event.sessionId } as BashCard?
-        if (running != null) running.pendingCwdNotice = text
-        else append(secondaryLabel(text).apply { border = BorderFactory.createEmptyBorder(0, 4, 0, 0) })
+        val byCommand = cards.values.any { it is BashCard && it.isRunning && it.started.sessionId == event.sessionId }
+        if (byCommand) return
+        val text = (if (event.reset) BashResult.CWD_RESET_PREFIX else BashResult.CWD_CHANGED_PREFIX) + event.cwd
+        append(secondaryLabel(text).apply { border = BorderFactory.createEmptyBorder(0, 4, 0, 0) })
     }
 
     /** A line between the cards: a request the core refused, a restart, ... */

@@ -38,12 +38,15 @@ class StatusLine : JPanel(BorderLayout()) {
 
     fun showEnv(status: EnvStatus) {
         envLabel.text = describe(status)
-        envLabel.foreground = when (status.state) {
-            "degraded" -> WaveTheme.warning
-            "failed" -> WaveTheme.error
+        envLabel.foreground = when {
+            status.state == "degraded" -> WaveTheme.warning
+            status.state == "failed" && !isTurnedOff(status) -> WaveTheme.error
             else -> WaveTheme.secondary
         }
-        envLabel.toolTipText = if (status.adoptedKeys.isEmpty()) null else "Adopted: " + status.adoptedKeys.joinToString(", ")
+        envLabel.toolTipText = listOfNotNull(
+            status.reason,
+            status.adoptedKeys.takeIf { it.isNotEmpty() }?.let { "Adopted: " + it.joinToString(", ") },
+        ).joinToString("\n").ifEmpty { null }
     }
 
     companion object {
@@ -58,13 +61,18 @@ class StatusLine : JPanel(BorderLayout()) {
         fun describe(s: EnvStatus): String {
             val shell = s.shell?.substringAfterLast('/') ?: "shell"
             val took = s.durationMs?.let { " · ${Format.duration(it)}" } ?: ""
-            return when (s.state) {
-                "pending" -> "Login environment: probing $shell…"
-                "ok" -> "Login environment: $shell · ${s.adoptedKeys.size} variables$took"
-                "degraded" -> "Login environment: $shell · ${s.adoptedKeys.size} variables$took · degraded: ${s.reason ?: "partial"}"
-                "failed" -> "Login environment: not loaded (${s.reason ?: "probe failed"}); using the IDE's environment"
+            val variables = if (s.adoptedKeys.size == 1) "1 variable" else "${s.adoptedKeys.size} variables"
+            return when {
+                s.state == "pending" -> "Login environment: probing $shell…"
+                s.state == "ok" -> "Login environment: $shell · $variables$took"
+                s.state == "degraded" -> "Login environment: $shell · $variables$took · degraded: ${s.reason ?: "partial"}"
+                isTurnedOff(s) -> "Login environment: not probed; using the IDE's environment"
+                s.state == "failed" -> "Login environment: not loaded (${s.reason ?: "probe failed"}); using the IDE's environment"
                 else -> "Login environment: ${s.state}"
             }
         }
+
+        /** A probe that never ran (turned off with WAVE_LOGIN_ENV=0) is a choice, not a failure; the tooltip says why. */
+        fun isTurnedOff(s: EnvStatus): Boolean = s.state == "failed" && s.attempts == 0
     }
 }

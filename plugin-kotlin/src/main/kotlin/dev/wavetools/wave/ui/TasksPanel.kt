@@ -85,7 +85,8 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
             val left = JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply { isOpaque = false }
             left.add(dot)
             left.add(monoLabel(task.command).apply { toolTipText = task.command })
-            task.description?.let { left.add(secondaryLabel(it)) }
+            task.description?.let { left.add(secondaryLabel("· $it")) }
+            origin(task)?.let { left.add(secondaryLabel("· $it")) }
             val right = JPanel(FlowLayout(FlowLayout.RIGHT, 6, 0)).apply { isOpaque = false }
             right.add(status); right.add(showLog); right.add(stop)
             add(left, BorderLayout.CENTER)
@@ -127,6 +128,13 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
             "killed" -> "stopped${t.signal?.let { " ($it)" } ?: ""} · $runtime" to WaveTheme.warning
             else -> (if (t.exitCode != null) "exit ${t.exitCode}" else t.signal?.let { "killed by $it" } ?: "failed") + " · $runtime" to WaveTheme.error
         }
+    }
+
+    /** How a task came to run in the background, when it was not started there. */
+    fun origin(t: TaskInfo): String? = when (t.origin) {
+        "user" -> "moved here with Ctrl+B"
+        "timeout" -> "moved here after its timeout"
+        else -> null
     }
 
     private fun runningFor(t: TaskInfo): Duration = try {

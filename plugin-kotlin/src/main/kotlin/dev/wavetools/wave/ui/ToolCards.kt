@@ -10,15 +10,12 @@ import java.awt.FlowLayout
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
-import javax.swing.BorderFactory
 import javax.swing.Box
 import javax.swing.BoxLayout
 import javax.swing.JButton
 import javax.swing.JComponent
 import javax.swing.JLabel
 import javax.swing.JPanel
-import javax.swing.JScrollPane
-import javax.swing.ScrollPaneConstants
 import javax.swing.Timer
 
 /** One tool call in the session feed, built from `tool/started` and completed by `tool/finished`. */
@@ -77,9 +74,6 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     val footerLabels = mutableListOf<JComponent>()
     var notice: String? = null
         private set
-
-    /** A `session/cwdChanged` that arrived while this command ran; shown if the result carries no notice. */
-    var pendingCwdNotice: String? = null
 
     init {
         val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
@@ -149,19 +143,21 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
         statusDot.color = color
         if (r.output.isNotEmpty() && !r.movedToBackground) {
             val pane = OutputPane(r.output.trimEnd('\n'))
+            // The core's "[… N bytes omitted. Full output …]" line between head and tail is for the
+            // model; here it reads as a note, and the footer links the file.
+            if (r.truncated) OMISSION_MARKER.find(pane.plainText)?.let { pane.markAsNote(it.range) }
             output = pane
-            val scroll = JScrollPane(pane, ScrollPaneConstants.VERTICAL_SCROLLBAR_AS_NEEDED, ScrollPaneConstants.HORIZONTAL_SCROLLBAR_AS_NEEDED)
-            scroll.border = BorderFactory.createLineBorder(WaveTheme.border)
-            val lines = pane.plainText.count { it == '\n' } + 1
-            val lineHeight = pane.getFontMetrics(pane.font).height
-            scroll.preferredSize = java.awt.Dimension(200, (minOf(lines, MAX_OUTPUT_LINES) * lineHeight + 14))
             body.add(Box.createVerticalStrut(4))
-            body.add(scroll.apply { alignmentX = LEFT_ALIGNMENT })
+            body.add(OutputScroll(pane, MAX_OUTPUT_LINES, showEnd = true))
+        }
+        // A command that never ran (no shell, unwritable output directory) or that the core aborted says why.
+        if (r.error != null && r.output.isEmpty()) {
+            body.add(secondaryLabel(Format.firstLine(r.error, 300)).apply { foreground = WaveTheme.error; toolTipText = r.error; alignmentX = LEFT_ALIGNMENT })
         }
         val footer = JPanel(FlowLayout(FlowLayout.LEFT, 10, 2)).apply { isOpaque = false; alignmentX = LEFT_ALIGNMENT }
         footerLabels.clear()
         val parts = mutableListOf<JComponent>()
-        (r.durationMs ?: event.durationMs).let { parts += secondaryLabel(Format.duration(it)) }
+        parts += secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs))
         if (r.movedToBackground) {
             val how = when {
                 r.backgroundedByUser -> "Moved to the background"
@@ -170,12 +166,15 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
             }
             parts += secondaryLabel("$how as task ${r.backgroundTaskId}")
         }
-        (r.cwdNotice ?: pendingCwdNotice)?.let { parts += secondaryLabel(it) }
+        r.cwdNotices.forEach { parts += secondaryLabel(it) }
         if (r.survivors.isNotEmpty()) {
             parts += secondaryLabel("Left running: " + r.survivors.joinToString { "${it.command} (pid ${it.pid})" }).apply { foreground = WaveTheme.warning }
         }
-        if (r.truncated && r.outputPath != null) {
-            parts += LinkLabel("Open full output") { actions.openFile(r.outputPath!!, null) }
+        val file = r.outputPath
+        if (file != null && !r.movedToBackground) {
+            // Truncated: the file has what the card could not show. Survivors: they are still writing to it.
+            val label = if (r.truncated) "Open full output (${Format.bytes(r.outputBytes)})" else "Open output file"
+            parts += LinkLabel(label) { actions.openFile(file, null) }.apply { toolTipText = file }
         }
         parts.forEach { footer.add(it); footerLabels += it }
         body.add(footer)
@@ -184,8 +183,10 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     private fun status(r: BashResult): Pair<String, java.awt.Color> = when {
         r.movedToBackground -> "In background" to WaveTheme.running
         r.interrupted -> "Interrupted" to WaveTheme.warning
+        r.timedOut -> "Stopped at its timeout" to WaveTheme.warning
         r.signal != null -> "Killed by ${r.signal}" to WaveTheme.error
         r.exitCode != null -> "Exit ${r.exitCode}" to (if (r.exitCode == 0) WaveTheme.success else WaveTheme.error)
+        r.error != null -> "Not run" to WaveTheme.error
         r.isError -> "Failed" to WaveTheme.error
         else -> "Done" to WaveTheme.success
     }
@@ -194,6 +195,7 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
 
     companion object {
         const val MAX_OUTPUT_LINES = 24
+        private val OMISSION_MARKER = Regex("""\[… [\d,]+ bytes omitted\.[^\n]*]""")
     }
 }
 
@@ -269,6 +271,7 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
         return when (started.name) {
             "Read", "Write" -> Format.relative(s("file_path") ?: "", root)
             "Glob" -> s("pattern") ?: ""
+            "TaskStop" -> "task ${s("task_id") ?: "?"}"
             "Grep" -> "\"${s("pattern") ?: ""}\"" + (s("path")?.let { " in ${Format.relative(it, root)}" } ?: "")
             else -> Format.firstLine(a.toString(), 80)
         }
@@ -309,10 +312,7 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
                     linkFor(doc.substring(start, end))?.let { (p, l) -> actions.openFile(p, l) }
                 }
             })
-            val scroll = JScrollPane(pane)
-            scroll.border = BorderFactory.createLineBorder(WaveTheme.border)
-            val lines = minOf(pane.plainText.count { it == '\n' } + 1, 20)
-            scroll.preferredSize = java.awt.Dimension(200, lines * pane.getFontMetrics(pane.font).height + 14)
+            val scroll = OutputScroll(pane, MAX_EXPANDED_LINES, showEnd = false)
             detail = scroll
             add(scroll, BorderLayout.CENTER)
         }
@@ -337,9 +337,11 @@ class CompactCard(started: ToolStarted, actions: CallActions, clock: Clock = Clo
     }
 }
 
+private const val MAX_EXPANDED_LINES = 20
+
 object Cards {
     fun create(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC(), root: String? = null): ToolCallCard = when (started.name) {
-        "Bash", "run_shell_command" -> BashCard(started, actions, clock)
+        "Bash" -> BashCard(started, actions, clock)
         "Edit", "MultiEdit" -> EditCard(started, actions, clock, root)
         else -> CompactCard(started, actions, clock, root)
     }

@@ -37,6 +37,30 @@ object TestSupport {
     fun launch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
         CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = env + extraEnv)
 
+    /** A launch whose core skips the login-shell probe: for tests where the probe is not the subject. */
+    fun launchWithoutProbe(root: Path, extraEnv: Map<String, String> = emptyMap()) =
+        launch(root, mapOf("WAVE_LOGIN_ENV" to "0") + extraEnv)
+
+    /**
+     * Live processes whose environment carries `WAVE_HOST_INSTANCE=<marker>`, with that environment
+     * (read from /proc/<pid>/environ; zombies have none and do not count).
+     */
+    fun markedProcesses(marker: String): Map<Long, Map<String, String>> =
+        ProcessMarker.pidsWith(marker).mapNotNull { pid ->
+            val bytes = try {
+                Files.readAllBytes(Paths.get("/proc/$pid/environ"))
+            } catch (e: Exception) {
+                return@mapNotNull null
+            }
+            val env = String(bytes, Charsets.UTF_8).split('\u0000').filter { '=' in it }
+                .associate { it.substringBefore('=') to it.substringAfter('=') }
+            pid to env
+        }.toMap()
+
+    /** The processes of commands the core started (they carry its WAVE_RUN_ID marker), by pid. */
+    fun commandProcesses(marker: String): Map<Long, String> =
+        markedProcesses(marker).filterValues { it.containsKey("WAVE_RUN_ID") }.mapValues { it.value.getValue("WAVE_RUN_ID") }
+
     /** Waits until [condition] holds, polling; fails with [message] after [timeout]. */
     fun eventually(timeout: Duration = Duration.ofSeconds(15), message: () -> String, condition: () -> Boolean) {
         val deadline = System.nanoTime() + timeout.toNanos()

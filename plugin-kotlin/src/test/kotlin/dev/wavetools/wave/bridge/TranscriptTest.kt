@@ -57,8 +57,11 @@ class TranscriptReplay(private val fixtures: Path) {
         val transcript = JsonParser.parseString(text).asJsonObject
         val received = java.util.Collections.synchronizedList(mutableListOf<JsonObject>())
         val sentMethods = mutableMapOf<String, String>()
+        val sentTools = mutableMapOf<String, String>()
         val args = transcript.getAsJsonArray("args")?.map { it.asString } ?: emptyList()
-        val launch = TestSupport.launch(root).copy(extraArgs = args)
+        // No transcript is about the login-shell probe, and Bash calls wait for it: a machine whose
+        // profile is slow (a pyenv init can take seconds) must not make the replay time out.
+        val launch = TestSupport.launchWithoutProbe(root).copy(extraArgs = args)
         val proc = CoreProcess.start(launch, RecordingLog(), TestSupport.scheduler) { line ->
             try {
                 JsonParser.parseString(line).takeIf { it.isJsonObject }?.let { received += it.asJsonObject }
@@ -74,7 +77,10 @@ class TranscriptReplay(private val fixtures: Path) {
                     step.has("sendRaw") -> proc.writeRaw(step.get("sendRaw").asString)
                     step.has("send") -> {
                         val msg = step.getAsJsonObject("send")
-                        if (msg.has("id") && msg.has("method")) sentMethods[msg.get("id").toString()] = msg.get("method").asString
+                        if (msg.has("id") && msg.has("method")) {
+                            sentMethods[msg.get("id").toString()] = msg.get("method").asString
+                            msg.getAsJsonObject("params")?.get("name")?.takeIf { it.isJsonPrimitive }?.let { sentTools[msg.get("id").toString()] = it.asString }
+                        }
                         proc.writeRaw(Json.gson.toJson(msg))
                     }
                 }
@@ -98,23 +104,35 @@ class TranscriptReplay(private val fixtures: Path) {
             proc.closeInput()
             val code = proc.exitFuture.get(10, TimeUnit.SECONDS)
             assertEquals(transcript.get("exitCode")?.asInt ?: 0, code, "${file.fileName}: exit code")
-            synchronized(received) { received.toList() }.forEach { decodeTyped(it, sentMethods) }
+            synchronized(received) { received.toList() }.forEach { decodeTyped(it, sentMethods, sentTools) }
         } finally {
             proc.stop()
             TestSupport.deleteTree(root)
         }
     }
 
-    /** Every message the core sent must decode through the bridge's typed classes. */
-    private fun decodeTyped(msg: JsonObject, sentMethods: Map<String, String>) {
+    /**
+     * Every message the core sent must decode through the bridge's typed classes, and every Bash
+     * result and task must carry the fields the tool window reads (README and PROTOCOL.md tables).
+     */
+    private fun decodeTyped(msg: JsonObject, sentMethods: Map<String, String>, sentTools: Map<String, String>) {
         if (msg.has("unparseable")) throw AssertionError("the core wrote a line that is not JSON: ${msg.get("unparseable")}")
         val method = msg.get("method")?.asString
         if (method != null) {
-            CoreEvents.dispatch(object : CoreEvents {}, method, msg.get("params"))
+            CoreEvents.dispatch(object : CoreEvents {
+                override fun toolFinished(event: ToolFinished) {
+                    if (event.name == "Bash") checkBash(msg.getAsJsonObject("params").getAsJsonObject("result"))
+                }
+                override fun taskStarted(task: TaskInfo) = checkTask(msg)
+                override fun taskFinished(task: TaskInfo) = checkTask(msg)
+            }, method, msg.get("params"))
             return
         }
         val result = msg.get("result") ?: return
-        val type: Class<*> = when (sentMethods[msg.get("id").toString()]) {
+        val id = msg.get("id").toString()
+        if (sentMethods[id] == "tools/call" && sentTools[id] == "Bash") checkBash(result.asJsonObject)
+        if (sentMethods[id] == "tasks/list") result.asJsonObject.getAsJsonArray("tasks").forEach { checkTaskFields(it.asJsonObject) }
+        val type: Class<*> = when (sentMethods[id]) {
             "initialize" -> InitializeResult::class.java
             "tools/list" -> ToolsListResult::class.java
             "tools/call" -> CallToolResult::class.java
@@ -128,6 +146,24 @@ class TranscriptReplay(private val fixtures: Path) {
             else -> return
         }
         Json.decode<Any?>(result, type)
+    }
+
+    private fun checkBash(result: JsonObject) {
+        val structured = result.getAsJsonObject("structuredContent")
+        val missing = BASH_FIELDS.filter { structured?.has(it) != true }
+        if (missing.isNotEmpty()) throw AssertionError("a Bash result lacks $missing: $result")
+        val r = BashResult.from(Json.decode(result))
+        val lines = Json.decode<CallToolResult>(result).text.lines()
+        for ((flag, prefix) in listOf(r.cwdChanged to BashResult.CWD_CHANGED_PREFIX, r.cwdReset to BashResult.CWD_RESET_PREFIX)) {
+            if (flag && lines.none { it.startsWith(prefix) }) throw AssertionError("a Bash result says the cwd moved but has no \"$prefix…\" line: $result")
+        }
+    }
+
+    private fun checkTask(notification: JsonObject) = checkTaskFields(notification.getAsJsonObject("params").getAsJsonObject("task"))
+
+    private fun checkTaskFields(task: JsonObject) {
+        val missing = TASK_FIELDS.filter { !task.has(it) }
+        if (missing.isNotEmpty()) throw AssertionError("a TaskInfo lacks $missing: $task")
     }
 
     private fun copyWorkspace(): Path {
@@ -145,6 +181,16 @@ class TranscriptReplay(private val fixtures: Path) {
     }
 
     companion object {
+        /** README "The Bash tool", Result fields: what every Bash result carries (`error` only on start failures). */
+        val BASH_FIELDS = listOf(
+            "success", "exitCode", "signal", "output", "truncated", "outputPath", "outputBytes", "backgroundTaskId",
+            "backgroundedByUser", "assistantAutoBackgrounded", "timedOut", "interrupted", "cwd", "cwdChanged",
+            "cwdReset", "survivors", "durationMs",
+        )
+
+        /** PROTOCOL.md `TaskInfo`, without the optional fields (description, pid, endedAt). */
+        val TASK_FIELDS = listOf("taskId", "sessionId", "command", "origin", "status", "startedAt", "runtimeMs", "exitCode", "signal", "outputPath", "survivors")
+
         private val REGEX = Regex("^<<regex:([\\s\\S]*)>>$")
 
         /** Null when [actual] matches [expected] (test-fixtures/protocol/README.md), else where and why not. */

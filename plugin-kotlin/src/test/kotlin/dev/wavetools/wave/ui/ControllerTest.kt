@@ -8,6 +8,7 @@ import dev.wavetools.wave.bridge.RecordingLog
 import dev.wavetools.wave.bridge.TestSupport
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import java.nio.file.Path
@@ -16,7 +17,7 @@ import java.nio.file.Path
 class ControllerTest {
     private val root: Path = TestSupport.workspace()
     private val supervisor = CoreSupervisor(
-        launch = { TestSupport.launch(root) },
+        launch = { TestSupport.launchWithoutProbe(root) },
         initializeParams = { InitializeParams(hostInfo = HostInfo("kotlin-ui-test"), workspaceRoot = root.toString()) },
         log = RecordingLog(),
     )
@@ -39,10 +40,11 @@ class ControllerTest {
 
     @Test
     fun `HOST-1 a call the core runs becomes a finished card, and the status line says ready`() {
-        controller.attach()
-        supervisor.start()
-        waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
+        startReady()
         assertTrue(onEdt { controller.panel.input.field.isEnabled })
+        waitForUi({ "env: ${controller.panel.statusLine.envLabel.text}" }) {
+            controller.panel.statusLine.envLabel.text == "Login environment: not probed; using the IDE's environment"
+        }
 
         val call = supervisor.requireApi().callTool("Read", mapOf("file_path" to "notes.txt"))
         call.result.get()
@@ -56,15 +58,93 @@ class ControllerTest {
         assertEquals(listOf("${root.resolve("notes.txt")}:2"), opened)
     }
 
-    @Test
-    fun `a command the core refuses is reported in the feed, not lost`() {
+    private fun startReady() {
         controller.attach()
         supervisor.start()
         waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
-        // Phase 1 core: no Bash tool yet, so the request is refused with -32602 and must say so.
-        onEdt { controller.runBash("echo hi") }
-        waitForUi({ "feed: ${controller.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
-            controller.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"echo hi\"") == true }.isNotEmpty()
+    }
+
+    /** Types [command] into the bash-mode line and presses Enter; returns the card the core's call became. */
+    private fun type(command: String): BashCard {
+        val before = onEdt { controller.panel.feed.cards().size }
+        onEdt {
+            controller.panel.input.field.text = command
+            controller.panel.input.submit()
+        }
+        waitForUi({ "no card for $command: ${controller.panel.feed.cards().map { it.callId }}" }) { controller.panel.feed.cards().size > before }
+        return onEdt { controller.panel.feed.cards().last() as BashCard }
+    }
+
+    private fun finished(card: BashCard): BashCard {
+        waitForUi({ "still running: ${card.command}" }) { !card.isRunning }
+        return card
+    }
+
+    @Test
+    fun `bash-mode input runs through the core's Bash tool - same runner, environment and session cwd`() {
+        startReady()
+        val cd = finished(type("cd src && echo \"run=\${WAVE_RUN_ID:+set} pager=\$PAGER\""))
+        onEdt {
+            assertEquals("cd src && echo \"run=\${WAVE_RUN_ID:+set} pager=\$PAGER\"", cd.command)
+            assertEquals("Typed in the Wave tool window", cd.description)
+            assertEquals("run=set pager=cat", cd.output!!.plainText, "the core's runner sets its marker and turns pagers off")
+            assertEquals("Exit 0", cd.statusLabel.text)
+            assertTrue(cd.footerLabels.any { (it as javax.swing.JLabel).text == "Shell working directory changed to $root/src" })
+        }
+        val pwd = finished(type("pwd; exit 4"))
+        onEdt {
+            assertEquals("$root/src", pwd.output!!.plainText, "the next typed command starts where the last one left the session")
+            assertEquals("Exit 4", pwd.statusLabel.text)
+        }
+    }
+
+    @Test
+    fun `Ctrl+B and Stop in the tool window act on the command typed there`() {
+        startReady()
+        val slow = type("echo begun; sleep 30")
+        waitForUi({ "no controls" }) { slow.moveButton.isEnabled }
+        assertTrue(onEdt { controller.moveLatestToBackground() })
+        finished(slow)
+        val taskId = onEdt { slow.result!!.backgroundTaskId!! }
+        onEdt {
+            assertEquals("In background", slow.statusLabel.text)
+            assertTrue(slow.result!!.backgroundedByUser)
+        }
+        waitForUi({ "no task row" }) { controller.panel.tasks.row(taskId)?.task?.isRunning == true }
+        onEdt { controller.panel.tasks.row(taskId)!!.stop.doClick() }
+        waitForUi({ "task still running: ${controller.panel.tasks.row(taskId)?.status?.text}" }) { controller.panel.tasks.row(taskId)!!.task.status == "killed" }
+
+        val stopped = type("echo begun; sleep 31")
+        waitForUi({ "no controls" }) { stopped.stopButton.isEnabled }
+        // Stop once the command has printed its first line: its `sleep` runs (seen in /proc by the core's marker).
+        val marker = supervisor.process()!!.launch.instanceMarker
+        TestSupport.eventually(message = { "sleep 31 never started" }) {
+            TestSupport.commandProcesses(marker).keys.any { pid -> ProcessHandle.of(pid).flatMap { it.info().commandLine() }.orElse("").endsWith("sleep 31") }
+        }
+        assertTrue(onEdt { controller.stopLatest() })
+        finished(stopped)
+        onEdt {
+            assertEquals("Interrupted", stopped.statusLabel.text)
+            assertEquals("begun", stopped.output!!.plainText)
+            assertFalse(controller.moveLatestToBackground(), "nothing is running any more")
+        }
+    }
+
+    @Test
+    fun `a command the core refuses is reported in the feed, not lost`() {
+        // The settings page allows no negative timeout; a host that sent one gets -32602 from the core.
+        val refusing = onEdt { WaveController(supervisor, object : HostServices {}, defaultTimeoutMs = { -1L }) }
+        try {
+            refusing.attach()
+            supervisor.start()
+            waitForUi({ "status: ${refusing.panel.statusLine.coreLabel.text}" }) { refusing.panel.statusLine.coreLabel.text.endsWith(": ready") }
+            onEdt { refusing.runBash("echo hi") }
+            waitForUi({ "feed: ${refusing.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
+                refusing.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"echo hi\"") == true && it.text.contains("timeout") }.isNotEmpty()
+            }
+            assertTrue(onEdt { refusing.panel.feed.cards().isEmpty() }, "a refused call never started")
+        } finally {
+            onEdt { refusing.dispose() }
         }
     }
 

@@ -62,9 +62,9 @@ class FeedTest {
         assertFalse(text.contains("\u001b"), "escape sequences are rendered, not shown")
         assertFalse(card.moveButton.isShowing || card.moveButton.parent.isVisible)
         val labels = card.footerLabels.map { (it as javax.swing.JLabel).text }
-        assertEquals(listOf("2.3 s", "Open full output"), labels)
+        assertEquals(listOf("2.3 s", "Open full output (47.1 KB)"), labels)
         (card.footerLabels.last() as LinkLabel).click()
-        assertEquals("open /tmp/wave/c1.log", actions.log.last())
+        assertEquals("open /tmp/wave-core-dev/48102-3fa9c1d2/run-1-1.log", actions.log.last())
     }
 
     @Test
@@ -72,17 +72,18 @@ class FeedTest {
         val card = bash("c6")
         assertEquals("In background", card.statusLabel.text)
         assertNull(card.output)
-        assertTrue(card.footerLabels.any { (it as javax.swing.JLabel).text == "Moved to the background as task b7k2" })
+        assertTrue(card.footerLabels.any { (it as javax.swing.JLabel).text == "Moved to the background as task b7k2q9d" })
+        assertTrue(card.footerLabels.none { it is LinkLabel }, "the task's log is in the tasks view, not a link here")
     }
 
     @Test
     fun `BASH-CWD a change made by a command shows once on its card, any other change gets its own line`() = onEdt {
         val card = bash("c7")
-        val notice = "Working directory is now /home/dev/shop/packages/api"
+        val notice = "Shell working directory changed to /home/dev/shop/packages/api"
         assertTrue(card.footerLabels.any { (it as javax.swing.JLabel).text == notice })
-        assertEquals(1, panel.feed.find<javax.swing.JLabel> { it.text == notice }.size)
+        assertEquals(1, panel.feed.find<javax.swing.JLabel> { it.text == notice }.size, "the session/cwdChanged during the command adds no second line")
         panel.feed.cwdChanged(dev.wavetools.wave.bridge.SessionCwdChanged("sub-1", "/home/dev/shop", "/home/dev/shop/packages/api", reset = true))
-        assertEquals(1, panel.feed.find<javax.swing.JLabel> { it.text == "Working directory reset to /home/dev/shop" }.size)
+        assertEquals(1, panel.feed.find<javax.swing.JLabel> { it.text == "Shell cwd was reset to /home/dev/shop" }.size)
     }
 
     @Test
@@ -146,16 +147,18 @@ class FeedTest {
 
     @Test
     fun `the background tasks view shows status, runtime and exit, with Stop while running`() = onEdt {
-        val running = panel.tasks.row("b7k2")!!
+        val running = panel.tasks.row("b7k2q9d")!!
         assertEquals("running 0:47", running.status.text)
+        assertEquals(listOf("· Start the dev server", "· moved here with Ctrl+B"), running.find<javax.swing.JLabel> { it.text.startsWith("· ") }.map { it.text })
+        assertTrue(panel.tasks.row("ba1f9x2")!!.find<javax.swing.JLabel> { it.text.startsWith("· ") }.isEmpty(), "started in the background: nothing to explain")
         assertTrue(running.stop.isVisible)
         running.stop.doClick()
-        assertEquals("stopTask b7k2", actions.log.last())
+        assertEquals("stopTask b7k2q9d", actions.log.last())
         assertFalse(running.stop.isEnabled)
-        val killed = panel.tasks.row("a1f9")!!
+        val killed = panel.tasks.row("ba1f9x2")!!
         assertEquals("stopped (SIGTERM) · 18 min 00 s", killed.status.text)
         assertFalse(killed.stop.isVisible)
-        val done = Json.decode<TaskInfo>(JsonParser.parseString("""{"taskId":"b7k2","command":"npm run dev","status":"failed","exitCode":1,"runtimeMs":61000,"outputPath":"/tmp/x"}"""))
+        val done = Json.decode<TaskInfo>(JsonParser.parseString("""{"taskId":"b7k2q9d","command":"npm run dev","status":"failed","exitCode":1,"runtimeMs":61000,"outputPath":"/tmp/x"}"""))
         panel.tasks.upsert(done)
         assertEquals("exit 1 · 1 min 01 s", running.status.text)
         assertFalse(running.stop.isVisible)
@@ -210,7 +213,7 @@ class FeedTest {
         assertEquals("wave-core: failed — boom", panel.statusLine.coreLabel.text)
         assertEquals("stderr line", panel.statusLine.coreLabel.toolTipText)
         panel.statusLine.showEnv(EnvStatus(state = "degraded", shell = "/bin/bash", durationMs = 2000, adoptedKeys = listOf("PATH"), reason = "PATH only"))
-        assertEquals("Login environment: bash · 1 variables · 2.0 s · degraded: PATH only", panel.statusLine.envLabel.text)
+        assertEquals("Login environment: bash · 1 variable · 2.0 s · degraded: PATH only", panel.statusLine.envLabel.text)
         assertEquals(WaveTheme.warning, panel.statusLine.envLabel.foreground)
     }
 

@@ -61,9 +61,15 @@ fun <T> onEdt(block: () -> T): T {
     return result!!.getOrThrow()
 }
 
-/** Lays out a component tree that has no window (headless) at [size]. */
+/**
+ * Lays out a component tree that has no window (headless) at [size]. Without a window nothing is
+ * ever validated, so cached layout sizes are dropped first, as a revalidation would.
+ */
 fun layoutTree(c: Component, size: Dimension? = null) {
-    if (size != null) c.size = size
+    if (size != null) {
+        descendants(c).forEach { it.invalidate() }
+        c.size = size
+    }
     if (c is Container) {
         c.doLayout()
         for (child in c.components) layoutTree(child)

@@ -4,7 +4,9 @@ import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.InitializeResult
 import dev.wavetools.wave.bridge.ServerInfo
 import dev.wavetools.wave.bridge.WorkspaceInfo
+import dev.wavetools.wave.bridge.TestSupport
 import dev.wavetools.wave.ui.FakeActions
+import dev.wavetools.wave.ui.LiveRecorder
 import dev.wavetools.wave.ui.HostServices
 import dev.wavetools.wave.ui.RecordedSession
 import dev.wavetools.wave.ui.WavePanel
@@ -21,7 +23,8 @@ import javax.swing.plaf.ColorUIResource
 /**
  * `npm run ui:screenshots`: paints the tool window headless in a realistic session (a failing test
  * run, an edit diff, a dev server moved to the background, a running build) in a light and a dark
- * theme, plus the fallback panel, into plugin-kotlin/build/screenshots/ for review.
+ * theme, a session recorded from the real core just now, and the fallback panel, into
+ * plugin-kotlin/build/screenshots/ for review.
  */
 fun main(args: Array<String>) {
     System.setProperty("awt.useSystemAAFontSettings", "lcd")
@@ -36,7 +39,7 @@ fun main(args: Array<String>) {
             val panel = WavePanel(object : HostServices {}, FakeActions(mutableSetOf("c9")), fixedClock("2026-05-04T10:01:07Z"), onRun = {}, onRetry = {})
             panel.statusLine.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0"), workspace = WorkspaceInfo(root = "/home/dev/shop")), 4242))
             panel.feed.workspaceRoot = "/home/dev/shop"
-            panel.split.dividerLocation = 880
+            panel.split.dividerLocation = 1010
             RecordedSession.play(panel, RecordedSession.load("session.jsonl"))
             panel.feed.card("c3")?.let { (it as dev.wavetools.wave.ui.CompactCard).setExpanded(true) }
             panel.input.field.text = "git diff --stat"
@@ -48,6 +51,9 @@ fun main(args: Array<String>) {
     }
     UIManager.setLookAndFeel(UIManager.getCrossPlatformLookAndFeelClassName())
     lightTheme()
+    val live = File(out, "live-bash.png")
+    ImageIO.write(liveSession(), "png", live)
+    println("wrote $live")
     val fallback = onEdt {
         val panel = WavePanel(object : HostServices {}, FakeActions(), onRun = {}, onRetry = {})
         panel.showFallback(
@@ -60,6 +66,47 @@ fun main(args: Array<String>) {
     println("wrote ${File(out, "fallback.png")}")
     // The cards' elapsed-time timers would keep the AWT threads (and so this JVM) alive.
     kotlin.system.exitProcess(0)
+}
+
+/**
+ * A session recorded from the real bundled core right now (real bash, a probe of a scratch home),
+ * painted the way the tool window shows it: cwd notices, an exit code, a signal, a truncated output
+ * with its file, a running background task and the probe's state from `env/status`.
+ */
+private fun liveSession(): java.awt.image.BufferedImage {
+    val root = TestSupport.workspace()
+    val home = java.nio.file.Files.createTempDirectory("wave-home-").toRealPath()
+    java.nio.file.Files.writeString(home.resolve(".bash_profile"), "export PATH=\"\$HOME/bin:\$PATH\"\n")
+    val launch = TestSupport.launch(root, mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash"))
+    try {
+        LiveRecorder(root, launch).use { live ->
+            live.bash("printf '\\033[1;32m✓\\033[0m build ok\\n'; cd src && ls", "Build, then look at the sources")
+            live.bash("echo 'checking…'; echo 'error: 2 tests failed' >&2; exit 2", "Run the checks")
+            live.bash("kill -TERM $$", "A command killed by a signal")
+            live.bash("seq -f 'line %g of a long log' 1 3000", "Print a long log")
+            live.bash("cd / && pwd", "Leave the workspace")
+            val ticker = dev.wavetools.wave.bridge.BashResult.from(live.bash("while :; do date +%T; sleep 1; done", "Tick every second", background = true))
+            live.awaitNotification(dev.wavetools.wave.bridge.CoreNotifications.TASK_STARTED)
+            Thread.sleep(2200) // a few ticks in the task's log for the tail to show
+            live.awaitNotification(dev.wavetools.wave.bridge.CoreNotifications.ENV_STATUS_CHANGED)
+            val env = live.api.envStatus().get(10, java.util.concurrent.TimeUnit.SECONDS)
+            return onEdt {
+                val panel = WavePanel(object : HostServices {}, FakeActions(), onRun = {}, onRetry = {})
+                panel.statusLine.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0"), workspace = WorkspaceInfo(root = root.toString())), live.proc.pid))
+                panel.feed.workspaceRoot = root.toString()
+                panel.split.dividerLocation = 960
+                RecordedSession.play(panel, live.recording())
+                panel.statusLine.showEnv(env)
+                panel.tasks.select(ticker.backgroundTaskId!!)
+                val image = paint(panel, Dimension(820, 1240))
+                panel.tasks.closeTail()
+                image
+            }
+        }
+    } finally {
+        TestSupport.deleteTree(home)
+        TestSupport.deleteTree(root)
+    }
 }
 
 private fun put(key: String, rgb: Int) = UIManager.put(key, ColorUIResource(Color(rgb)))
