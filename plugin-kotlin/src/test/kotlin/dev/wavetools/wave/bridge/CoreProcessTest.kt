@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNotEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
-import java.io.RandomAccessFile
 import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
@@ -60,28 +59,17 @@ class CoreProcessTest {
 
     @Test
     fun `cancelling a running call interrupts it and the core still answers`() {
-        // A sparse 32 GiB file with a newline every 4 MiB: Read streams all of it to count lines, which
-        // takes far longer than the test, so only a working cancellation ends the call early.
-        val big = root.resolve("huge.log")
-        RandomAccessFile(big.toFile(), "rw").use { f ->
-            val size = 32L shl 30
-            f.setLength(size)
-            var pos = (4L shl 20) - 1
-            while (pos < size) {
-                f.seek(pos); f.write('\n'.code); pos += 4L shl 20
-            }
-        }
+        // A command that would run for a minute: only a working cancellation ends the call early.
         val proc = start()
         val api = initialized(proc)
         val startedCall = java.util.concurrent.CompletableFuture<String>()
         api.addEventListener(object : CoreEvents {
             override fun toolStarted(event: ToolStarted) { startedCall.complete(event.callId) }
         })
-        val call = api.callTool("Read", mapOf("file_path" to big.toString(), "limit" to 1))
+        val call = api.callTool("Bash", mapOf("command" to "sleep 60"))
         assertEquals(call.callId, startedCall.get())
         call.cancel()
         val result = call.result.get()
-        assertTrue(result.isError, "a cancelled Read is an error result: ${result.text}")
         assertEquals(true, result.structuredContent?.get("interrupted")?.asBoolean, result.toString())
         // The connection is still usable.
         assertTrue(api.toolsList().get().isNotEmpty())

@@ -49,7 +49,7 @@ class TranscriptTest {
 }
 
 class TranscriptReplay(private val fixtures: Path) {
-    private val stepTimeoutMs = 5000L
+    private val stepTimeoutMs = 15_000L
 
     fun replay(file: Path) {
         val root = copyWorkspace()
