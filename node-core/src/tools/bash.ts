@@ -173,6 +173,8 @@ export const bashTool = defineTool({
   description: BASH_DESCRIPTION,
   inputSchema,
   annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },
+  // Checked by the runtime before anything starts: a denied command never spawns a process.
+  permission: (input) => ({ tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}) }),
   async run(input, ctx) {
     const manager = ctx.session.service(TASKS);
     const notes: string[] = [];

@@ -95,6 +95,9 @@ export const editTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Edit file", readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  // Always asked for, so deny rules such as `Write(**/.env)` apply inside the workspace too; a
+  // path inside the allowed directories is allowed without a question (permissions/decide.ts).
+  permission: (input, ctx) => ({ tool: "Edit", path: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(input, ctx) {
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);
     const oldString = input.old_string.replace(/\r\n/g, "\n");

@@ -37,6 +37,9 @@ export const writeTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Write file", readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  // Always asked for, so deny rules such as `Write(**/.env)` apply inside the workspace too; a
+  // path inside the allowed directories is allowed without a question (permissions/decide.ts).
+  permission: (input, ctx) => ({ tool: "Write", path: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(input, ctx) {
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);
     return withFileLock(fileKey(abs), async () => {
