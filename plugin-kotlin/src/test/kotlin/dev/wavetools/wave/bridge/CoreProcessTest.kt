@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNotEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
-import java.io.RandomAccessFile
 import java.nio.file.Path
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
@@ -60,29 +59,29 @@ class CoreProcessTest {
 
     @Test
     fun `cancelling a running call interrupts it and the core still answers`() {
-        // A sparse 32 GiB file with a newline every 4 MiB: Read streams all of it to count lines, which
-        // takes far longer than the test, so only a working cancellation ends the call early.
-        val big = root.resolve("huge.log")
-        RandomAccessFile(big.toFile(), "rw").use { f ->
-            val size = 32L shl 30
-            f.setLength(size)
-            var pos = (4L shl 20) - 1
-            while (pos < size) {
-                f.seek(pos); f.write('\n'.code); pos += 4L shl 20
-            }
-        }
         val proc = start()
         val api = initialized(proc)
         val startedCall = java.util.concurrent.CompletableFuture<String>()
         api.addEventListener(object : CoreEvents {
             override fun toolStarted(event: ToolStarted) { startedCall.complete(event.callId) }
         })
-        val call = api.callTool("Read", mapOf("file_path" to big.toString(), "limit" to 1))
+        // Only a working cancellation ends this call before the test's time is up.
+        val call = api.runBash(BashRequest("echo started; sleep 120", timeoutMs = 600_000))
         assertEquals(call.callId, startedCall.get())
+        fun commandLine(pid: Long) = try {
+            String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/proc/$pid/cmdline"))).replace('\u0000', ' ').trim()
+        } catch (e: java.io.IOException) {
+            ""
+        }
+        TestSupport.eventually(message = { "sleep 120 did not start" }) {
+            ProcessMarker.pidsWith(proc.launch.instanceMarker).any { commandLine(it) == "sleep 120" }
+        }
         call.cancel()
         val result = call.result.get()
-        assertTrue(result.isError, "a cancelled Read is an error result: ${result.text}")
+        assertTrue(result.isError, "a cancelled Bash call is an error result: ${result.text}")
         assertEquals(true, result.structuredContent?.get("interrupted")?.asBoolean, result.toString())
+        assertTrue(result.text.startsWith("started"), result.text)
+        assertTrue(ProcessMarker.pidsWith(proc.launch.instanceMarker).none { commandLine(it) == "sleep 120" }, "the cancelled command's tree is gone")
         // The connection is still usable.
         assertTrue(api.toolsList().get().isNotEmpty())
     }

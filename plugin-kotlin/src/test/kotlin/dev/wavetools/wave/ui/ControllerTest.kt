@@ -61,7 +61,8 @@ class ControllerTest {
         controller.attach()
         supervisor.start()
         waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
-        // Phase 1 core: no Bash tool yet, so the request is refused with -32602 and must say so.
+        // A core that has been shut down refuses every request (-32001); the feed must say so.
+        supervisor.process()!!.rpc.request<com.google.gson.JsonElement?>("shutdown").future.get()
         onEdt { controller.runBash("echo hi") }
         waitForUi({ "feed: ${controller.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
             controller.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"echo hi\"") == true }.isNotEmpty()
