@@ -87,6 +87,9 @@ describe("RSC-1 parameters: command via bash -c, description, directory relative
     expect(t.core.sessions.main.cwd).toBe(path.join(root, "sub"));
     expect((await rsc(t, { command: "pwd -P", directory: "deeper" })).s.errorKind).toBe("directory-missing");
     expect((await rsc(t, { command: "pwd -P" })).s.stdout).toBe(`${root}\n`);
+    // A name that merely starts with two dots stays inside.
+    mkdirSync(path.join(root, "..cache"));
+    expect((await rsc(t, { command: "pwd -P", directory: "..cache" })).s).toMatchObject({ stdout: `${path.join(root, "..cache")}\n`, directory: "..cache" });
     // A symlink that stays inside the root is fine; where it leads is where the command runs.
     symlinkSync(path.join(root, "sub"), path.join(root, "alias"));
     expect((await rsc(t, { command: "pwd -P", directory: "alias" })).s).toMatchObject({ stdout: `${path.join(root, "sub")}\n`, directory: "sub" });
