@@ -24,7 +24,9 @@ function rawSpawn(script, stdio = ["ignore", "pipe", "pipe"]) {
   });
 }
 
-const core = startCore(["--root", root], { env, stdio: ["pipe", "pipe", "inherit"] });
+// Permissions are measured in permissions.bench.mjs; here every command runs (allow-all), which still
+// takes the permission check (parse and danger analysis) that every real call pays.
+const core = startCore(["--root", root, "--permission-mode", "allow-all"], { env, stdio: ["pipe", "pipe", "inherit"] });
 await core.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
 const bashCall = async (args) => {
   const msg = await core.request("tools/call", { name: "Bash", arguments: args });

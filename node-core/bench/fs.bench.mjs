@@ -254,6 +254,7 @@ async function benchEdit() {
   writeFileSync(file, content);
   const mb = Buffer.byteLength(content) / (1 << 20);
 
+  // Inside the workspace: Edit's permission check allows without a question, in any mode.
   const core = startCore(["--root", work]);
   await core.request("initialize", {});
   await timeCall(core, "Read", { file_path: file, offset: 100_000, limit: 5 });

@@ -27,7 +27,7 @@ Usage:
 
 PERMISSIONS: --permission-mode ask|allow-all|deny-all, --allow RULE..., --deny RULE...
 
-Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep.
+Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr);
              WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env).
 Protocol reference: node-core/PROTOCOL.md.

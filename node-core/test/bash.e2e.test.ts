@@ -23,8 +23,11 @@ afterEach(async () => {
   }
 });
 
+/** Permissions are not the subject here: the cores run every command (README "Permissions", modes). */
+const ALLOW_ALL = ["--permission-mode", "allow-all"];
+
 function serve(root = tempDir("wave-e2e-"), env?: NodeJS.ProcessEnv): CoreClient {
-  const c = startCore("serve", ["--root", root], env);
+  const c = startCore("serve", ["--root", root, ...ALLOW_ALL], env);
   clients.push(c);
   return c;
 }
@@ -53,7 +56,7 @@ describe("host protocol", () => {
 
     const list = await c.call("tasks/list", {});
     expect(list.result!.tasks).toEqual([expect.objectContaining({ taskId, status: "running", pid: expect.any(Number), exitCode: null, survivors: [] })]);
-    await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3);
+    expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
 
     const stop = await c.call("tasks/stop", { taskId });
     expect(stop.result).toMatchObject({ stopped: true, task: { taskId, status: "killed", signal: "SIGKILL" } });
@@ -88,7 +91,7 @@ describe("host protocol", () => {
   it("BASH-KILL-1 $/cancelRequest kills the tree and answers with the output so far", async () => {
     const c = serve();
     const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo partial; ${STUBBORN}` } });
-    await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3);
+    expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.notify("$/cancelRequest", { id: pending.id });
     const r = await pending.response;
     expect(structured(r)).toMatchObject({ interrupted: true, success: false, output: "partial\n" });
@@ -112,7 +115,7 @@ describe("host protocol", () => {
   it("HOST-5 SIGTERM of the core stops every tree it started", async () => {
     const c = serve();
     await c.call("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
-    await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3);
+    expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.child.kill("SIGTERM");
     await c.exited;
     expect(childrenOf(c)).toEqual([]);
@@ -137,7 +140,7 @@ describe("host protocol", () => {
 
 describe("MCP server", () => {
   function mcp(root = tempDir("wave-mcp-")): CoreClient {
-    const c = startCore("mcp", ["--root", root]);
+    const c = startCore("mcp", ["--root", root, ...ALLOW_ALL]);
     clients.push(c);
     return c;
   }
@@ -163,7 +166,7 @@ describe("MCP server", () => {
     expect(text(next!)).toContain(`Background task ${taskId} failed (exit code 4): echo done; exit 4. Output: ${structured(bg).outputPath}`);
 
     const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo so-far; ${STUBBORN}` } });
-    await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3);
+    expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.notify("notifications/cancelled", { requestId: pending.id, reason: "user stop" });
     await waitFor(() => childrenOf(c).length === 0, 5000);
     expect(childrenOf(c)).toEqual([]);
@@ -173,7 +176,7 @@ describe("MCP server", () => {
     const c = mcp();
     await init(c);
     await c.call("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
-    await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3);
+    expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.child.stdin!.end();
     await c.exited;
     expect(childrenOf(c)).toEqual([]);

@@ -1,5 +1,7 @@
 // The command line as a script or a person uses it: exit codes, help, one-shot calls.
 import { spawnSync } from "node:child_process";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUNDLE } from "./coreProcess.js";
 import { makeWorkspace } from "./transcript.js";
@@ -45,6 +47,36 @@ describe("wave-core CLI", () => {
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({ isError: false, structuredContent: { totalLines: 3 }, content: [{ type: "text" }] });
+  });
+
+  it("call runs a Bash command with the allow-all default; warnings go to stderr; --deny still applies", () => {
+    const root = makeWorkspace();
+    writeFileSync(path.join(root, "f.txt"), "x");
+    const r = run(["call", "Bash", '{"command":"chmod 666 f.txt && touch made.txt && echo done"}', "--root", root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("done\n");
+    expect(r.stderr).toMatch(/^wave-core: warning: chmod mode 666 makes them writable by every user\.$/m);
+    expect(statSync(path.join(root, "f.txt")).mode & 0o777).toBe(0o666);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(true);
+
+    const denied = run(["call", "Bash", '{"command":"touch denied.txt"}', "--root", root, "--deny", "touch:*"]);
+    expect(denied.code).toBe(1);
+    expect(denied.stdout).toMatch(/^Permission denied: Bash may not run `touch denied\.txt`\. .*deny rule `touch:\*`/);
+    expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
+  });
+
+  it("call in ask or deny-all mode refuses what no rule allows and names the --allow rule", () => {
+    const root = makeWorkspace();
+    for (const mode of ["ask", "deny-all"]) {
+      const r = run(["call", "run_shell_command", '{"command":"touch made.txt"}', "--root", root, "--permission-mode", mode]);
+      expect(r.code, mode).toBe(1);
+      expect(r.stdout, mode).toMatch(/--allow 'touch:\*'/);
+      expect(existsSync(path.join(root, "made.txt"))).toBe(false);
+    }
+    const ok = run(["call", "run_shell_command", '{"command":"touch made.txt"}', "--root", root, "--permission-mode", "ask", "--allow", "touch:*"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^Command: touch made\.txt\nDirectory: \(root\)\n/);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(true);
   });
 
   it("call exits 1 when the tool reports an error", () => {

@@ -30,7 +30,7 @@ describe.each(["bash", "zsh"] as const)("BASH-ENV-8 BASH-SH-5 through the Bash t
     fake.write("login-bin/wave-login-tool", "#!/bin/sh\necho tool-ran\n", true);
     const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-env-bash-")));
     const inherited = "/usr/local/bin:/usr/bin:/bin";
-    core = new CoreProcess(["serve", "--root", root], {
+    core = new CoreProcess(["serve", "--root", root, "--permission-mode", "allow-all"], {
       env: { HOME: fake.home, SHELL: SHELL_PATHS[shell], PATH: inherited, LANG: "C.UTF-8", WAVE_LOGIN_ENV: "", NODE_OPTIONS: "" },
     });
     const r = await core.request("tools/call", {

@@ -1,9 +1,12 @@
 // `wave-core mcp` driven by the official MCP TypeScript SDK client — a real client we did not write.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, McpError, type ElicitRequestFormParams, type ElicitResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE } from "./coreProcess.js";
+import { processesWithEnv } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
 let client: Client | undefined;
@@ -12,12 +15,19 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function connect(root: string): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root], stderr: "pipe" });
-  client = new Client({ name: "wave-test-client", version: "1.0.0" });
+async function connect(
+  root: string,
+  opts: { args?: string[]; answer?: (params: ElicitRequestFormParams) => ElicitResult } = {},
+): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, ...(opts.args ?? [])], stderr: "pipe" });
+  client = new Client({ name: "wave-test-client", version: "1.0.0" }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
+  const answer = opts.answer;
+  if (answer) client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params as ElicitRequestFormParams));
   await client.connect(transport);
   return { client, transport };
 }
+
+const textOf = (result: Record<string, unknown>) => (result.content as Array<{ text: string }>).map((c) => c.text).join("\n");
 
 describe("MCP server (official SDK client)", () => {
   it("initializes, lists the tools with JSON Schemas, and calls one", async () => {
@@ -69,5 +79,70 @@ describe("MCP server (official SDK client)", () => {
       }
     }
     expect(alive).toBe(false);
+  });
+});
+
+describe("permissions over MCP with the real tools (official SDK client)", () => {
+  it("elicitation: the client's answer decides whether a real Bash command runs", async () => {
+    const root = makeWorkspace();
+    const asked: ElicitRequestFormParams[] = [];
+    let decision: ElicitResult = { action: "accept", content: { decision: "allow-once" } };
+    const { client, transport } = await connect(root, {
+      answer: (params) => {
+        asked.push(params);
+        return decision;
+      },
+    });
+    const ok = await client.callTool({ name: "Bash", arguments: { command: "touch allowed.txt", description: "make a file" } });
+    expect(ok.isError).toBe(false);
+    expect(existsSync(path.join(root, "allowed.txt"))).toBe(true);
+    expect(asked[0]!.message).toContain("Bash wants to run:\n  touch allowed.txt");
+    expect(asked[0]!.message).toContain("Purpose: make a file");
+    expect((asked[0]!.requestedSchema.properties.rules as { default: string }).default).toBe("touch:*");
+
+    decision = { action: "decline" };
+    const no = await client.callTool({ name: "Bash", arguments: { command: "sleep 300 & touch declined.txt" } });
+    expect(no.isError).toBe(true);
+    expect(textOf(no)).toMatch(/^Permission denied: the user did not allow Bash to run `sleep 300 & touch declined\.txt`\. The user said: The user declined\./);
+    expect(existsSync(path.join(root, "declined.txt"))).toBe(false);
+    expect(processesWithEnv("WAVE_CORE_PID", String(transport.pid))).toEqual([]);
+
+    decision = { action: "accept", content: { decision: "always-allow", rules: "touch:*" } };
+    expect((await client.callTool({ name: "Bash", arguments: { command: "touch a.txt" } })).isError).toBe(false);
+    expect((await client.callTool({ name: "Bash", arguments: { command: "touch b.txt" } })).isError).toBe(false);
+    expect(asked).toHaveLength(3);
+  });
+
+  it("without elicitation a command is denied with the --allow rule to add; --allow then lets it run", async () => {
+    const root = makeWorkspace();
+    const first = await connect(root);
+    const denied = await first.client.callTool({ name: "Bash", arguments: { command: "touch made.txt" } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain("this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with --allow 'touch:*' (repeatable) or --permission-mode allow-all.");
+    expect(existsSync(path.join(root, "made.txt"))).toBe(false);
+    await first.client.close();
+
+    const second = await connect(root, { args: ["--allow", "touch:*"] });
+    expect((await second.client.callTool({ name: "Bash", arguments: { command: "touch made.txt" } })).isError).toBe(false);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(true);
+    // The rule covers touch, nothing else.
+    expect((await second.client.callTool({ name: "Bash", arguments: { command: "touch x.txt && rm made.txt" } })).isError).toBe(true);
+    expect(existsSync(path.join(root, "made.txt"))).toBe(true);
+  });
+
+  it("RSC progress: run_shell_command sends notifications/progress for the caller's progress token, at most one a second", async () => {
+    const { client } = await connect(makeWorkspace(), { args: ["--permission-mode", "allow-all"] });
+    const updates: Progress[] = [];
+    const result = await client.callTool(
+      { name: "run_shell_command", arguments: { command: "for i in $(seq 1 50); do echo tick$i; sleep 0.05; done" } },
+      undefined,
+      { onprogress: (p) => void updates.push(p) },
+    );
+    const s = result.structuredContent as { durationMs: number; stdout: string };
+    expect(s.stdout.split("\n")[49]).toBe("tick50");
+    expect(updates.length).toBeGreaterThanOrEqual(1);
+    expect(updates.length).toBeLessThanOrEqual(Math.floor(s.durationMs / 1000) + 1);
+    for (const u of updates) expect(u.message).toMatch(/tick\d+$/);
+    for (let i = 1; i < updates.length; i++) expect(updates[i]!.progress).toBeGreaterThan(updates[i - 1]!.progress);
   });
 });

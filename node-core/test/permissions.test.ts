@@ -1,10 +1,11 @@
 // The permission layer as a host and a script see it: the real bundle, real pipes. The round trip
 // goes through permissions/check, the same PermissionService.check every gated tool calls.
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, CoreProcess, type Message } from "./coreProcess.js";
+import { processesWithEnv, tempDir } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
 const cores: CoreProcess[] = [];
@@ -197,5 +198,85 @@ describe("rules and modes (bundled core)", () => {
     expect((await core.request("permissions/evaluate", { path: "../x.txt", sessionId: "sub" })).result).toMatchObject({ outcome: "allow", path: path.join(root, "src", "x.txt") });
     expect((await core.request("permissions/evaluate", { command: "ls", sessionId: "ghost" })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown session "ghost"/) });
     expect((await core.request("permissions/evaluate", { command: "ls", path: "x" })).error?.code).toBe(-32602);
+  });
+});
+
+describe("the real tools ask the host (bundled core, host protocol)", () => {
+  const childrenOf = (core: CoreProcess) => processesWithEnv("WAVE_CORE_PID", String(core.child.pid));
+  const call = (core: CoreProcess, name: string, args: object, callId: string) => core.request("tools/call", { name, arguments: args, callId });
+  const askFor = (core: CoreProcess, callId: string) => core.waitFor((m) => isAsk(m) && m.params.callId === callId);
+
+  it("Bash: allow-once runs the command, deny runs nothing, always-allow remembers the rule", async () => {
+    const { core, root } = await start();
+    const once = call(core, "Bash", { command: "touch once.txt", description: "make a file" }, "b1");
+    const ask1 = await askFor(core, "b1");
+    expect(ask1.params).toMatchObject({ tool: "Bash", kind: "command", command: "touch once.txt", description: "make a file", directory: root, suggestedRules: ["touch:*"] });
+    // Nothing runs while the question is open.
+    expect(childrenOf(core)).toEqual([]);
+    expect(existsSync(path.join(root, "once.txt"))).toBe(false);
+    answer(core, ask1, { decision: "allow-once" });
+    expect((await once).result).toMatchObject({ isError: false, structuredContent: { exitCode: 0 } });
+    expect(existsSync(path.join(root, "once.txt"))).toBe(true);
+
+    const denied = call(core, "Bash", { command: "sleep 300 & touch denied.txt" }, "b2");
+    answer(core, await askFor(core, "b2"), { decision: "deny", message: "not now" });
+    const d = (await denied).result;
+    expect(d).toMatchObject({ isError: true, structuredContent: { permissionDenied: true } });
+    expect(d.content[0].text).toBe("Permission denied: the user did not allow Bash to run `sleep 300 & touch denied.txt`. The user said: not now. Do not retry the same thing without asking the user.");
+    expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
+    expect(childrenOf(core)).toEqual([]);
+    expect(core.notifications("tool/finished").find((n) => n.params.callId === "b2")!.params).toMatchObject({ name: "Bash", isError: true });
+
+    const always = call(core, "Bash", { command: "mkdir -p out/a" }, "b3");
+    const ask3 = await askFor(core, "b3");
+    expect(ask3.params.suggestedRules).toEqual(["mkdir:*"]);
+    answer(core, ask3, { decision: "always-allow", rules: ["mkdir:*"] });
+    expect((await always).result.isError).toBe(false);
+    expect((await core.waitFor((m) => m.method === "permission/rulesChanged")).params).toMatchObject({ allow: ["mkdir:*"], change: { type: "always-allow", rules: ["mkdir:*"] } });
+    expect((await call(core, "Bash", { command: "mkdir -p out/b && cd out" }, "b4")).result.isError).toBe(false);
+    expect(existsSync(path.join(root, "out", "b"))).toBe(true);
+    expect(core.received.filter(isAsk).map((m) => m.params.callId)).toEqual(["b1", "b2", "b3"]);
+  });
+
+  it("Write outside the workspace: allow-once writes, deny writes nothing, always-allow covers the directory", async () => {
+    const { core } = await start();
+    const outside = tempDir("wave-outside-");
+    const once = call(core, "Write", { file_path: path.join(outside, "a.txt"), content: "a\n" }, "w1");
+    const ask1 = await askFor(core, "w1");
+    expect(ask1.params).toMatchObject({ tool: "Write", kind: "path", path: path.join(outside, "a.txt"), warnings: [{ id: "outside-workspace" }], suggestedRules: [`Write(${outside}/**)`] });
+    answer(core, ask1, { decision: "allow-once" });
+    expect((await once).result).toMatchObject({ isError: false, structuredContent: { type: "create" } });
+    expect(readFileSync(path.join(outside, "a.txt"), "utf8")).toBe("a\n");
+
+    writeFileSync(path.join(outside, "keep.txt"), "keep\n");
+    await call(core, "Read", { file_path: path.join(outside, "keep.txt") }, "r1");
+    const denied = call(core, "Edit", { file_path: path.join(outside, "keep.txt"), old_string: "keep", new_string: "lost" }, "w2");
+    answer(core, await askFor(core, "w2"), { decision: "deny" });
+    expect((await denied).result).toMatchObject({ isError: true, structuredContent: { permissionDenied: true } });
+    expect(readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("keep\n");
+    const deniedNew = call(core, "Write", { file_path: path.join(outside, "new", "b.txt"), content: "b" }, "w3");
+    answer(core, await askFor(core, "w3"), { decision: "deny" });
+    expect((await deniedNew).result.isError).toBe(true);
+    expect(existsSync(path.join(outside, "new"))).toBe(false);
+
+    const always = call(core, "Write", { file_path: path.join(outside, "c.txt"), content: "c" }, "w4");
+    answer(core, await askFor(core, "w4"), { decision: "always-allow" });
+    expect((await always).result.isError).toBe(false);
+    expect((await call(core, "Write", { file_path: path.join(outside, "deeper", "d.txt"), content: "d" }, "w5")).result.isError).toBe(false);
+    expect(readFileSync(path.join(outside, "deeper", "d.txt"), "utf8")).toBe("d");
+    expect(core.received.filter(isAsk).map((m) => m.params.callId)).toEqual(["w1", "w2", "w3", "w4"]);
+    // Inside the workspace nothing is asked.
+    expect((await call(core, "Write", { file_path: "inside.txt", content: "i" }, "w6")).result.isError).toBe(false);
+    expect(core.received.filter(isAsk)).toHaveLength(4);
+  });
+
+  it("run_shell_command asks with its directory resolved against the root, then runs there", async () => {
+    const { core, root } = await start();
+    mkdirSync(path.join(root, "pkg"));
+    const pending = call(core, "run_shell_command", { command: "realpath .", directory: "pkg", description: "where" }, "s1");
+    const ask = await askFor(core, "s1");
+    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "realpath .", description: "where", directory: path.join(root, "pkg") });
+    answer(core, ask, { decision: "allow-once" });
+    expect((await pending).result.structuredContent).toMatchObject({ stdout: `${path.join(root, "pkg")}\n`, directory: "pkg", exitCode: 0 });
   });
 });

@@ -158,7 +158,7 @@ describe("host protocol server", () => {
   });
 
   it("handles requests concurrently: a Read is answered while a long Bash call is still running", async () => {
-    const core = start();
+    const core = start(["--permission-mode", "allow-all"]);
     const slow = core.request("tools/call", { name: "Bash", arguments: { command: "sleep 3; echo slow-done" } }, "slow");
     await core.waitFor((m) => m.method === "tool/started" && m.params.name === "Bash");
     const read = await core.request("tools/call", { name: "Read", arguments: { file_path: "notes.txt" } }, "read");

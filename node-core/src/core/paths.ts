@@ -14,5 +14,6 @@ export function canonicalDir(dir: string, base = process.cwd()): string {
 /** True when `child` is `parent` or lies below it. Both must be absolute. */
 export function isWithin(child: string, parent: string, pathApi: path.PlatformPath = path): boolean {
   const rel = pathApi.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !pathApi.isAbsolute(rel));
+  // `..x` is a name inside `parent`; only `..` itself or `../…` leaves it.
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + pathApi.sep) && !pathApi.isAbsolute(rel));
 }

@@ -19,8 +19,9 @@ export function cleanTempDirs(): void {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
+/** File-tool tests are not about permissions: they run like `--permission-mode allow-all`. */
 export function newCore(root: string): WaveCore {
-  return new WaveCore({ root, tools: allTools });
+  return new WaveCore({ root, tools: allTools, permissions: { mode: "allow-all", allow: [], deny: [] } });
 }
 
 export interface Caller {

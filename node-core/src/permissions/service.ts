@@ -215,11 +215,15 @@ export class PermissionService {
 
     if (decision.outcome === "allow") return report({ allowed: true, message: decision.reason, decision, asked: false });
     if (decision.outcome === "deny") {
+      // Denied by the deny-all mode rather than by a deny rule: say which rule would allow it.
+      const byMode = decision.mode === "deny-all" && !decision.parts.some((p) => p.status === "denied") && decision.suggestedRules.length > 0;
       return report({
         allowed: false,
         decision,
         asked: false,
-        message: `Permission denied: ${check.tool} may not ${subject}. ${decision.reason} Do not retry it; choose another way or ask the user to change the permission rules.`,
+        message: `Permission denied: ${check.tool} may not ${subject}. ${decision.reason} Do not retry it; choose another way or ask the user to change the permission rules${
+          byMode ? ` (${howToAllow(decision.suggestedRules, opts.origin)})` : ""
+        }.`,
       });
     }
     if (!opts.asker) {
@@ -390,6 +394,19 @@ function quote(text: string): string {
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Where the rules that would allow a call can be added, for the caller's kind of client. */
+function howToAllow(rules: readonly string[], origin: CallOrigin | undefined): string {
+  const flags = rules.map((r) => `--allow ${shellQuote(r)}`).join(" ");
+  switch (origin) {
+    case "mcp":
+      return `the user can start wave-core mcp with ${flags}`;
+    case "cli":
+      return `run it again with ${flags}`;
+    default:
+      return `the host can add ${rules.map((r) => JSON.stringify(r)).join(", ")} with permissions/addRule, or start the core with ${flags}`;
+  }
 }
 
 function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: string, origin: CallOrigin | undefined): string {

@@ -33,7 +33,7 @@ export async function startMcpServer(
     {
       capabilities: { tools: { listChanged: false }, logging: {} },
       instructions:
-        "Wave Tools: Bash (with background tasks and TaskStop), Read, Edit, Write, Glob and Grep. Read a file before editing it.",
+        "Wave Tools: Bash (with background tasks and TaskStop), Read, Edit, Write, Glob, Grep and run_shell_command. Read a file before editing it.",
     },
   );
   const session = core.sessions.main;

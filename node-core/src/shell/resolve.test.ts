@@ -67,6 +67,20 @@ describe("shell resolution on macOS/Linux", () => {
     expect(msg).toContain("WAVE_SHELL");
   });
 
+  it("RSC-1 a bash-only tool runs bash even where the Bash tool would pick zsh, and says when there is none", () => {
+    const p = fakePlatform("linux", ["/usr/bin/zsh", "/bin/zsh", "/usr/bin/bash", "/opt/bash"]);
+    expect(resolveShell({ SHELL: "/bin/zsh", PATH: "/usr/bin" }, p, "bash").path).toBe("/usr/bin/bash");
+    // WAVE_SHELL naming zsh chooses the Bash tool's shell; naming a bash, it is used.
+    expect(resolveShell({ WAVE_SHELL: "/usr/bin/zsh", PATH: "/usr/bin" }, p, "bash").path).toBe("/usr/bin/bash");
+    expect(resolveShell({ WAVE_SHELL: "/opt/bash", PATH: "/usr/bin" }, p, "bash").path).toBe("/opt/bash");
+    const msg = fails(() => resolveShell({ SHELL: "/bin/zsh", PATH: "/usr/bin" }, fakePlatform("linux", ["/usr/bin/zsh"]), "bash"));
+    expect(msg).toMatch(/^No bash was found to run the command \(this tool runs `bash -c` and never another shell\)\. .*Install bash/);
+    // Real processes: SHELL=zsh, yet the installed bash; the cache keeps the two answers apart.
+    const env = { PATH: process.env.PATH, SHELL: "/usr/bin/zsh" };
+    expect(resolveShellCached(env, undefined, "bash").kind).toBe("bash");
+    expect(resolveShellCached(env).kind).toBe("zsh");
+  });
+
   it("recognises shell names", () => {
     expect(shellKindOf("/usr/local/bin/bash5.2")).toBe("bash");
     expect(shellKindOf("/bin/zsh-5.9")).toBe("zsh");

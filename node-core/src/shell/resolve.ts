@@ -26,14 +26,16 @@ export function shellKindOf(file: string | undefined, platform: Platform = hostP
  * Resolves the shell for the given environment (the child environment, so WAVE_SHELL and PATH
  * adopted from the login shell count). Throws ShellNotFound with a message that says what to do.
  */
-export function resolveShell(env: NodeJS.ProcessEnv, platform: Platform = hostPlatform()): ResolvedShell {
-  return platform.name === "win32" ? resolveGitBash(env, platform) : resolvePosixShell(env, platform);
+export function resolveShell(env: NodeJS.ProcessEnv, platform: Platform = hostPlatform(), only?: ShellKind): ResolvedShell {
+  return platform.name === "win32" ? resolveGitBash(env, platform) : resolvePosixShell(env, platform, only);
 }
 
-function resolvePosixShell(env: NodeJS.ProcessEnv, platform: Platform): ResolvedShell {
+/** `only`: the tool needs this kind of shell (run_shell_command always runs bash). */
+function resolvePosixShell(env: NodeJS.ProcessEnv, platform: Platform, only?: ShellKind): ResolvedShell {
   const p = platform.path;
   const forced = env.WAVE_SHELL;
-  if (forced) {
+  // A WAVE_SHELL of the other kind chooses the Bash tool's shell; a bash-only tool looks further.
+  if (forced && (!only || shellKindOf(forced, platform) !== (only === "bash" ? "zsh" : "bash"))) {
     const kind = shellKindOf(forced, platform);
     if (!kind) {
       throw new ShellNotFound(
@@ -50,13 +52,14 @@ function resolvePosixShell(env: NodeJS.ProcessEnv, platform: Platform): Resolved
 
   const userShell = env.SHELL;
   const userKind = shellKindOf(userShell, platform);
-  const preferred: ShellKind = userKind ?? "bash";
+  const preferred: ShellKind = only ?? userKind ?? "bash";
   const other: ShellKind = preferred === "bash" ? "zsh" : "bash";
+  const kinds = only ? [only] : [preferred, other];
   const pathDirs = (env.PATH ?? "").split(":").filter((d) => d && p.isAbsolute(d));
 
   const candidates: Array<{ file: string; kind: ShellKind }> = [];
-  if (userShell && userKind && p.isAbsolute(userShell)) candidates.push({ file: userShell, kind: userKind });
-  for (const kind of [preferred, other]) {
+  if (userShell && userKind && kinds.includes(userKind) && p.isAbsolute(userShell)) candidates.push({ file: userShell, kind: userKind });
+  for (const kind of kinds) {
     for (const dir of [...pathDirs, ...FIXED_SHELL_DIRS]) candidates.push({ file: p.join(dir, kind), kind });
   }
   const seen = new Set<string>();
@@ -71,6 +74,11 @@ function resolvePosixShell(env: NodeJS.ProcessEnv, platform: Platform): Resolved
       ? `$SHELL (${userShell}: not an executable file), `
       : `$SHELL (${userShell}: not bash or zsh), `
     : "";
+  if (only) {
+    throw new ShellNotFound(
+      `No ${only} was found to run the command (this tool runs \`${only} -c\` and never another shell). Looked at ${only} on PATH (${pathDirs.join(":") || "empty"}) and in ${FIXED_SHELL_DIRS.join(", ")}. Install ${only} (for example "apt-get install ${only}"), or set WAVE_SHELL to the absolute path of a ${only} executable.`,
+    );
+  }
   throw new ShellNotFound(
     `No bash or zsh was found to run the command (wave never falls back to /bin/sh). Looked at ${shellNote}bash and zsh on PATH (${pathDirs.join(":") || "empty"}) and in ${FIXED_SHELL_DIRS.join(", ")}. Install bash (for example "apt-get install bash") or zsh, or set WAVE_SHELL to the absolute path of a bash or zsh executable.`,
   );
@@ -157,14 +165,14 @@ const cache = new Map<string, ResolvedShell>();
  * resolveShell with a cache keyed by the variables that decide the answer; a cached shell that
  * disappeared is resolved again.
  */
-export function resolveShellCached(env: NodeJS.ProcessEnv, platform: Platform = hostPlatform()): ResolvedShell {
+export function resolveShellCached(env: NodeJS.ProcessEnv, platform: Platform = hostPlatform(), only?: ShellKind): ResolvedShell {
   const keys = platform.name === "win32"
     ? ["WAVE_GIT_BASH_PATH", "PATH", "PATHEXT", "ProgramFiles", "LOCALAPPDATA"]
     : ["WAVE_SHELL", "SHELL", "PATH"];
-  const key = platform.name + "\0" + keys.map((k) => envValue(env, k, platform.name) ?? "").join("\0");
+  const key = platform.name + "\0" + (only ?? "") + "\0" + keys.map((k) => envValue(env, k, platform.name) ?? "").join("\0");
   const hit = cache.get(key);
   if (hit && platform.isExecutable(hit.path)) return hit;
-  const shell = resolveShell(env, platform);
+  const shell = resolveShell(env, platform, only);
   if (platform === hostPlatform()) cache.set(key, shell);
   return shell;
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
@@ -37,6 +37,40 @@ describe("ShellRun", () => {
     const clean = await startShellRun(spec("echo clean"));
     await clean.exited;
     expect(await clean.findSurvivors()).toEqual([]);
+  });
+
+  it("RSC-2 keeps stdout and stderr apart in files of their own, each in the order written", async () => {
+    const errPath = path.join(processOutputDir(), `runner-${seq + 1}.err.log`);
+    const run = await startShellRun(spec("for i in 1 2 3; do echo out$i; echo err$i >&2; done; printf tail", { stderrPath: errPath, shellKind: "bash" }));
+    expect(run.stderrPath).toBe(errPath);
+    await run.exited;
+    expect(readFileSync(run.outputPath, "utf8")).toBe("out1\nout2\nout3\ntail");
+    expect(readFileSync(errPath, "utf8")).toBe("err1\nerr2\nerr3\n");
+    const shared = await startShellRun(spec("echo a; echo b >&2; echo c"));
+    await shared.exited;
+    expect(readFileSync(shared.outputPath, "utf8")).toBe("a\nb\nc\n");
+    expect(shared.stderrPath).toBeUndefined();
+  });
+
+  it("RSC-1 shellKind bash runs bash even when the Bash tool's shell is zsh", async () => {
+    const saved = process.env.WAVE_SHELL;
+    process.env.WAVE_SHELL = "/usr/bin/zsh";
+    try {
+      const run = await startShellRun(spec("echo ${BASH_VERSION:+bash}${ZSH_VERSION:+zsh}", { shellKind: "bash" }));
+      await run.exited;
+      expect(readFileSync(run.outputPath, "utf8")).toBe("bash\n");
+      expect(run.shell.kind).toBe("bash");
+    } finally {
+      if (saved === undefined) delete process.env.WAVE_SHELL;
+      else process.env.WAVE_SHELL = saved;
+    }
+  });
+
+  it("says clearly when the stderr file cannot be created, and leaves no process", async () => {
+    const err = await startShellRun(spec("sleep 30", { stderrPath: "/nonexistent-dir/x.err" })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpawnFailed);
+    expect((err as Error).message).toMatch(/Could not create the output file \/nonexistent-dir\/x\.err \(ENOENT\)/);
+    expect(ourProcesses()).toEqual([]);
   });
 
   it("reports the exit code, or the signal that killed the shell", async () => {

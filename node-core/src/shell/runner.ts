@@ -1,6 +1,7 @@
-// Starts one Bash-tool command: `<shell> -c <command>` in its own process group, stdin /dev/null,
+// Starts one shell-tool command: `<shell> -c <command>` in its own process group, stdin /dev/null,
 // stdout and stderr both the output file (so output is interleaved as produced, memory stays flat
-// however much is printed, and background children holding the output never delay the result).
+// however much is printed, and background children holding the output never delay the result) —
+// or, for run_shell_command, stdout and stderr each into a file of its own.
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -23,7 +24,7 @@ import {
 } from "./processTable.js";
 import { resolveShellCached } from "./resolve.js";
 import { shimInjection } from "./shims/index.js";
-import type { ResolvedShell } from "./types.js";
+import type { ResolvedShell, ShellKind } from "./types.js";
 import { ensureWatchdog, unwatchGroup, watchGroup } from "./watchdog.js";
 import { fromGitBashPath, gitInstallRoot } from "./winpath.js";
 
@@ -37,6 +38,13 @@ export interface RunSpec {
   runId: string;
   /** Created (or appended to) by the runner; the caller decides when to delete it. */
   outputPath: string;
+  /**
+   * When set, stderr goes to this file (created or appended to like `outputPath`) and
+   * `outputPath` receives stdout only. Otherwise both streams share `outputPath`.
+   */
+  stderrPath?: string;
+  /** The tool runs only this kind of shell (run_shell_command: bash); otherwise bash or zsh as resolved. */
+  shellKind?: ShellKind;
   /** Records the directory the shell ends in (foreground commands). */
   trackCwd: boolean;
   /** Applies shimInjection(); the user's `shims` setting. */
@@ -132,6 +140,10 @@ export class ShellRun {
   }
   get outputPath(): string {
     return this.spec.outputPath;
+  }
+  /** stderr's own file, when the streams are kept apart. */
+  get stderrPath(): string | undefined {
+    return this.spec.stderrPath;
   }
   get running(): boolean {
     return this.status === undefined;
@@ -275,6 +287,18 @@ function groupExists(pgid: number): boolean {
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
+/** Opens (creates, or appends to) an output file, private to the user. */
+function openOutput(file: string): number {
+  try {
+    return openSync(file, "a", 0o600);
+  } catch (err) {
+    throw new SpawnFailed(
+      `Could not create the output file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
+      err,
+    );
+  }
+}
+
 /**
  * Spawns the command. Throws ShellNotFound (no usable shell) or SpawnFailed (the shell or the
  * output file could not be opened); both messages say what to do.
@@ -282,7 +306,7 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.
 export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   const platform = spec.platform ?? hostPlatform();
   const baseEnv = await childEnvironment({ signal: spec.signal });
-  const shell = resolveShellCached(baseEnv, platform);
+  const shell = resolveShellCached(baseEnv, platform, spec.shellKind);
   const shims = await shimInjection(shell, { enabled: spec.shimsEnabled });
   const rc = supportFiles();
   const cwdFile = spec.trackCwd ? path.join(processOutputDir(), `${spec.runId}.cwd`) : undefined;
@@ -298,32 +322,35 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     corePid: process.pid,
   });
 
-  let fd: number;
+  const fd = openOutput(spec.outputPath);
+  let errFd: number;
   try {
-    fd = openSync(spec.outputPath, "a", 0o600);
+    errFd = spec.stderrPath === undefined ? fd : openOutput(spec.stderrPath);
   } catch (err) {
-    throw new SpawnFailed(
-      `Could not create the output file ${spec.outputPath} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
-      err,
-    );
+    closeSync(fd);
+    throw err;
   }
+  const closeOutputs = () => {
+    closeSync(fd);
+    if (errFd !== fd) closeSync(errFd);
+  };
   ensureWatchdog(platform);
   let child: ChildProcess;
   try {
     child = spawn(inv.file, inv.args, {
       cwd: spec.cwd,
       env: inv.env,
-      // stdin is /dev/null: reads get EOF at once (BASH-FG-2). One file for both streams.
-      stdio: ["ignore", fd, fd],
+      // stdin is /dev/null: reads get EOF at once (BASH-FG-2). Files, never pipes, for the output.
+      stdio: ["ignore", fd, errFd],
       detached: true,
       windowsHide: true,
     });
   } catch (err) {
-    closeSync(fd);
+    closeOutputs();
     throw new SpawnFailed(`Could not start ${shell.path}: ${(err as Error).message}.`, err);
   }
-  // The child has its own copy now; ours would only keep the file open.
-  closeSync(fd);
+  // The child has its own copies now; ours would only keep the files open.
+  closeOutputs();
   const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform);
   if (child.pid === undefined) {
     const status = await run.exited;

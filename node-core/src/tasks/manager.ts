@@ -11,6 +11,7 @@ import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
 import { hostPlatform } from "../shell/platform.js";
 import { processTableFor } from "../shell/processTable.js";
 import { startShellRun, type ShellRun, type Survivor } from "../shell/runner.js";
+import type { ShellKind } from "../shell/types.js";
 
 const log = createLogger("tasks");
 
@@ -96,7 +97,10 @@ export class TaskManager implements SessionService {
     return this.disposing !== undefined;
   }
 
-  /** Starts a command of this session. `name` names the output file (`<name>.log`). */
+  /**
+   * Starts a command of this session. `name` names the output file (`<name>.log`); with
+   * `separateStderr` stdout and stderr go to `<name>.stdout.log` and `<name>.stderr.log`.
+   */
   async startRun(opts: {
     command: string;
     cwd: string;
@@ -104,16 +108,20 @@ export class TaskManager implements SessionService {
     shimsEnabled: boolean;
     name?: string;
     signal?: AbortSignal;
+    separateStderr?: boolean;
+    shellKind?: ShellKind;
   }): Promise<ShellRun> {
     if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
     const seq = ++this.seq;
     const runId = `${this.markerPrefix}${seq}`;
-    const outputPath = path.join(processOutputDir(), `${opts.name ?? `run-${this.tag}-${seq}`}.log`);
+    const stem = path.join(processOutputDir(), opts.name ?? `run-${this.tag}-${seq}`);
     const run = await startShellRun({
       command: opts.command,
       cwd: opts.cwd,
       runId,
-      outputPath,
+      outputPath: opts.separateStderr ? `${stem}.stdout.log` : `${stem}.log`,
+      ...(opts.separateStderr ? { stderrPath: `${stem}.stderr.log` } : {}),
+      ...(opts.shellKind ? { shellKind: opts.shellKind } : {}),
       trackCwd: opts.trackCwd,
       shimsEnabled: opts.shimsEnabled,
       signal: opts.signal,

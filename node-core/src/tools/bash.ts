@@ -37,7 +37,10 @@ Timeouts and background tasks:
 - timeout is in milliseconds: ${TIMEOUT_LIMITS_TEXT}. Give long builds and test runs a larger timeout.
 - A foreground command that runs past its timeout is not killed: it moves to the background and keeps running, and the result gives its task ID and output file; you are notified when it completes. Only commands that start with \`sleep\` are stopped at the timeout.
 - run_in_background: true starts a long-running command (dev server, watcher, long build) as a background task and returns at once with its task ID and the path of its output file, which grows while it runs (read it with Read). Background tasks have no timeout; you are notified when one ends, and TaskStop stops one (with every process it started).
-- Do not poll with \`sleep\` loops; wait for the completion notice or read the output file.`;
+- Do not poll with \`sleep\` loops; wait for the completion notice or read the output file.
+
+Permission:
+- The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.`;
 
 const inputSchema = z.strictObject({
   command: z.string().min(1, "command must be a non-empty string: the shell command to run").describe("The command to run"),
@@ -173,6 +176,8 @@ export const bashTool = defineTool({
   description: BASH_DESCRIPTION,
   inputSchema,
   annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },
+  // Checked by the runtime before anything starts: a denied command never spawns a process.
+  permission: (input) => ({ tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}) }),
   async run(input, ctx) {
     const manager = ctx.session.service(TASKS);
     const notes: string[] = [];

@@ -22,7 +22,8 @@ Usage:
 - Line endings need no care: LF in old_string matches CRLF in the file, and the file keeps its own line endings, encoding and byte-order mark.
 - new_string is inserted literally ($& or $1 have no special meaning). old_string and new_string must differ.
 - To create a file, prefer Write; an Edit with an empty old_string creates a file that does not exist yet.
-- Your successful edits count as reading: consecutive edits of the same file need no Read in between.`;
+- Your successful edits count as reading: consecutive edits of the same file need no Read in between.
+- Editing files outside the project (and its allowed directories) may need the user's approval; an edit that is not approved changes nothing.`;
 
 const inputSchema = z.strictObject({
   file_path: z.string().min(1).describe("Path of the file to modify (absolute, or relative to the working directory)"),
@@ -95,6 +96,9 @@ export const editTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Edit file", readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  // Always asked for, so deny rules such as `Write(**/.env)` apply inside the workspace too; a
+  // path inside the allowed directories is allowed without a question (permissions/decide.ts).
+  permission: (input, ctx) => ({ tool: "Edit", path: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(input, ctx) {
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);
     const oldString = input.old_string.replace(/\r\n/g, "\n");

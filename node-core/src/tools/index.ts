@@ -4,6 +4,7 @@ import { editTool } from "./edit.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { readTool } from "./read.js";
+import { runShellCommandTool } from "./runShellCommand.js";
 import { taskStopTool } from "./taskStop.js";
 import { writeTool } from "./write.js";
 
@@ -16,4 +17,5 @@ export const allTools: readonly ToolDefinition[] = [
   writeTool as ToolDefinition,
   globTool as ToolDefinition,
   grepTool as ToolDefinition,
+  runShellCommandTool as ToolDefinition,
 ];

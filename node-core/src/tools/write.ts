@@ -19,7 +19,8 @@ Usage:
 - Prefer Edit for changing part of an existing file: it sends only the change. Use Write for new files or complete rewrites.
 - The content is written as given. An existing file keeps its encoding, byte-order mark, permissions and owner; if it used CRLF line endings throughout and your content has none, your LF line endings are written as CRLF.
 - The write is atomic: other programs see the old file or the new one, never a half-written file.
-- Do not create documentation or README files unless asked to.`;
+- Do not create documentation or README files unless asked to.
+- Writing outside the project (and its allowed directories) may need the user's approval; a write that is not approved changes nothing.`;
 
 const inputSchema = z.strictObject({
   file_path: z.string().min(1).describe("Path of the file to write (absolute, or relative to the working directory)"),
@@ -37,6 +38,9 @@ export const writeTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Write file", readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  // Always asked for, so deny rules such as `Write(**/.env)` apply inside the workspace too; a
+  // path inside the allowed directories is allowed without a question (permissions/decide.ts).
+  permission: (input, ctx) => ({ tool: "Write", path: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(input, ctx) {
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);
     return withFileLock(fileKey(abs), async () => {

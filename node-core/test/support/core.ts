@@ -4,6 +4,7 @@ import type { WaveCore } from "../../src/core/runtime.js";
 import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
 import type { BashStructured } from "../../src/tools/bash.js";
 import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
+import type { ParsedPolicy } from "../../src/permissions/service.js";
 import { createCore } from "../../src/startup.js";
 import { processesWithEnv, tempDir, waitFor } from "./processes.js";
 
@@ -22,9 +23,12 @@ export interface BashResult extends ToolResult {
 
 const open: WaveCore[] = [];
 
-export function testCore(opts: { root?: string; additionalDirectories?: string[] } = {}): TestCore {
+/** Tests whose subject is not the permission layer run with `--permission-mode allow-all`. */
+export const ALLOW_ALL: ParsedPolicy = { mode: "allow-all", allow: [], deny: [] };
+
+export function testCore(opts: { root?: string; additionalDirectories?: string[]; permissions?: ParsedPolicy } = {}): TestCore {
   const root = opts.root ?? tempDir("wave-ws-");
-  const core = createCore({ root, additionalDirectories: opts.additionalDirectories });
+  const core = createCore({ root, additionalDirectories: opts.additionalDirectories, permissions: opts.permissions ?? ALLOW_ALL });
   open.push(core);
   const events: TestCore["events"] = [];
   core.events.subscribe((method, params) => events.push({ method, params }));

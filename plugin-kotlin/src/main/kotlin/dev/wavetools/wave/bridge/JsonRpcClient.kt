@@ -93,6 +93,14 @@ class JsonRpcClient(
     /** Lines that were not JSON-RPC and were skipped; for diagnostics and tests. */
     val skippedLines = AtomicLong(0)
 
+    /**
+     * Whether requests the core sends to the host (today only `permission/request`) are answered
+     * here with "method not found", so the core never waits for a host that cannot answer. A reader
+     * that answers them itself — a protocol transcript replay — turns this off.
+     */
+    @Volatile
+    var answersCoreRequests: Boolean = true
+
     fun addListener(listener: NotificationListener): AutoCloseable {
         listeners += listener
         return AutoCloseable { listeners -= listener }
@@ -188,7 +196,7 @@ class JsonRpcClient(
         val method = msg.get("method")?.takeIf { it.isJsonPrimitive }?.asString
         val id = msg.get("id")
         when {
-            method != null && id != null && !id.isJsonNull -> answerUnsupported(id, method)
+            method != null && id != null && !id.isJsonNull -> if (answersCoreRequests) answerUnsupported(id, method)
             method != null -> dispatch(method, msg.get("params"))
             id != null && (msg.has("result") || msg.has("error")) -> complete(id, msg, line)
             else -> skip("neither a response nor a notification", line)

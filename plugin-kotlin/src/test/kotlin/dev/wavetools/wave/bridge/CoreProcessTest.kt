@@ -59,18 +59,29 @@ class CoreProcessTest {
 
     @Test
     fun `cancelling a running call interrupts it and the core still answers`() {
-        // A command that would run for a minute: only a working cancellation ends the call early.
         val proc = start()
         val api = initialized(proc)
         val startedCall = java.util.concurrent.CompletableFuture<String>()
         api.addEventListener(object : CoreEvents {
             override fun toolStarted(event: ToolStarted) { startedCall.complete(event.callId) }
         })
-        val call = api.callTool("Bash", mapOf("command" to "sleep 60"))
+        // Only a working cancellation ends this call before the test's time is up.
+        val call = api.runBash(BashRequest("echo started; sleep 120", timeoutMs = 600_000))
         assertEquals(call.callId, startedCall.get())
+        fun commandLine(pid: Long) = try {
+            String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/proc/$pid/cmdline"))).replace('\u0000', ' ').trim()
+        } catch (e: java.io.IOException) {
+            ""
+        }
+        TestSupport.eventually(message = { "sleep 120 did not start" }) {
+            ProcessMarker.pidsWith(proc.launch.instanceMarker).any { commandLine(it) == "sleep 120" }
+        }
         call.cancel()
         val result = call.result.get()
+        assertTrue(result.isError, "a cancelled Bash call is an error result: ${result.text}")
         assertEquals(true, result.structuredContent?.get("interrupted")?.asBoolean, result.toString())
+        assertTrue(result.text.startsWith("started"), result.text)
+        assertTrue(ProcessMarker.pidsWith(proc.launch.instanceMarker).none { commandLine(it) == "sleep 120" }, "the cancelled command's tree is gone")
         // The connection is still usable.
         assertTrue(api.toolsList().get().isNotEmpty())
     }

@@ -49,6 +49,7 @@ class TranscriptTest {
 }
 
 class TranscriptReplay(private val fixtures: Path) {
+    /** test-fixtures/protocol/README.md: fifteen seconds per step (a loaded machine may take seconds to start the first shell). */
     private val stepTimeoutMs = 15_000L
 
     fun replay(file: Path) {
@@ -69,6 +70,8 @@ class TranscriptReplay(private val fixtures: Path) {
                 received += JsonObject().apply { addProperty("unparseable", line) }
             }
         }
+        // The transcript answers the core's requests (permission/request) in its own steps.
+        proc.rpc.answersCoreRequests = false
         try {
             for ((i, stepEl) in transcript.getAsJsonArray("steps").withIndex()) {
                 val step = stepEl.asJsonObject

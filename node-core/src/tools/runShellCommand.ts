@@ -1,0 +1,410 @@
+// run_shell_command: the compatible shell tool (SPEC RSC-1..5). `bash -c <command>` in the
+// workspace root or a directory below it, in its own process group, stdout and stderr each into a
+// file of its own, live progress with the latest output, a timeout that kills the whole tree, and
+// a result that lists Command, Directory, Stdout, Stderr, Error, Exit Code, Signal, Background
+// PIDs and the Process Group PGID. Same engine as Bash: the session's task manager starts the run
+// (so the session's end stops whatever it leaves running), the runner, the kill path, the markers
+// and childEnvironment().
+import { accessSync, constants as fsConstants, realpathSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { isWithin } from "../core/paths.js";
+import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
+import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
+import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
+import { ProgressGate, readTail } from "../shell/outputTail.js";
+import { ShellNotFound } from "../shell/resolve.js";
+import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { bashSyntaxError } from "../shell/syntaxCheck.js";
+import { longTimeout } from "../shell/timer.js";
+import { TASKS } from "../tasks/manager.js";
+
+export const RSC_NAME = "run_shell_command";
+export const RSC_DEFAULT_TIMEOUT_MS = 120_000;
+/** Progress goes out at most this often (the seed: output updated once a second). */
+export const RSC_PROGRESS_INTERVAL_MS = 1000;
+/** A command that prints nothing still reports progress this often, so waiting clients know it runs. */
+export const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
+const PROGRESS_TAIL_BYTES = 4096;
+const PROGRESS_TAIL_LINES = 20;
+const STDERR_EVIDENCE_BYTES = 8192;
+
+export const RSC_DESCRIPTION = `Runs a shell command as \`bash -c <command>\` and returns its stdout and stderr separately, with its exit code, the signal that ended it, the background processes it left running and its process group.
+
+- It runs in the project root, or in \`directory\`: a directory relative to the project root that already exists. Absolute paths and paths that lead outside the root (\`..\`, symlinks) are refused.
+- Every call starts a fresh, non-interactive bash: variables and \`cd\` do not carry over to the next call, and profile/rc files are not loaded. stdin is empty (/dev/null): pass flags such as --yes/-y and never start interactive programs (editors, pagers, REPLs, \`git rebase -i\`); use non-interactive forms (\`npm init -y\`).
+- All bash syntax works: pipes, \`&&\`, \`||\`, subshells, redirections. A command with a syntax error is refused before anything runs.
+- The command leads its own process group. \`&\` starts background processes (\`npm run dev &\`): use it for things that do not stop on their own. The result lists those still running after the shell exited (Background PIDs) and the Process Group PGID; stop them with \`kill <pid>\`, \`kill -- -<PGID>\` or \`kill -s SIGNAL -- -<PGID>\`. They are stopped when the session ends. Their further output goes to the files named in the result.
+- timeout is in milliseconds (default ${RSC_DEFAULT_TIMEOUT_MS}, ${RSC_DEFAULT_TIMEOUT_MS / 60_000} minutes). A command still running then is killed with everything it started, and the result says so; give long builds and test runs a larger timeout.
+- Stdout and Stderr come back whole up to about ${MAX_RESULT_CHARS} characters together; longer output keeps the beginning and the end and names the file holding all of it (read it with Read). Progress with the latest output is reported about once a second while it runs.
+- Error explains every failure: a command that was not found (exit code 127), not executable (126), a syntax error, a missing or refused directory, a signal, the timeout, the system running out of resources. Check Exit Code and Stderr before relying on the result.
+- The user may be asked to approve the command first; a command that is not approved does not run. Describe it well in \`description\`.`;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1, "command must be a non-empty string: the bash command to run").describe("The exact bash command to run, as `bash -c <command>`"),
+  description: z
+    .string()
+    .optional()
+    .describe("A brief description of the command for the user: specific and concise, ideally one sentence (at most three), no line breaks"),
+  directory: z
+    .string()
+    .optional()
+    .describe("The directory to run the command in, relative to the project root, if not the root. Must already exist; absolute paths are refused"),
+  timeout: z
+    .number({ error: `timeout must be a number of milliseconds, or left out for the default (${RSC_DEFAULT_TIMEOUT_MS})` })
+    .positive({ error: "timeout must be a positive number of milliseconds, or left out for the default" })
+    .optional()
+    .describe(`Timeout in milliseconds (default ${RSC_DEFAULT_TIMEOUT_MS}). Past it the command and every process it started are killed`),
+});
+
+export type RunShellCommandInput = z.output<typeof inputSchema>;
+
+/** Where the command runs: checked once, before the permission question, and used by `run`. */
+export type DirectoryCheck =
+  | { ok: true; abs: string; display: string }
+  | { ok: false; failure: Failure; display: string };
+
+/** `directory` as the model gave it → the real directory inside the workspace root, or why not. */
+export function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
+  if (input === undefined || input === "" || input === ".") return { ok: true, abs: root, display: "(root)" };
+  const display = input;
+  const fail = (kind: Failure["kind"], message: string): DirectoryCheck => ({ ok: false, failure: { kind, message }, display });
+  if (input === "~" || input.startsWith("~/")) {
+    return fail("directory-absolute", `directory must be relative to the project root (${root}); "${input}" names a place under the home directory. Give a path relative to the project root, or leave directory out to run in the root.`);
+  }
+  if (path.isAbsolute(input) || /^[A-Za-z]:[\\/]/.test(input)) {
+    const rel = path.relative(root, path.resolve(input));
+    const inside = isWithin(path.resolve(input), root);
+    return fail(
+      "directory-absolute",
+      `directory must be relative to the project root (${root}), but "${input}" is absolute. ${
+        inside ? (rel ? `Use "${rel}" instead.` : "Leave directory out to run in the root.") : "It is outside the project; commands run only inside it."
+      }`,
+    );
+  }
+  const abs = path.resolve(root, input);
+  if (!isWithin(abs, root)) {
+    return fail("directory-outside", `directory "${input}" leads outside the project root (to ${abs}); give a directory inside ${root}.`);
+  }
+  const rel = path.relative(root, abs);
+  let real: string;
+  try {
+    real = realpathSync.native(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EACCES") return fail("directory-permission", `No permission to reach directory "${input}" (${abs}): a directory on the way is not accessible. Check the permissions (ls -ld).`);
+    if (code === "ENOTDIR") return fail("directory-not-a-directory", `directory "${input}" is not a directory: part of the path (${abs}) is a file.`);
+    return fail("directory-missing", `directory "${input}" does not exist (${abs}). Create it first (mkdir -p ${rel}), or give an existing directory relative to the project root.`);
+  }
+  const realRoot = realpathOr(root);
+  if (!isWithin(real, realRoot)) {
+    return fail("directory-outside", `directory "${input}" goes through a symlink that leads outside the project root, to ${real}; commands run only inside ${root}.`);
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(real).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) return fail("directory-not-a-directory", `directory "${input}" is a file, not a directory (${real}).`);
+  try {
+    accessSync(real, fsConstants.X_OK);
+  } catch (err) {
+    return fail("directory-permission", `No permission to enter directory "${input}" (${real}, ${(err as NodeJS.ErrnoException).code ?? err}). Check its permissions (ls -ld ${rel}) or choose another directory.`);
+  }
+  return { ok: true, abs: real, display: path.relative(realRoot, real).split(path.sep).join("/") || "(root)" };
+}
+
+function realpathOr(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
+  }
+}
+
+interface Prepared {
+  directory: DirectoryCheck;
+  /** bash's message when the command cannot be parsed. */
+  syntaxError?: string;
+}
+
+/** Checked once per call: by `permission` (so nobody is asked about a command that cannot run) and reused by `run`. */
+const prepared = new WeakMap<object, Promise<Prepared>>();
+
+function prepare(input: RunShellCommandInput, ctx: ToolContext): Promise<Prepared> {
+  let p = prepared.get(input);
+  if (!p) {
+    p = (async () => {
+      const directory = checkDirectory(input.directory, ctx.workspace.root);
+      if (!directory.ok) return { directory };
+      const syntaxError = await bashSyntaxError(input.command, { signal: ctx.signal });
+      return syntaxError ? { directory, syntaxError } : { directory };
+    })();
+    prepared.set(input, p);
+  }
+  return p;
+}
+
+/** structuredContent of every run_shell_command result: the text's fields, and more. */
+export interface RunShellCommandStructured {
+  command: string;
+  /** Relative to the project root, or "(root)". */
+  directory: string;
+  stdout: string;
+  stderr: string;
+  error: string | null;
+  errorKind: Failure["kind"] | null;
+  exitCode: number | null;
+  /** The number of the signal that killed the shell. */
+  signal: number | null;
+  signalName: string | null;
+  backgroundPids: number[];
+  backgroundProcesses: Survivor[];
+  pgid: number | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  timeoutMs: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  stdoutBytes: number;
+  stderrBytes: number;
+  /** The files, when kept: output cut short, or background processes still writing. */
+  stdoutPath: string | null;
+  stderrPath: string | null;
+  durationMs: number;
+  [key: string]: unknown;
+}
+
+const orNone = (v: string | number | null | undefined) => (v === null || v === undefined || v === "" ? "(none)" : String(v));
+const orEmpty = (s: string) => (s === "" ? "(empty)" : s.replace(/\n$/, ""));
+
+export function formatResult(s: RunShellCommandStructured): string {
+  const lines = [
+    `Command: ${s.command}`,
+    `Directory: ${s.directory}`,
+    `Stdout: ${orEmpty(s.stdout)}`,
+    `Stderr: ${orEmpty(s.stderr)}`,
+    `Error: ${orNone(s.error)}`,
+    `Exit Code: ${orNone(s.exitCode)}`,
+    `Signal: ${s.signal === null ? "(none)" : `${s.signal}${s.signalName ? ` (${s.signalName})` : ""}`}`,
+    `Background PIDs: ${s.backgroundPids.length ? s.backgroundPids.join(", ") : "(none)"}`,
+    `Process Group PGID: ${orNone(s.pgid)}`,
+  ];
+  if (s.backgroundPids.length && s.stdoutPath && s.stderrPath) {
+    lines.push(`Output of the background processes keeps going to ${s.stdoutPath} and ${s.stderrPath}.`);
+  }
+  return lines.join("\n");
+}
+
+function result(fields: Partial<RunShellCommandStructured> & Pick<RunShellCommandStructured, "command" | "directory" | "timeoutMs">): ToolResult {
+  const s: RunShellCommandStructured = {
+    stdout: "",
+    stderr: "",
+    error: null,
+    errorKind: null,
+    exitCode: null,
+    signal: null,
+    signalName: null,
+    backgroundPids: [],
+    backgroundProcesses: [],
+    pgid: null,
+    timedOut: false,
+    interrupted: false,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutPath: null,
+    stderrPath: null,
+    durationMs: 0,
+    ...fields,
+  };
+  return { content: [{ type: "text", text: formatResult(s) }], structuredContent: s, isError: s.error !== null };
+}
+
+/** How the ~30,000 characters are shared: a small stream is shown whole, two large ones 2:1. */
+export function outputBudget(stdoutBytes: number, stderrBytes: number, total = MAX_RESULT_CHARS): { stdout: number; stderr: number } {
+  if (stdoutBytes + stderrBytes <= total) return { stdout: total, stderr: total };
+  const third = Math.floor(total / 3);
+  if (stderrBytes <= third) return { stdout: total - stderrBytes, stderr: total };
+  if (stdoutBytes <= total - third) return { stdout: total, stderr: total - stdoutBytes };
+  return { stdout: total - third, stderr: third };
+}
+
+function sizeOf(file: string | undefined): number {
+  if (!file) return 0;
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function summarize(file: string | undefined, limit: number): OutputSummary {
+  if (!file) return { text: "", truncated: false, totalBytes: 0, binary: false };
+  try {
+    return summarizeOutput(file, limit);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { text: "", truncated: false, totalBytes: 0, binary: false };
+    return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
+  }
+}
+
+function removeLater(files: Array<string | undefined>): void {
+  setImmediate(() => {
+    for (const f of files) {
+      if (!f) continue;
+      try {
+        rmSync(f, { force: true });
+      } catch {
+        // A leftover in our own output directory is removed with it.
+      }
+    }
+  });
+}
+
+function progressMessage(stdout: string, stderr: string): string {
+  const parts: string[] = [];
+  if (stdout) parts.push(stdout);
+  if (stderr) parts.push(`[stderr]\n${stderr}`);
+  return parts.length ? parts.join("\n") : "(no output yet)";
+}
+
+type Outcome = { kind: "exit" } | { kind: "timeout" } | { kind: "abort"; reason: string };
+
+function abortReason(signal: AbortSignal): string {
+  const r = signal.reason as unknown;
+  if (r instanceof Error) return r.message;
+  return typeof r === "string" ? r : "cancelled";
+}
+
+export const runShellCommandTool = defineTool({
+  name: RSC_NAME,
+  description: RSC_DESCRIPTION,
+  inputSchema,
+  annotations: { title: "Shell", destructiveHint: true, openWorldHint: true },
+  // RSC-5: decided before anything runs, with the directory resolved against the project root. A
+  // command that cannot run (bad directory, syntax error) needs no approval: `run` refuses it.
+  async permission(input, ctx) {
+    const prep = await prepare(input, ctx);
+    if (!prep.directory.ok || prep.syntaxError) return undefined;
+    return { tool: RSC_NAME, command: input.command, directory: prep.directory.abs, ...(input.description ? { description: input.description } : {}) };
+  },
+  async run(input, ctx) {
+    const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
+    const prep = await prepare(input, ctx);
+    const base = { command: input.command, directory: prep.directory.display, timeoutMs };
+    if (!prep.directory.ok) return result({ ...base, error: prep.directory.failure.message, errorKind: prep.directory.failure.kind });
+    if (prep.syntaxError) {
+      return result({
+        ...base,
+        error: `Syntax error: bash cannot parse the command, so nothing ran (${prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim()}). Fix the quoting or the structure of the command.`,
+        errorKind: "syntax-error",
+      });
+    }
+
+    const manager = ctx.session.service(TASKS);
+    let run: ShellRun;
+    try {
+      run = await manager.startRun({
+        command: input.command,
+        cwd: prep.directory.abs,
+        trackCwd: false,
+        shimsEnabled: ctx.workspace.setting("shims", true),
+        separateStderr: true,
+        shellKind: "bash",
+        signal: ctx.signal,
+      });
+    } catch (err) {
+      if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell-not-found" });
+      if (err instanceof SpawnFailed) {
+        const code = ((err.cause as NodeJS.ErrnoException | undefined)?.code as string | undefined) ?? /\((E[A-Z]+)\)/.exec(err.message)?.[1];
+        return isResourceError(code)
+          ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out-of-resources" })
+          : result({ ...base, error: err.message, errorKind: "spawn-failed" });
+      }
+      throw err;
+    }
+    // Commands lead their own process group (detached spawn): its id is the shell's pid. Windows has none.
+    const pgid = run.shell.platform !== "win32" ? (run.pid ?? null) : null;
+
+    // Live output, at most once a second (RSC: 实时输出, 每秒更新一次).
+    const gate = new ProgressGate(RSC_PROGRESS_INTERVAL_MS, RSC_PROGRESS_HEARTBEAT_MS, () => performance.now(), "0:0");
+    const ticker = setInterval(() => {
+      const out = readTail(run.outputPath, PROGRESS_TAIL_BYTES, PROGRESS_TAIL_LINES);
+      const err = readTail(run.stderrPath!, PROGRESS_TAIL_BYTES, PROGRESS_TAIL_LINES);
+      if (!run.running || !gate.offer(`${out.size}:${err.size}`)) return;
+      // Whole seconds since the start: updates are at least a second apart, so this always grows.
+      ctx.progress({ message: progressMessage(out.text, err.text), progress: Math.floor((gate.sentAt - gate.startedAt) / 1000) });
+    }, RSC_PROGRESS_INTERVAL_MS);
+
+    let cancelTimer = () => {};
+    let onAbort = () => {};
+    const outcome = await new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const settle = (o: Outcome) => {
+        if (!settled) {
+          settled = true;
+          resolve(o);
+        }
+      };
+      void run.exited.then(() => settle({ kind: "exit" }));
+      cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
+      onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    clearInterval(ticker);
+    cancelTimer();
+    ctx.signal.removeEventListener("abort", onAbort);
+
+    let survivors: Survivor[] = [];
+    if (outcome.kind === "exit") {
+      survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
+    } else {
+      // The timeout and a cancel both stop the whole tree: the group and every marked process.
+      await run.stop();
+    }
+    const status = run.exitStatus ?? (await run.exited);
+    manager.runFinished(run, survivors.length > 0);
+
+    const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));
+    const stdout = summarize(run.outputPath, budget.stdout);
+    const stderr = summarize(run.stderrPath, budget.stderr);
+    const failure = explainEnding({
+      exitCode: status.exitCode,
+      signal: status.signal,
+      timedOut: outcome.kind === "timeout",
+      timeoutMs,
+      ...(outcome.kind === "abort" ? { cancelled: outcome.reason } : {}),
+      stderrTail: readTail(run.stderrPath!, STDERR_EVIDENCE_BYTES, 200).text,
+    });
+    const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
+    if (!keep) removeLater([run.outputPath, run.stderrPath]);
+    const signal = signalNumber(status.signal);
+    return result({
+      ...base,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      error: failure?.message ?? null,
+      errorKind: failure?.kind ?? null,
+      exitCode: status.exitCode,
+      signal,
+      signalName: status.signal,
+      backgroundPids: survivors.map((s) => s.pid),
+      backgroundProcesses: survivors,
+      pgid,
+      timedOut: outcome.kind === "timeout",
+      interrupted: outcome.kind === "abort",
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated,
+      stdoutBytes: stdout.totalBytes,
+      stderrBytes: stderr.totalBytes,
+      stdoutPath: keep ? run.outputPath : null,
+      stderrPath: keep ? (run.stderrPath ?? null) : null,
+      durationMs: run.durationMs,
+    });
+  },
+});
