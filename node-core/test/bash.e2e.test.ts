@@ -88,6 +88,25 @@ describe("host protocol", () => {
     expect((await c.call("calls/moveToBackground", { callId: "ctrl-b" })).result).toMatchObject({ moved: false });
   });
 
+  it("BASH-BG-5 Ctrl+B before the shell has started (it waits for the login environment) is kept and honoured", async () => {
+    const home = tempDir("wave-slow-home-");
+    // A login profile that takes a second: the command's shell waits for the probe that long.
+    writeFileSync(path.join(home, ".bashrc"), "sleep 1\n");
+    writeFileSync(path.join(home, ".bash_profile"), ". ~/.bashrc\n");
+    const c = serve(tempDir("wave-e2e-"), { ...process.env, HOME: home, SHELL: "/bin/bash", WAVE_LOGIN_ENV: "" });
+    const pending = c.request("tools/call", { name: "Bash", arguments: { command: "sleep 300" }, callId: "early" });
+    await c.waitForNotification((m) => m.method === "tool/started" && (m.params as { callId?: string }).callId === "early");
+    const moved = await c.call("calls/moveToBackground", { callId: "early" });
+    expect(moved.result).toMatchObject({ moved: true, taskId: expect.stringMatching(/^b[0-9a-z]{6}$/) });
+    // The shell was not running yet when the answer came.
+    expect(childrenOf(c).some((p) => p.command === "sleep 300")).toBe(false);
+    const r = await pending.response;
+    expect(structured(r)).toMatchObject({ backgroundedByUser: true, backgroundTaskId: moved.result!.taskId });
+    await waitFor(() => childrenOf(c).some((p) => p.command === "sleep 300"));
+    const tasks = await c.call("tasks/list", {});
+    expect(tasks.result!.tasks).toEqual([expect.objectContaining({ taskId: moved.result!.taskId, origin: "user", status: "running" })]);
+  });
+
   it("BASH-KILL-1 $/cancelRequest kills the tree and answers with the output so far", async () => {
     const c = serve();
     const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo partial; ${STUBBORN}` } });

@@ -204,10 +204,15 @@ export const bashTool = defineTool({
     const shimsEnabled = ctx.workspace.setting("shims", true);
     const background = input.run_in_background === true;
     const taskId = background ? newTaskId() : undefined;
+    // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
+    // promise a task id now; the call answers with it the moment the command runs.
+    let earlyBackgroundId: string | undefined;
+    if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
     let run: ShellRun;
     try {
       run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled, name: taskId, signal: ctx.signal });
     } catch (err) {
+      ctx.setMoveToBackgroundHandler(undefined);
       if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
       throw err;
     }
@@ -232,16 +237,18 @@ export const bashTool = defineTool({
       };
       void run.exited.then(() => settle({ kind: "exit" }));
       cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
-      ctx.setMoveToBackgroundHandler(() => {
+      const moveToBackground = (taskId?: string) => {
         if (settled || !run.running) return undefined;
         try {
-          const task = manager.adopt(run, { origin: "user", description: input.description });
+          const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
           settle({ kind: "user", task });
           return task.taskId;
         } catch {
           return undefined;
         }
-      });
+      };
+      ctx.setMoveToBackgroundHandler(() => moveToBackground());
+      if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
       onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
