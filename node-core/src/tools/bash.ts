@@ -10,6 +10,7 @@ import { startsWithSleep } from "../shell/invocation.js";
 import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { shimsEnabled } from "../shell/shims/index.js";
 import { longTimeout } from "../shell/timer.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
@@ -196,12 +197,12 @@ export const bashTool = defineTool({
       notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
     }
 
-    const shimsEnabled = ctx.workspace.setting("shims", true);
+    const shims = shimsEnabled(ctx.workspace);
     const background = input.run_in_background === true;
     const taskId = background ? newTaskId() : undefined;
     let run: ShellRun;
     try {
-      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled, name: taskId, signal: ctx.signal });
+      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal });
     } catch (err) {
       if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
       throw err;
