@@ -74,6 +74,25 @@ async function ran(c: CoreClient, command: string): Promise<{ output: string; ex
 
 const shimDirs = (tmpdir: string) => readdirSync(tmpdir).filter((n) => n.startsWith("wave-shims-"));
 
+describe("tool descriptions", () => {
+  it("Bash and Grep tell models what grep -r and find skip inside Bash, how to search everything, where the system tools run, and the opt-out", async () => {
+    const c = serve("bash", path.join(tmp, "tmp-descriptions"));
+    await c.call("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    const listed = (await c.call("tools/list")).result!.tools as Array<{ name: string; description: string }>;
+    const described = (name: string) => listed.find((t) => t.name === name)!.description;
+    for (const name of ["Bash", "Grep"]) {
+      const text = described(name);
+      expect(text, name).toMatch(/grep -r.*skip|skip.*ignored/);
+      expect(text, name).toContain("`command grep -r ...`");
+      expect(text, name).toContain("`grep -r --no-ignore-files ...`");
+      expect(text, name).toMatch(/xargs, timeout, env, find -exec and nested/);
+      expect(text, name).toContain("`shims` setting");
+    }
+    expect(described("Bash")).toMatch(/binary files .*skipped/);
+    expect(described("Bash")).toContain("exits 1");
+  });
+});
+
 describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`the shims setting: initialize.settings turns them off, settings/update on and off again (${kind})`, async () => {
     const c = serve(kind, path.join(tmp, `tmp-setting-${kind}`));

@@ -278,6 +278,18 @@ describe.each(KINDS)("Bash tool with %s", (kind) => {
     expect(sortedLines((await ran(core(), `find regex -regex '.*\\.\\(ts\\|tsx\\)'`)).output)).toEqual(["regex/b.ts"]);
   });
 
+  it(`the ways to search everything that the tool descriptions name work (${kind})`, async () => {
+    const noIgnore = await ran(core(), `grep -r --no-ignore-files -l ${N()} .`);
+    expect(noIgnore.ran).toEqual(["bundled-ugrep"]);
+    for (const f of [...tree.ignored, ...tree.expected]) expect(sortedLines(noIgnore.output)).toContain(f);
+    expect(sortedLines(noIgnore.output)).not.toContain("blob.bin");
+    const binary = await ran(core(), `grep -r --no-ignore-files -a -l ${N()} .`);
+    expect(sortedLines(binary.output)).toContain("blob.bin");
+    const system = await ran(core(), `command grep -rl ${N()} . | sort; command find . -path '*/.git/config'`);
+    expect(system.ran).toEqual(["system-grep", "system-find"]);
+    expect(lines(system.output)).toEqual(expect.arrayContaining(["./blob.bin", "./dist/bundle.js", "./.git/config"]));
+  });
+
   it(`the shims setting: false runs the system tools, true (or absent) the bundled ones, per call (${kind})`, async () => {
     const t = core();
     const both = `grep -rl ${N()} . >/dev/null; find . -name '*.ts' >/dev/null`;

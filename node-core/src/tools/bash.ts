@@ -22,6 +22,16 @@ const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? "" : "s"
 /** The sentence both the tool description and the `timeout` parameter use. */
 export const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
 
+/**
+ * What models need to know about the search shims (README "Search shims"): what a recursive grep
+ * and find skip, how to search everything anyway, where the system tools run, and the opt-out.
+ */
+export const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
+- In these commands a recursive grep (-r/-R, or a directory operand) and find run bundled tools that respect .gitignore: ignored files (node_modules, build output, ...), binary files and .git are skipped, and paths print without "./". A grep -r whose only matches are in ignored files exits 1 ("no match").
+- To search ignored files anyway: \`grep -r --no-ignore-files ...\`; binary files too: add \`-a\`; exactly as the system grep or find would: \`command grep -r ...\`, \`command find ...\`. rg is the bundled ripgrep only when the system has no rg.
+- xargs, timeout, env, find -exec and nested \`bash -c\`/\`zsh -c\` run the system grep, find and rg, which skip nothing.
+- The user can turn this off with the \`shims\` setting; grep, find and rg are then always the system's.`;
+
 export const BASH_DESCRIPTION = `Runs a shell command and returns its output (stdout and stderr interleaved, as printed) and its exit code.
 
 How commands run:
@@ -38,7 +48,9 @@ Timeouts and background tasks:
 - timeout is in milliseconds: ${TIMEOUT_LIMITS_TEXT}. Give long builds and test runs a larger timeout.
 - A foreground command that runs past its timeout is not killed: it moves to the background and keeps running, and the result gives its task ID and output file; you are notified when it completes. Only commands that start with \`sleep\` are stopped at the timeout.
 - run_in_background: true starts a long-running command (dev server, watcher, long build) as a background task and returns at once with its task ID and the path of its output file, which grows while it runs (read it with Read). Background tasks have no timeout; you are notified when one ends, and TaskStop stops one (with every process it started).
-- Do not poll with \`sleep\` loops; wait for the completion notice or read the output file.`;
+- Do not poll with \`sleep\` loops; wait for the completion notice or read the output file.
+
+${SEARCH_COMMANDS_TEXT}`;
 
 const inputSchema = z.strictObject({
   command: z.string().min(1, "command must be a non-empty string: the shell command to run").describe("The command to run"),

@@ -233,12 +233,21 @@ describe("injection files", () => {
 });
 
 describe("the opt-out setting", () => {
-  it(`"${SHIMS_SETTING}": false in the workspace settings turns the shims off; absent or true keeps them`, () => {
+  it(`"${SHIMS_SETTING}": false in the workspace settings turns the shims off; absent or true keeps them; anything else keeps them with a warning`, () => {
     const ws = new Workspace(tmp);
     expect(shimsEnabled(ws)).toBe(true);
     ws.updateSettings({ [SHIMS_SETTING]: false });
     expect(shimsEnabled(ws)).toBe(false);
-    ws.updateSettings({ [SHIMS_SETTING]: "no" });
+    const records: LogRecord[] = [];
+    const stop = addLogSink((r) => records.push(r));
+    ws.updateSettings({ [SHIMS_SETTING]: "false" });
+    expect(shimsEnabled(ws)).toBe(true);
+    expect(shimsEnabled(ws)).toBe(true);
+    stop();
+    expect(records.filter((r) => r.level === "warn").map((r) => r.message)).toEqual([
+      'The "shims" setting must be true or false; got "false". The search shims stay on.',
+    ]);
+    ws.updateSettings({ [SHIMS_SETTING]: true });
     expect(shimsEnabled(ws)).toBe(true);
   });
 });

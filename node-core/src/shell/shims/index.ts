@@ -58,8 +58,21 @@ export interface ShimOptions {
 /** The workspace setting that turns the shims off (`{"shims": false}`); on when absent. */
 export const SHIMS_SETTING = "shims";
 
-export function shimsEnabled(workspace: { setting(key: string, fallback: boolean): boolean }): boolean {
-  return workspace.setting(SHIMS_SETTING, true);
+let warnedValue: unknown;
+
+/**
+ * Whether the workspace wants the shims (the `shims` setting, on when absent). A value that is not
+ * a boolean keeps them on and is logged as a warning once, since a host that sent `"false"`
+ * meant something.
+ */
+export function shimsEnabled(workspace: { readonly settings: Readonly<Record<string, unknown>> }): boolean {
+  const value = workspace.settings[SHIMS_SETTING];
+  if (value === undefined || typeof value === "boolean") return value ?? true;
+  if (warnedValue !== value) {
+    warnedValue = value;
+    createLogger("shims").warn(`The "${SHIMS_SETTING}" setting must be true or false; got ${JSON.stringify(value)}. The search shims stay on.`);
+  }
+  return true;
 }
 
 /** Where msys's GNU find lives inside Git Bash (BASH-SHIM-5). */
