@@ -2,7 +2,7 @@
 // the rendered prelude run in real bash/zsh), the user's own BASH_ENV kept and rc files never read
 // (BASH-SH-5), aliases, files recreated after a tmp cleaner, and the opt-out setting.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -229,6 +229,26 @@ describe("injection files", () => {
       "C:/Users/me/AppData/Local/Temp/wave-shims-1/bash-0/env.bash",
     );
     expect(shellPath("/tmp/a\\b", "linux")).toBe("/tmp/a\\b");
+  });
+});
+
+describe("a vendor directory whose files lost their executable bits", () => {
+  it("BASH-SHIM-7 gets them back (a plugin zip unpacked without Unix modes) and the shims work", async () => {
+    const copy = path.join(tmp, "flattened-vendor");
+    cpSync(realVendor, copy, { recursive: true });
+    const dir = path.join(copy, "linux-x64");
+    const parts = ["ugrep", "bfs", "rg", "lib/ld-linux-x86-64.so.2", ...readdirSync(path.join(dir, "libexec")).map((f) => `libexec/${f}`)];
+    for (const part of parts) chmodSync(path.join(dir, part), 0o644);
+    const records: LogRecord[] = [];
+    const stop = addLogSink((r) => records.push(r));
+    const injector = new ShimInjector({ vendorRoots: () => [copy], files: new InjectionFiles(() => tmp) });
+    const injection = await injector.injection(linux("bash"));
+    stop();
+    for (const part of parts) expect((statSync(path.join(dir, part)).mode & 0o777).toString(8), part).toBe("755");
+    expect(records.filter((r) => /restored the executable bits/.test(r.message)).length).toBe(parts.length);
+    const r = await runShell("bash", `grep -rl ${tree.needle} . | sort; find regex -name '*.md'`, { cwd: treeDir, env: baseEnv(home), injection });
+    expect(lines(r.stdout)).toEqual([...tree.expected, "regex/d.md"]);
+    injector.dispose();
   });
 });
 

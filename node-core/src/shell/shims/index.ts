@@ -13,7 +13,7 @@
 // them as soon as the shell is known, off the hot path, and removes the written files when the
 // last core of the process shuts down.
 import { createHash } from "node:crypto";
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, chmodSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { createLogger, type Logger } from "../../util/log.js";
 import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
@@ -92,11 +92,25 @@ export function shellPath(file: string, platform: PlatformName): string {
   return platform === "win32" ? file.replace(/\\/g, "/") : file;
 }
 
-function isExecutableFile(file: string): boolean {
+/**
+ * Whether `file` is an executable regular file. A shipped file that lost its executable bits (an
+ * unzip that drops Unix modes, a copy without `-p`) gets them back — x wherever it is readable — so
+ * a plugin install that flattened the modes still has working shims; `restored` hears of it.
+ */
+export function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
+    const stat = statSync(file);
+    if (!stat.isFile()) return false;
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      const mode = stat.mode & 0o777;
+      chmodSync(file, mode | ((mode & 0o444) >> 2));
+      accessSync(file, constants.X_OK);
+      restored?.(file);
+      return true;
+    }
   } catch {
     return false;
   }
@@ -127,7 +141,7 @@ export class ShimInjector {
     const exe = platform === "win32" ? `${tool}.exe` : tool;
     for (const root of this.deps.vendorRoots()) {
       const candidate = path.join(root, platformTag(platform, this.deps.arch), exe);
-      if (isExecutableFile(candidate)) return candidate;
+      if (this.executable(candidate)) return candidate;
     }
     return undefined;
   }
@@ -187,6 +201,10 @@ export class ShimInjector {
     this.deps.files.dispose();
   }
 
+  private executable(file: string): boolean {
+    return ensureExecutable(file, (f) => this.deps.log.debug("restored the executable bits of a bundled file", { file: f }));
+  }
+
   private once(key: string, message: string, fields?: Record<string, unknown>): void {
     if (this.reported.has(key)) return;
     this.reported.add(key);
@@ -206,6 +224,8 @@ export class ShimInjector {
     }
     const result = await this.cache.get(tool, file, async () => {
       const launch = resolveLaunch(file);
+      // The loader and the binary a launch script names must be executable too (the prelude checks).
+      for (const part of launch.requires) this.executable(part);
       try {
         const r = await probe(launch, this.deps.run);
         return r.ok ? { ...r, launch } : r;
