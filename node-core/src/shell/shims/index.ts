@@ -99,8 +99,9 @@ export function shellPath(file: string, platform: PlatformName): string {
  */
 export function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
   try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return false;
+    // No exception for a missing file: most vendor roots looked in do not exist.
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return false;
     try {
       accessSync(file, constants.X_OK);
       return true;
@@ -125,6 +126,8 @@ export class ShimInjector {
   private readonly deps: ShimDependencies;
   private readonly cache = new ProbeCache();
   private readonly reported = new Set<string>();
+  /** Directory names by shell kind and plan (a hash of both). */
+  private readonly names = new Map<string, string>();
 
   constructor(deps: Partial<ShimDependencies> = {}) {
     this.deps = {
@@ -186,7 +189,12 @@ export class ShimInjector {
     const plan = await this.plan(shell);
     if (isEmptyPlan(plan)) return NO_SHIMS;
     const { kind, platform } = shell;
-    const name = `${kind}-${createHash("sha256").update(JSON.stringify(plan)).digest("hex").slice(0, 16)}`;
+    const key = `${kind}\0${JSON.stringify(plan)}`;
+    let name = this.names.get(key);
+    if (!name) {
+      name = `${kind}-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+      this.names.set(key, name);
+    }
     const prelude = preludeFileName(kind);
     const dir = this.deps.files.ensureDir(
       name,
