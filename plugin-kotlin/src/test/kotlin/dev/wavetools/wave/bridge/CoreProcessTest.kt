@@ -61,11 +61,13 @@ class CoreProcessTest {
     @Test
     fun `cancelling a running call interrupts it and the core still answers`() {
         // A sparse 32 GiB file with a newline every 4 MiB: Read streams all of it to count lines, which
-        // takes far longer than the test, so only a working cancellation ends the call early.
+        // takes far longer than the test, so only a working cancellation ends the call early. It starts
+        // with text, or Read would call it binary at once.
         val big = root.resolve("huge.log")
         RandomAccessFile(big.toFile(), "rw").use { f ->
             val size = 32L shl 30
             f.setLength(size)
+            f.write("a log file\n".repeat(400).toByteArray())
             var pos = (4L shl 20) - 1
             while (pos < size) {
                 f.seek(pos); f.write('\n'.code); pos += 4L shl 20

@@ -61,10 +61,10 @@ class ControllerTest {
         controller.attach()
         supervisor.start()
         waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
-        // Phase 1 core: no Bash tool yet, so the request is refused with -32602 and must say so.
-        onEdt { controller.runBash("echo hi") }
+        // An empty command is invalid: the core refuses the call with -32602, and the feed must say so.
+        onEdt { controller.runBash("") }
         waitForUi({ "feed: ${controller.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
-            controller.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"echo hi\"") == true }.isNotEmpty()
+            controller.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"\"") == true }.isNotEmpty()
         }
     }
 
