@@ -162,7 +162,13 @@ EOF
     found+=("${group%%,*}: ${found_here[*]}")
     if [[ $ok == 1 ]]; then suite=$group; break; fi
   done
-  [[ -n $suite ]] || die "no Debian suite has new enough packages (need ugrep >= ${MIN_VERSION[ugrep]}, bfs >= ${MIN_VERSION[bfs]}, rg >= ${MIN_VERSION[rg]}); found: ${found[*]}"
+  if [[ -z $suite ]]; then
+    # apt-get update succeeds even when some lists could not be fetched; say so when that is why.
+    failed=$(grep -E '^(W|E): (Failed to fetch|Some index files failed)' "$work/update.log" | head -n 3 || true)
+    die "no Debian suite has new enough packages (need ugrep >= ${MIN_VERSION[ugrep]}, bfs >= ${MIN_VERSION[bfs]}, rg >= ${MIN_VERSION[rg]}); found: ${found[*]}${failed:+
+the package lists could not all be read from $MIRROR (set WAVE_VENDOR_MIRROR to a reachable Debian mirror):
+$failed}"
+  fi
   # Candidates (the tools and every library they need) come from that group only where it has them.
   IFS=, read -r -a members <<<"$suite"
   for m in "${members[@]}"; do

@@ -4,6 +4,7 @@ import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
 import { startLoginEnvironment } from "./env/startupHook.js";
 import { startTaskSupport } from "./tasks/startup.js";
+import { startShims } from "./shell/shims/startupHook.js";
 import type { ParsedPolicy } from "./permissions/service.js";
 
 export interface CoreOptions {
@@ -16,7 +17,7 @@ export interface CoreOptions {
 type StartupHook = (core: WaveCore) => void;
 
 /** Concern modules that must start with the core (environment probe, watchdog, ...). */
-const startupHooks: StartupHook[] = [startLoginEnvironment, startTaskSupport];
+const startupHooks: StartupHook[] = [startLoginEnvironment, startTaskSupport, startShims];
 
 export function createCore(opts: CoreOptions): WaveCore {
   const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });

@@ -105,16 +105,17 @@ describe.each(["bash", "zsh"] as const)("%s invocation", (kind) => {
     expect(r.out.trim()).toBe(`test.${n}:outer.1.1`);
   });
 
-  it("applies the shim seam: env, and a prefix that runs before the command", () => {
-    const shimFile = path.join(tempDir(), "shim-prelude");
-    writeFileSync(shimFile, kind === "bash" ? "shim_fn() { echo from-shim; }\n" : "");
-    const shims: ShimInjection =
-      kind === "bash"
-        ? { env: { BASH_ENV: shimFile, SHIM_FLAG: "1" }, scriptPrefix: "" }
-        : { env: { SHIM_FLAG: "1" }, scriptPrefix: "shim_fn() { echo from-shim; }\n" };
-    const r = run(kind, "cd /usr; shim_fn; echo flag=$SHIM_FLAG; echo line=$LINENO", { shims });
-    expect(r.out).toBe(`from-shim\nflag=1\nline=${kind === "bash" ? 1 : 2}\n`);
+  it("sources the shim prelude from the same start-up file: no line shift, tracking kept, nothing inherited", () => {
+    const prelude = path.join(tempDir(), `prelude.${kind}`);
+    writeFileSync(prelude, "shim_fn() { echo from-shim; }\n");
+    const r = run(kind, `cd /usr; shim_fn; echo line=$LINENO; echo "var=\${WAVE_SHIMS_FILE-unset}"; ${kind} -c 'shim_fn' 2>/dev/null || echo nested-without`, {
+      shims: { prelude },
+    });
+    expect(r.out).toBe("from-shim\nline=1\nvar=unset\nnested-without\n");
     expect(r.cwd).toBe("/usr");
+    // A prelude that vanished (a tmp cleaner) means no shims, silently.
+    const gone = run(kind, "shim_fn 2>/dev/null || echo no-shim; echo $?", { shims: { prelude: path.join(tempDir(), "gone") } });
+    expect(gone).toMatchObject({ out: "no-shim\n0\n", err: "" });
   });
 });
 

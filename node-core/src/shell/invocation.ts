@@ -1,14 +1,16 @@
-// How a Bash-tool command becomes a process: `<shell> -c <shim prefix><command>` with an
-// environment built from childEnvironment(), the non-interactive defaults, the run markers, the
-// shim injection and the cwd-tracking hooks.
+// How a Bash-tool command becomes a process: `<shell> -c <command>` with an environment built from
+// childEnvironment(), the non-interactive defaults, the run markers, and one start-up file per
+// shell that carries both the cwd tracking and the search shims.
 //
-// CWD tracking adds no text to the command. Bash reads a small file named by BASH_ENV before the
-// `-c` string runs, zsh reads `$ZDOTDIR/.zshenv`; ours set an EXIT trap that writes `pwd -P` to
-// the run's cwd file, then put BASH_ENV/ZDOTDIR back as the user had them. So `$LINENO`, syntax
-// error line numbers and `$?` are the user's own, the trap runs after `exit N` and failures, and
-// nested shells do not inherit it. (A shim prelude given as `scriptPrefix` still shifts line
-// numbers by its own line count; one given as BASH_ENV/ZDOTDIR in the shim `env` is chained from
-// our files and shifts nothing.)
+// Nothing is added to the command text. Bash reads the file named by BASH_ENV before the `-c`
+// string runs, zsh reads `$ZDOTDIR/.zshenv`; ours set an EXIT trap that writes `pwd -P` to the
+// run's cwd file, source the shim definitions (shell/shims), and put BASH_ENV/ZDOTDIR back as the
+// user had them. So `$LINENO`, syntax-error line numbers and `$?` are the user's own, the trap runs
+// after `exit N` and failures, and nested shells inherit neither the tracking nor the shims
+// (BASH-SHIM-2). The user's rc files are never read (BASH-SH-5): zsh's `~/.zshenv` and
+// `$ZDOTDIR/.zshenv` are skipped because ZDOTDIR points here. A BASH_ENV the core itself was
+// started with is not an rc file but an explicit request that every `bash -c` read that file, so
+// bash still reads it, expanded as bash expands it, before the shims are defined.
 import { CORE_PID_VAR, RUN_MARKER_VAR } from "./processTable.js";
 import { envValue } from "./platform.js";
 import type { ShimInjection } from "./shims/index.js";
@@ -32,45 +34,54 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   DEBIAN_FRONTEND: "noninteractive",
 };
 
-/** Variables the rc files consume (and remove) before the command runs. */
+/** Variables the start-up files consume (and remove) before the command runs. */
 export const CWD_FILE_VAR = "WAVE_CWD_FILE";
+export const SHIMS_FILE_VAR = "WAVE_SHIMS_FILE";
 const USER_BASH_ENV_VAR = "WAVE_USER_BASH_ENV";
-const NEXT_BASH_ENV_VAR = "WAVE_NEXT_BASH_ENV";
 const USER_ZDOTDIR_VAR = "WAVE_USER_ZDOTDIR";
-const NEXT_ZDOTDIR_VAR = "WAVE_NEXT_ZDOTDIR";
 
 export const BASH_RC_FILE = "rc/bash_env.sh";
 export const ZSH_RC_DIR = "rc/zsh";
 
-/** Sourced by bash through BASH_ENV. Ends with a command that succeeds, so `$?` starts at 0. */
-export const BASH_RC = `# wave-core: read by bash through BASH_ENV before the command runs.
+/**
+ * Sourced by bash through BASH_ENV. Silent under xtrace (SHELLOPTS=xtrace from the environment)
+ * except for the user's own BASH_ENV file, which traces as it would without us. Everything after
+ * the user's file is parsed before that file runs (one `{ … }`), so aliases it defines cannot
+ * reshape our lines. Ends with a command that succeeds, so `$?` starts at 0.
+ */
+export const BASH_RC = `# wave-core: read by bash through BASH_ENV before the command runs (README "The Bash tool").
+{ __wave_x=$-; set +x; } 2>/dev/null
+{
 __wave_cwd_file=\${${CWD_FILE_VAR}-}
-__wave_user=\${${USER_BASH_ENV_VAR}-}
-__wave_user_set=\${${USER_BASH_ENV_VAR}+x}
-__wave_next=\${${NEXT_BASH_ENV_VAR}-}
-unset ${CWD_FILE_VAR} ${USER_BASH_ENV_VAR} ${NEXT_BASH_ENV_VAR} BASH_ENV
-[ -n "$__wave_cwd_file" ] && trap 'builtin pwd -P >| "$__wave_cwd_file" 2>/dev/null' EXIT
-[ -n "$__wave_user" ] && [ -r "$__wave_user" ] && . "$__wave_user"
-[ -n "$__wave_next" ] && [ -r "$__wave_next" ] && . "$__wave_next"
-[ -n "$__wave_user_set" ] && export BASH_ENV="$__wave_user"
-unset __wave_user __wave_user_set __wave_next
+__wave_shims=\${${SHIMS_FILE_VAR}-}
+if [ -n "\${${USER_BASH_ENV_VAR}+x}" ]; then BASH_ENV=\$${USER_BASH_ENV_VAR}; else unset BASH_ENV; fi
+unset ${CWD_FILE_VAR} ${SHIMS_FILE_VAR} ${USER_BASH_ENV_VAR}
+if [ -n "$__wave_cwd_file" ]; then trap 'builtin pwd -P >| "$__wave_cwd_file" 2>/dev/null' EXIT; fi
+if [ -n "\${BASH_ENV-}" ]; then
+  case $BASH_ENV in *'$'*|*'\`'*) eval "__wave_f=\\"$BASH_ENV\\"" ;; *) __wave_f=$BASH_ENV ;; esac
+  if [ -r "$__wave_f" ]; then
+    case $__wave_x in *x*) set -x ;; esac
+    . "$__wave_f"
+    { __wave_x=$-; set +x; } 2>/dev/null
+  fi
+fi
+if [ -n "$__wave_shims" ] && [ -r "$__wave_shims" ]; then . "$__wave_shims"; fi
+{ case $__wave_x in *x*) set -x ;; esac; unset __wave_x __wave_f __wave_shims; } 2>/dev/null
+}
 `;
 
 /**
- * Sourced by zsh as `$ZDOTDIR/.zshenv`. The user's own ~/.zshenv is deliberately not read:
+ * Sourced by zsh as `$ZDOTDIR/.zshenv`. The user's own .zshenv is deliberately not read:
  * commands never run the user's rc files (BASH-SH-5).
  */
-export const ZSH_RC = `# wave-core: read by zsh as $ZDOTDIR/.zshenv before the command runs.
+export const ZSH_RC = `# wave-core: read by zsh as $ZDOTDIR/.zshenv before the command runs (README "The Bash tool").
 __wave_cwd_file=\${${CWD_FILE_VAR}-}
-__wave_user=\${${USER_ZDOTDIR_VAR}-}
-__wave_user_set=\${${USER_ZDOTDIR_VAR}+x}
-__wave_next=\${${NEXT_ZDOTDIR_VAR}-}
-unset ${CWD_FILE_VAR} ${USER_ZDOTDIR_VAR} ${NEXT_ZDOTDIR_VAR} ZDOTDIR
-[[ -n $__wave_cwd_file ]] && trap 'builtin pwd -P >| "$__wave_cwd_file" 2>/dev/null' EXIT
-[[ -n $__wave_next && -r $__wave_next/.zshenv ]] && ZDOTDIR=$__wave_next && . "$__wave_next/.zshenv"
-unset ZDOTDIR
-[[ -n $__wave_user_set ]] && export ZDOTDIR=$__wave_user
-unset __wave_user __wave_user_set __wave_next
+__wave_shims=\${${SHIMS_FILE_VAR}-}
+if (( \${+${USER_ZDOTDIR_VAR}} )); then export ZDOTDIR=\$${USER_ZDOTDIR_VAR}; else unset ZDOTDIR; fi
+unset ${CWD_FILE_VAR} ${SHIMS_FILE_VAR} ${USER_ZDOTDIR_VAR}
+if [[ -n $__wave_cwd_file ]]; then trap 'builtin pwd -P >| "$__wave_cwd_file" 2>/dev/null' EXIT; fi
+if [[ -n $__wave_shims && -r $__wave_shims ]]; then . "$__wave_shims"; fi
+unset __wave_shims
 `;
 
 export interface InvocationInput {
@@ -115,24 +126,19 @@ export function buildInvocation(input: InvocationInput): Invocation {
   setVar(RUN_MARKER_VAR, inherited ? `${input.runId}:${inherited}` : input.runId);
   setVar(CORE_PID_VAR, String(input.corePid));
 
-  const shimEnv = { ...input.shims.env };
   if (shell.kind === "bash") {
     const userBashEnv = envValue(input.baseEnv, "BASH_ENV", shell.platform);
     if (userBashEnv !== undefined) setVar(USER_BASH_ENV_VAR, userBashEnv);
-    if (shimEnv.BASH_ENV) setVar(NEXT_BASH_ENV_VAR, toShell(shimEnv.BASH_ENV));
-    delete shimEnv.BASH_ENV;
     setVar("BASH_ENV", toShell(input.bashRcFile));
   } else {
     const userZdotdir = envValue(input.baseEnv, "ZDOTDIR", shell.platform);
     if (userZdotdir !== undefined) setVar(USER_ZDOTDIR_VAR, userZdotdir);
-    if (shimEnv.ZDOTDIR) setVar(NEXT_ZDOTDIR_VAR, shimEnv.ZDOTDIR);
-    delete shimEnv.ZDOTDIR;
-    setVar("ZDOTDIR", input.zshRcDir);
+    setVar("ZDOTDIR", toShell(input.zshRcDir));
   }
-  for (const [k, v] of Object.entries(shimEnv)) setVar(k, v);
+  if (input.shims.prelude) setVar(SHIMS_FILE_VAR, toShell(input.shims.prelude));
   if (input.cwdFile) setVar(CWD_FILE_VAR, toShell(input.cwdFile));
 
-  return { file: shell.path, args: ["-c", input.shims.scriptPrefix + input.command], env };
+  return { file: shell.path, args: ["-c", input.command], env };
 }
 
 /** Whether a command is killed instead of backgrounded when it exceeds its timeout (BASH-TO-5). */

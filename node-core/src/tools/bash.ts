@@ -10,6 +10,7 @@ import { startsWithSleep } from "../shell/invocation.js";
 import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { shimsEnabled } from "../shell/shims/index.js";
 import { longTimeout } from "../shell/timer.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
@@ -20,6 +21,16 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
 /** The sentence both the tool description and the `timeout` parameter use. */
 export const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
+
+/**
+ * What models need to know about the search shims (README "Search shims"): what a recursive grep
+ * and find skip, how to search everything anyway, where the system tools run, and the opt-out.
+ */
+export const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
+- In these commands a recursive grep (-r/-R, or a directory operand) and find run bundled tools that respect .gitignore: ignored files (node_modules, build output, ...), binary files and .git are skipped, and paths print without "./". A grep -r whose only matches are in ignored files exits 1 ("no match").
+- To search ignored files anyway: \`grep -r --no-ignore-files ...\`; binary files too: add \`-a\`; exactly as the system grep or find would: \`command grep -r ...\`, \`command find ...\`. rg is the bundled ripgrep only when the system has no rg.
+- xargs, timeout, env, find -exec and nested \`bash -c\`/\`zsh -c\` run the system grep, find and rg, which skip nothing.
+- The user can turn this off with the \`shims\` setting; grep, find and rg are then always the system's.`;
 
 export const BASH_DESCRIPTION = `Runs a shell command and returns its output (stdout and stderr interleaved, as printed) and its exit code.
 
@@ -40,7 +51,9 @@ Timeouts and background tasks:
 - Do not poll with \`sleep\` loops; wait for the completion notice or read the output file.
 
 Permission:
-- The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.`;
+- The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.
+
+${SEARCH_COMMANDS_TEXT}`;
 
 const inputSchema = z.strictObject({
   command: z.string().min(1, "command must be a non-empty string: the shell command to run").describe("The command to run"),
@@ -201,7 +214,7 @@ export const bashTool = defineTool({
       notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
     }
 
-    const shimsEnabled = ctx.workspace.setting("shims", true);
+    const shims = shimsEnabled(ctx.workspace);
     const background = input.run_in_background === true;
     const taskId = background ? newTaskId() : undefined;
     // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
@@ -210,7 +223,7 @@ export const bashTool = defineTool({
     if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
     let run: ShellRun;
     try {
-      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled, name: taskId, signal: ctx.signal });
+      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal });
     } catch (err) {
       ctx.setMoveToBackgroundHandler(undefined);
       if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);

@@ -15,7 +15,7 @@ export const GREP_MAX_COLUMNS = 500;
 /** Files kept (newest first) in files_with_matches mode when no head_limit is given. */
 const DEFAULT_FILES_KEPT = 5_000;
 
-const description = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
+export const GREP_DESCRIPTION = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
 
 Usage:
 - output_mode: "files_with_matches" (default: paths of matching files, newest first), "content" (matching lines as path:line:text, with optional context -A/-B/-C), or "count" (matches per file).
@@ -24,6 +24,7 @@ Usage:
 - head_limit and offset page through long results (lines in content mode, files or entries otherwise). Output is bounded; the result says when it was cut.
 - Grep honours .gitignore, .ignore and .rgignore files — also outside a git repository — so ignored files (node_modules, build output, ...) are NOT searched; .git is never searched; hidden files are. To search ignored files, set path to the ignored directory or file itself (e.g. path: "node_modules/some-lib").
 - Use Grep (not Bash grep or rg) for searching. Grep results do not count as reading a file: Read a file before you Edit it.
+- In Bash commands, \`grep -r\` and \`find\` skip ignored and binary files too (bundled .gitignore-aware tools, unless the user turned the \`shims\` setting off). To search ignored files there: \`grep -r --no-ignore-files ...\`; everything, as the system grep does: \`command grep -r ...\`. Inside xargs, timeout, env, find -exec and nested shells the system tools run and skip nothing.
 - Very slow searches stop after a time limit and return partial results, marked as such.`;
 
 const inputSchema = z.strictObject({
@@ -126,7 +127,7 @@ interface FileHit {
 
 export const grepTool = defineTool({
   name: "Grep",
-  description,
+  description: GREP_DESCRIPTION,
   inputSchema,
   annotations: { title: "Search file contents", readOnlyHint: true },
   async run(input, ctx) {

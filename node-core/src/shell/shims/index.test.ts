@@ -1,15 +1,15 @@
 // The injection seam: Windows Git Bash (BASH-SHIM-5, by injection with recorded probe outputs and
-// the rendered prelude run in real bash/zsh), the user's own BASH_ENV / ZDOTDIR / aliases kept,
-// files recreated after a tmp cleaner, and the opt-out setting.
+// the rendered prelude run in real bash/zsh), the user's own BASH_ENV kept and rc files never read
+// (BASH-SH-5), aliases, files recreated after a tmp cleaner, and the opt-out setting.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../../core/workspace.js";
 import { addLogSink, type LogRecord } from "../../util/log.js";
 import type { ResolvedShell, ShellKind } from "../types.js";
-import { GIT_BASH_FIND, SHIMS_SETTING, ShimInjector, shellPath, shimsEnabled } from "./index.js";
+import { GIT_BASH_FIND, NO_SHIMS, SHIMS_SETTING, ShimInjector, shellPath, shimsEnabled } from "./index.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { GITIGNORE_PROBE, type ProbeRunner } from "./probe.js";
 import {
@@ -88,9 +88,8 @@ describe.each(["bash", "zsh"] as ShellKind[])("%s", (kind) => {
     // No bfs is looked for or probed on Windows.
     expect(calls.every(([exe]) => !exe!.includes("bfs"))).toBe(true);
 
-    const injection = await injector.injection(gitBash, baseEnv(home));
-    const value = Object.values(injection.env)[0]!;
-    expect(value).not.toContain("\\");
+    const injection = await injector.injection(gitBash);
+    expect(injection.prelude).toBeDefined();
 
     const log = path.join(tmp, `win-log-${kind}`);
     const env = baseEnv(home, { [LOG_VARIABLE]: log });
@@ -116,70 +115,62 @@ describe.each(["bash", "zsh"] as ShellKind[])("%s", (kind) => {
   });
 });
 
-describe("the user's own shell start-up survives the injection", () => {
-  it("bash: a user's BASH_ENV is restored, expanded like bash does, sourced, and seen by nested shells", async () => {
+describe("the injection and the user's own start-up files (BASH-SH-5)", () => {
+  it("bash: a BASH_ENV the core was started with is restored, expanded like bash does, read once, and nested shells see it without shims", async () => {
     const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => tmp) });
-    writeFileSync(path.join(home, "user.bash"), "userfn() { echo user-bash-env; }\nexport FROM_USER_ENV=1\n");
+    const count = path.join(home, "sourced.count");
+    writeFileSync(path.join(home, "user.bash"), `echo x >> '${count}'\nuserfn() { echo user-bash-env; }\nexport FROM_USER_ENV=1\n`);
     const env = baseEnv(home, { BASH_ENV: "$HOME/user.bash" });
-    const injection = await injector.injection(linux("bash"), env);
-    expect(injection.env.__WAVE_SHIM_BASH_ENV).toBe("$HOME/user.bash");
+    const injection = await injector.injection(linux("bash"));
     const r = await runShell(
       "bash",
-      `userfn; echo "$FROM_USER_ENV"; type -t grep; echo "BASH_ENV=$BASH_ENV"; env | grep -c __WAVE_SHIM; bash -c 'userfn; type -t grep'`,
+      `userfn; echo "$FROM_USER_ENV"; type -t grep; echo "BASH_ENV=$BASH_ENV"; env | grep -c '^WAVE_\\(SHIMS\\|USER\\|CWD\\)'; bash -c 'userfn; type -t grep'`,
       { cwd: treeDir, env, injection },
     );
+    expect(r.stderr).toBe("");
     expect(lines(r.stdout)).toEqual(["user-bash-env", "1", "function", "BASH_ENV=$HOME/user.bash", "0", "user-bash-env", "file"]);
+    // Once by the command's shell, once by the nested bash: never twice for one shell.
+    expect(readFileSync(count, "utf8")).toBe("x\nx\n");
 
     const missing = baseEnv(home, { BASH_ENV: path.join(home, "no-such-file.bash") });
-    const quiet = await runShell("bash", "type -t grep", { cwd: treeDir, env: missing, injection: await injector.injection(linux("bash"), missing) });
+    const quiet = await runShell("bash", "type -t grep", { cwd: treeDir, env: missing, injection });
     expect(quiet).toMatchObject({ stdout: "function\n", stderr: "" });
 
-    const none = await injector.injection(linux("bash"), baseEnv(home));
-    const unset = await runShell("bash", `echo "\${BASH_ENV-unset}"; type -t grep`, { cwd: treeDir, env: baseEnv(home), injection: none });
+    const unset = await runShell("bash", `echo "\${BASH_ENV-unset}"; type -t grep`, { cwd: treeDir, env: baseEnv(home), injection });
     expect(lines(unset.stdout)).toEqual(["unset", "function"]);
     injector.dispose();
   });
 
-  it("zsh: a user's ZDOTDIR is restored and its .zshenv sourced; without one, ~/.zshenv is", async () => {
+  it("zsh: neither ~/.zshenv nor $ZDOTDIR/.zshenv is read; ZDOTDIR comes back for nested shells", async () => {
     const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => tmp) });
+    const injection = await injector.injection(linux("zsh"));
     const zdot = path.join(tmp, "user-zdotdir");
     mkdirSync(zdot, { recursive: true });
-    writeFileSync(path.join(zdot, ".zshenv"), "userfn() { echo user-zshenv }\nexport FROM_USER_ENV=1\n");
-    const env = baseEnv(home, { ZDOTDIR: zdot });
-    const injection = await injector.injection(linux("zsh"), env);
-    const r = await runShell("zsh", `userfn; echo "$FROM_USER_ENV"; whence -w grep; echo "ZDOTDIR=$ZDOTDIR"; zsh -c 'userfn; whence -w grep'`, {
-      cwd: treeDir,
-      env,
-      injection,
-    });
-    expect(lines(r.stdout)).toEqual(["user-zshenv", "1", "grep: function", `ZDOTDIR=${zdot}`, "user-zshenv", "grep: command"]);
-
+    writeFileSync(path.join(zdot, ".zshenv"), "userfn() { echo user-zshenv }\n");
     const zhome = path.join(tmp, "zhome");
     mkdirSync(zhome, { recursive: true });
     writeFileSync(path.join(zhome, ".zshenv"), "homefn() { echo home-zshenv }\n");
-    const homeEnv = baseEnv(zhome);
-    const homeInjection = await injector.injection(linux("zsh"), homeEnv);
-    const h = await runShell("zsh", `homefn; echo "\${ZDOTDIR-unset}"; whence -w grep`, { cwd: treeDir, env: homeEnv, injection: homeInjection });
-    expect(lines(h.stdout)).toEqual(["home-zshenv", "unset", "grep: function"]);
+
+    const script = `userfn 2>/dev/null || echo no-userfn; homefn 2>/dev/null || echo no-homefn; whence -w grep; echo "ZDOTDIR=\${ZDOTDIR-unset}"`;
+    const withZdotdir = await runShell("zsh", `${script}; zsh -c 'userfn; whence -w grep'`, { cwd: treeDir, env: baseEnv(zhome, { ZDOTDIR: zdot }), injection });
+    expect(lines(withZdotdir.stdout)).toEqual(["no-userfn", "no-homefn", "grep: function", `ZDOTDIR=${zdot}`, "user-zshenv", "grep: command"]);
+
+    const withHome = await runShell("zsh", `${script}; zsh -c 'homefn'`, { cwd: treeDir, env: baseEnv(zhome), injection });
+    expect(lines(withHome.stdout)).toEqual(["no-userfn", "no-homefn", "grep: function", "ZDOTDIR=unset", "home-zshenv"]);
     injector.dispose();
   });
 
-  it.each(["bash", "zsh"] as ShellKind[])("%s: the user's aliases neither break nor reshape the shims", async (kind) => {
+  // zsh reads no file of the user's before the prelude, so only bash can meet a user's aliases there.
+  it("bash: aliases from the user's BASH_ENV neither break nor reshape the shims", async () => {
     const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => tmp) });
-    const aliases = `alias command='echo HIJACKED'\nalias grep='grep --color=never'\n`;
-    let env: Record<string, string>;
-    if (kind === "bash") {
-      writeFileSync(path.join(home, "aliases.bash"), `shopt -s expand_aliases\n${aliases}`);
-      env = baseEnv(home, { BASH_ENV: path.join(home, "aliases.bash") });
-    } else {
-      const zdot = path.join(tmp, "alias-zdotdir");
-      mkdirSync(zdot, { recursive: true });
-      writeFileSync(path.join(zdot, ".zshenv"), aliases);
-      env = baseEnv(home, { ZDOTDIR: zdot });
-    }
-    const injection = await injector.injection(linux(kind), env);
-    const probe = kind === "bash" ? "shopt -q expand_aliases && echo aliases-on" : "[[ -o aliases ]] && echo aliases-on";
-    const r = await runShell(kind, `grep literal bre.txt\ngrep -rl ${tree.needle} src/deep\n${probe}`, { cwd: treeDir, env, injection });
+    writeFileSync(
+      path.join(home, "aliases.bash"),
+      `shopt -s expand_aliases\nalias command='echo HIJACKED'\nalias grep='grep --color=never'\nalias unset='echo HIJACKED'\nalias trap='echo HIJACKED'\n`,
+    );
+    const env = baseEnv(home, { BASH_ENV: path.join(home, "aliases.bash") });
+    const injection = await injector.injection(linux("bash"));
+    const r = await runShell("bash", `grep literal bre.txt\ngrep -rl ${tree.needle} src/deep\nshopt -q expand_aliases && echo aliases-on`, { cwd: treeDir, env, injection });
+    expect(r.stderr).toBe("");
     expect(lines(r.stdout)).toEqual([`call(x) literal parentheses ${tree.needle}`, "src/deep/local-only.txt", "aliases-on"]);
     injector.dispose();
   });
@@ -190,7 +181,7 @@ describe("injection files", () => {
     const parent = path.join(tmp, "cleaned");
     mkdirSync(parent);
     const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => parent) });
-    const first = await injector.injection(linux("bash"), baseEnv(home));
+    const first = await injector.injection(linux("bash"));
     const [dir] = readdirSync(parent);
     // A shell whose start-up file survives but whose grep definition is gone: the system grep.
     rmSync(path.join(parent, dir!, readdirSync(path.join(parent, dir!))[0]!, "grep.bash"));
@@ -199,7 +190,7 @@ describe("injection files", () => {
     expect(sortedLines(stale.stdout)).toContain("./dist/bundle.js");
 
     rmSync(path.join(parent, dir!), { recursive: true });
-    const again = await injector.injection(linux("bash"), baseEnv(home));
+    const again = await injector.injection(linux("bash"));
     const r = await runShell("bash", `grep -rl ${tree.needle} .`, { cwd: treeDir, env: baseEnv(home), injection: again });
     expect(sortedLines(r.stdout)).toEqual(tree.expected);
     injector.dispose();
@@ -227,9 +218,9 @@ describe("injection files", () => {
     const records: LogRecord[] = [];
     const stop = addLogSink((r) => records.push(r));
     const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => notADir) });
-    const injection = await injector.injection(linux("bash"), baseEnv(home));
+    const injection = await injector.injection(linux("bash"));
     stop();
-    expect(injection).toEqual({ env: {}, scriptPrefix: "" });
+    expect(injection).toEqual(NO_SHIMS);
     expect(records.some((r) => r.level === "debug" && /search shims unavailable/.test(r.message))).toBe(true);
   });
 
@@ -241,13 +232,42 @@ describe("injection files", () => {
   });
 });
 
+describe("a vendor directory whose files lost their executable bits", () => {
+  it("BASH-SHIM-7 gets them back (a plugin zip unpacked without Unix modes) and the shims work", async () => {
+    const copy = path.join(tmp, "flattened-vendor");
+    cpSync(realVendor, copy, { recursive: true });
+    const dir = path.join(copy, "linux-x64");
+    const parts = ["ugrep", "bfs", "rg", "lib/ld-linux-x86-64.so.2", ...readdirSync(path.join(dir, "libexec")).map((f) => `libexec/${f}`)];
+    for (const part of parts) chmodSync(path.join(dir, part), 0o644);
+    const records: LogRecord[] = [];
+    const stop = addLogSink((r) => records.push(r));
+    const injector = new ShimInjector({ vendorRoots: () => [copy], files: new InjectionFiles(() => tmp) });
+    const injection = await injector.injection(linux("bash"));
+    stop();
+    for (const part of parts) expect((statSync(path.join(dir, part)).mode & 0o777).toString(8), part).toBe("755");
+    expect(records.filter((r) => /restored the executable bits/.test(r.message)).length).toBe(parts.length);
+    const r = await runShell("bash", `grep -rl ${tree.needle} . | sort; find regex -name '*.md'`, { cwd: treeDir, env: baseEnv(home), injection });
+    expect(lines(r.stdout)).toEqual([...tree.expected, "regex/d.md"]);
+    injector.dispose();
+  });
+});
+
 describe("the opt-out setting", () => {
-  it(`"${SHIMS_SETTING}": false in the workspace settings turns the shims off; absent or true keeps them`, () => {
+  it(`"${SHIMS_SETTING}": false in the workspace settings turns the shims off; absent or true keeps them; anything else keeps them with a warning`, () => {
     const ws = new Workspace(tmp);
     expect(shimsEnabled(ws)).toBe(true);
     ws.updateSettings({ [SHIMS_SETTING]: false });
     expect(shimsEnabled(ws)).toBe(false);
-    ws.updateSettings({ [SHIMS_SETTING]: "no" });
+    const records: LogRecord[] = [];
+    const stop = addLogSink((r) => records.push(r));
+    ws.updateSettings({ [SHIMS_SETTING]: "false" });
+    expect(shimsEnabled(ws)).toBe(true);
+    expect(shimsEnabled(ws)).toBe(true);
+    stop();
+    expect(records.filter((r) => r.level === "warn").map((r) => r.message)).toEqual([
+      'The "shims" setting must be true or false; got "false". The search shims stay on.',
+    ]);
+    ws.updateSettings({ [SHIMS_SETTING]: true });
     expect(shimsEnabled(ws)).toBe(true);
   });
 });

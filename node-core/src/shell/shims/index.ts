@@ -1,17 +1,20 @@
 // Seam for the grep/find/rg shims (BASH-SHIM). The runner asks for the injection of the shell it
-// is about to start and applies it; it knows nothing else about shims.
+// is about to start and hands it to the invocation; it knows nothing else about shims.
 //
-// How it is injected, chosen so the user's script and its line numbers stay exactly as written:
-//   bash: BASH_ENV names a file that restores the user's BASH_ENV, sources it, defines the functions.
-//   zsh:  ZDOTDIR names a directory whose .zshenv restores the user's ZDOTDIR, sources the user's
-//         .zshenv, defines the functions. (Prepending to the -c script shifts $LINENO and every
-//         "zsh:N:" message, and zsh's LINENO cannot be set back.)
-// Both variables are put back before the user's command runs, so nested shells get no shims
-// (BASH-SHIM-2) and see the user's own settings.
+// The injection is one file of function definitions (the prelude). The Bash runner's own start-up
+// file — bash: the file BASH_ENV names; zsh: `.zshenv` in the ZDOTDIR it points at (see
+// shell/invocation.ts) — sources it before the user's command. So the command text and its line
+// numbers stay exactly as written (prepending to the `-c` script shifts `$LINENO` and every
+// "zsh:N:" message, and zsh's LINENO cannot be set back), no rc file of the user's is read
+// (BASH-SH-5), and nested shells get no shims (BASH-SHIM-2) because that start-up file puts
+// BASH_ENV/ZDOTDIR back before the command runs.
+//
+// Lifecycle: probes run once per binary per process, lazily; startShims() (a start-up hook) warms
+// them as soon as the shell is known, off the hot path, and removes the written files when the
+// last core of the process shuts down.
 import { createHash } from "node:crypto";
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, chmodSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { childEnvironment } from "../../env/index.js";
 import { createLogger, type Logger } from "../../util/log.js";
 import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
 import type { PlatformName, ResolvedShell } from "../types.js";
@@ -19,10 +22,8 @@ import { InjectionFiles } from "./injectionFiles.js";
 import { resolveLaunch, type Launch } from "./launch.js";
 import {
   isEmptyPlan,
+  preludeFileName,
   renderInjectionFiles,
-  SAVED_BASH_ENV,
-  SAVED_ZDOTDIR,
-  startupFileName,
   type ShimPlan,
   type ToolLaunch,
 } from "./prelude.js";
@@ -40,37 +41,38 @@ import {
 
 export interface ShimInjection {
   /**
-   * Variables to add to the shell's environment. The runner already uses BASH_ENV (bash) and
-   * ZDOTDIR (zsh) for cwd tracking: a BASH_ENV given here is sourced from the runner's own file
-   * after the user's BASH_ENV, and a ZDOTDIR's `.zshenv` likewise; then both variables are put
-   * back as the user had them, so nested shells never see either. Preludes loaded this way shift
-   * no line numbers.
+   * Native path of the file that defines the shims in this shell's syntax, or undefined for none.
+   * The Bash runner's start-up file sources it (shell/invocation.ts); it reads no variables and
+   * changes nothing but the functions it defines.
    */
-  env: Record<string, string>;
-  /**
-   * Text placed before the user's script in the `-c` argument ("" for none); ends with a newline.
-   * It shifts `$LINENO` and error line numbers by its own line count (keep it to one line).
-   */
-  scriptPrefix: string;
+  prelude?: string;
 }
 
-export const NO_SHIMS: ShimInjection = { env: {}, scriptPrefix: "" };
+export const NO_SHIMS: ShimInjection = {};
 
 export interface ShimOptions {
   /** The user's opt-out (workspace setting `shims: false`) passes false: nothing is injected. */
   enabled: boolean;
-  /**
-   * The environment the shell would get without shims (default: `childEnvironment()`), read for
-   * the user's own BASH_ENV / ZDOTDIR so the injection can hand them back.
-   */
-  baseEnv?: NodeJS.ProcessEnv;
 }
 
 /** The workspace setting that turns the shims off (`{"shims": false}`); on when absent. */
 export const SHIMS_SETTING = "shims";
 
-export function shimsEnabled(workspace: { setting(key: string, fallback: boolean): boolean }): boolean {
-  return workspace.setting(SHIMS_SETTING, true);
+let warnedValue: unknown;
+
+/**
+ * Whether the workspace wants the shims (the `shims` setting, on when absent). A value that is not
+ * a boolean keeps them on and is logged as a warning once, since a host that sent `"false"`
+ * meant something.
+ */
+export function shimsEnabled(workspace: { readonly settings: Readonly<Record<string, unknown>> }): boolean {
+  const value = workspace.settings[SHIMS_SETTING];
+  if (value === undefined || typeof value === "boolean") return value ?? true;
+  if (warnedValue !== value) {
+    warnedValue = value;
+    createLogger("shims").warn(`The "${SHIMS_SETTING}" setting must be true or false; got ${JSON.stringify(value)}. The search shims stay on.`);
+  }
+  return true;
 }
 
 /** Where msys's GNU find lives inside Git Bash (BASH-SHIM-5). */
@@ -90,11 +92,26 @@ export function shellPath(file: string, platform: PlatformName): string {
   return platform === "win32" ? file.replace(/\\/g, "/") : file;
 }
 
-function isExecutableFile(file: string): boolean {
+/**
+ * Whether `file` is an executable regular file. A shipped file that lost its executable bits (an
+ * unzip that drops Unix modes, a copy without `-p`) gets them back — x wherever it is readable — so
+ * a plugin install that flattened the modes still has working shims; `restored` hears of it.
+ */
+export function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
+    // No exception for a missing file: most vendor roots looked in do not exist.
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return false;
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      const mode = stat.mode & 0o777;
+      chmodSync(file, mode | ((mode & 0o444) >> 2));
+      accessSync(file, constants.X_OK);
+      restored?.(file);
+      return true;
+    }
   } catch {
     return false;
   }
@@ -109,6 +126,8 @@ export class ShimInjector {
   private readonly deps: ShimDependencies;
   private readonly cache = new ProbeCache();
   private readonly reported = new Set<string>();
+  /** Directory names by shell kind and plan (a hash of both). */
+  private readonly names = new Map<string, string>();
 
   constructor(deps: Partial<ShimDependencies> = {}) {
     this.deps = {
@@ -125,7 +144,7 @@ export class ShimInjector {
     const exe = platform === "win32" ? `${tool}.exe` : tool;
     for (const root of this.deps.vendorRoots()) {
       const candidate = path.join(root, platformTag(platform, this.deps.arch), exe);
-      if (isExecutableFile(candidate)) return candidate;
+      if (this.executable(candidate)) return candidate;
     }
     return undefined;
   }
@@ -155,9 +174,9 @@ export class ShimInjector {
   }
 
   /** The injection for `shell`; never throws: any failure means no shims (BASH-SHIM-7). */
-  async injection(shell: ResolvedShell, baseEnv: NodeJS.ProcessEnv): Promise<ShimInjection> {
+  async injection(shell: ResolvedShell): Promise<ShimInjection> {
     try {
-      return await this.build(shell, baseEnv);
+      return await this.build(shell);
     } catch (error) {
       this.once(`failed:${error instanceof Error ? error.message : String(error)}`, "search shims unavailable, the system commands run instead", {
         error,
@@ -166,31 +185,32 @@ export class ShimInjector {
     }
   }
 
-  private async build(shell: ResolvedShell, baseEnv: NodeJS.ProcessEnv): Promise<ShimInjection> {
+  private async build(shell: ResolvedShell): Promise<ShimInjection> {
     const plan = await this.plan(shell);
     if (isEmptyPlan(plan)) return NO_SHIMS;
     const { kind, platform } = shell;
-    const name = `${kind}-${createHash("sha256").update(JSON.stringify(plan)).digest("hex").slice(0, 16)}`;
-    const startup = startupFileName(kind);
+    const key = `${kind}\0${JSON.stringify(plan)}`;
+    let name = this.names.get(key);
+    if (!name) {
+      name = `${kind}-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+      this.names.set(key, name);
+    }
+    const prelude = preludeFileName(kind);
     const dir = this.deps.files.ensureDir(
       name,
       (d) => renderInjectionFiles(kind, plan, d, path.join, (f) => shellPath(f, platform)),
-      startup,
+      prelude,
     );
-    const env: Record<string, string> = {};
-    if (kind === "bash") {
-      env.BASH_ENV = shellPath(path.join(dir, startup), platform);
-      if (baseEnv.BASH_ENV !== undefined) env[SAVED_BASH_ENV] = baseEnv.BASH_ENV;
-    } else {
-      env.ZDOTDIR = shellPath(dir, platform);
-      if (baseEnv.ZDOTDIR !== undefined) env[SAVED_ZDOTDIR] = baseEnv.ZDOTDIR;
-    }
-    return { env, scriptPrefix: "" };
+    return { prelude: path.join(dir, prelude) };
   }
 
   /** Removes the files written for shells (tests; the process removes them at exit anyway). */
   dispose(): void {
     this.deps.files.dispose();
+  }
+
+  private executable(file: string): boolean {
+    return ensureExecutable(file, (f) => this.deps.log.debug("restored the executable bits of a bundled file", { file: f }));
   }
 
   private once(key: string, message: string, fields?: Record<string, unknown>): void {
@@ -212,6 +232,8 @@ export class ShimInjector {
     }
     const result = await this.cache.get(tool, file, async () => {
       const launch = resolveLaunch(file);
+      // The loader and the binary a launch script names must be executable too (the prelude checks).
+      for (const part of launch.requires) this.executable(part);
       try {
         const r = await probe(launch, this.deps.run);
         return r.ok ? { ...r, launch } : r;
@@ -229,6 +251,7 @@ export class ShimInjector {
 }
 
 let defaultInjector: ShimInjector | undefined;
+let holders = 0;
 
 /**
  * What to inject into a Bash-tool shell so `grep`, `find` and (when the system has none) `rg` run
@@ -237,16 +260,40 @@ let defaultInjector: ShimInjector | undefined;
 export async function shimInjection(shell: ResolvedShell, opts: ShimOptions): Promise<ShimInjection> {
   if (!opts.enabled) return NO_SHIMS;
   defaultInjector ??= new ShimInjector();
-  return defaultInjector.injection(shell, opts.baseEnv ?? (await childEnvironment()));
+  return defaultInjector.injection(shell);
+}
+
+/**
+ * Probes the bundled binaries and writes the prelude for `shell` ahead of the first command, so
+ * that command does not wait for them. Never throws; stops early when `signal` is aborted.
+ */
+export async function prewarmShims(shell: ResolvedShell, signal?: AbortSignal): Promise<void> {
+  defaultInjector ??= new ShimInjector();
+  const injector = defaultInjector;
+  try {
+    await injector.plan(shell);
+  } catch {
+    return;
+  }
+  // The files are written only while a core still holds the shims (see holdShims).
+  if (!signal?.aborted) await injector.injection(shell);
+}
+
+/**
+ * Marks the shims as in use by one core; the returned function lets go. When the last holder lets
+ * go (the process's last core shut down), the files written for shells are removed.
+ */
+export function holdShims(): () => void {
+  holders++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--holders === 0) disposeShims();
+  };
 }
 
 /** Removes the files written for shells by `shimInjection` (shutdown, tests). */
 export function disposeShims(): void {
   defaultInjector?.dispose();
-}
-
-/** Starts the probes early (e.g. from a start-up hook) so the first Bash command does not wait for them. */
-export function prewarmShims(shell: ResolvedShell): void {
-  defaultInjector ??= new ShimInjector();
-  void defaultInjector.plan(shell).catch(() => undefined);
 }

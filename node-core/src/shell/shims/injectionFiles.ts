@@ -89,8 +89,8 @@ function isAlive(pid: number): boolean {
 
 function isFileOfSize(file: string, size: number): boolean {
   try {
-    const s = statSync(file);
-    return s.isFile() && s.size === size;
+    const s = statSync(file, { throwIfNoEntry: false });
+    return s !== undefined && s.isFile() && s.size === size;
   } catch {
     return false;
   }
@@ -98,7 +98,7 @@ function isFileOfSize(file: string, size: number): boolean {
 
 function isDirectory(dir: string): boolean {
   try {
-    return statSync(dir).isDirectory();
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }

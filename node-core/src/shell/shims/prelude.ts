@@ -255,55 +255,32 @@ function stubs(kind: ShellKind, plan: ShimPlan, toolFile: (tool: ShimTool) => st
     .join("\n");
 }
 
-/** Names of the variables that carry a user's own BASH_ENV / ZDOTDIR past the injection. */
-export const SAVED_BASH_ENV = "__WAVE_SHIM_BASH_ENV";
-export const SAVED_ZDOTDIR = "__WAVE_SHIM_ZDOTDIR";
-
 /**
- * The file bash sources through BASH_ENV before the command. It puts BASH_ENV back as the user had
- * it (so nested shells start as they would without shims), sources the user's own BASH_ENV as bash
- * would (expanded, silently skipped when missing), then defines the stubs with aliases off so a
- * user's aliases cannot reshape them. xtrace (`bash -x`, SHELLOPTS) never shows the shims' lines.
+ * The prelude: the file the Bash runner's start-up file sources (shell/invocation.ts), after the
+ * user's own BASH_ENV in bash, before the command. It only defines the stubs — putting
+ * BASH_ENV/ZDOTDIR back, cwd tracking and xtrace silence are the start-up file's — and parses them
+ * with alias expansion off, so aliases a user's BASH_ENV defined cannot reshape them.
  */
-export function renderBashEnvFile(plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
-  return `# Wave Tools search shims (README "Search shims"), sourced through BASH_ENV by the Bash tool.
-{ __wave_shim_x=$-; set +x; if [ -n "\${${SAVED_BASH_ENV}+x}" ]; then BASH_ENV=$${SAVED_BASH_ENV}; unset ${SAVED_BASH_ENV}; else unset BASH_ENV; fi; } 2>/dev/null
-if [ -n "\${BASH_ENV:-}" ]; then
-  case $BASH_ENV in *'$'*|*'\`'*) eval "__wave_shim_f=\\"$BASH_ENV\\"" ;; *) __wave_shim_f=$BASH_ENV ;; esac
-  if [ -r "$__wave_shim_f" ]; then case $__wave_shim_x in *x*) set -x ;; esac; . "$__wave_shim_f"; { __wave_shim_x=$-; set +x; } 2>/dev/null; fi
-  unset __wave_shim_f
-fi
-if shopt -q expand_aliases; then shopt -u expand_aliases; __wave_shim_a=1; else __wave_shim_a=; fi
-${stubs("bash", plan, toolFile)}
-if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi
-{ case $__wave_shim_x in *x*) set -x ;; esac; unset __wave_shim_x __wave_shim_a; } 2>/dev/null
-`;
-}
-
-/**
- * The `.zshenv` zsh reads from the injected ZDOTDIR: it puts ZDOTDIR back as the user had it,
- * sources the user's own `.zshenv` exactly where zsh would have read it, then defines the stubs
- * with aliases off. xtrace (`zsh -x`) never shows the shims' lines.
- */
-export function renderZshEnvFile(plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
-  return `# Wave Tools search shims (README "Search shims"), read as .zshenv through ZDOTDIR by the Bash tool.
-{ if [[ -o xtrace ]]; then __wave_shim_x=1; else __wave_shim_x=; fi; unsetopt xtrace; if (( \${+${SAVED_ZDOTDIR}} )); then ZDOTDIR=$${SAVED_ZDOTDIR}; unset ${SAVED_ZDOTDIR}; else unset ZDOTDIR; fi; } 2>/dev/null
-if [[ -r \${ZDOTDIR:-\${HOME:-/nonexistent}}/.zshenv ]]; then
-  if [[ -n $__wave_shim_x ]]; then setopt xtrace; fi
-  source "\${ZDOTDIR:-\${HOME:-/nonexistent}}/.zshenv"
-  { if [[ -o xtrace ]]; then __wave_shim_x=1; else __wave_shim_x=; fi; unsetopt xtrace; } 2>/dev/null
-fi
+export function renderPrelude(kind: ShellKind, plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
+  const header = "# Wave Tools search shims (README \"Search shims\"), sourced by the Bash tool's start-up file.";
+  if (kind === "zsh") {
+    return `${header}
 if [[ -o aliases ]]; then unsetopt aliases; __wave_shim_a=1; else __wave_shim_a=; fi
 ${stubs("zsh", plan, toolFile)}
-if [[ -n $__wave_shim_a ]]; then setopt aliases; fi
-{ if [[ -n $__wave_shim_x ]]; then setopt xtrace; fi; unset __wave_shim_x __wave_shim_a; } 2>/dev/null
+if [[ -n $__wave_shim_a ]]; then setopt aliases; fi; unset __wave_shim_a
+`;
+  }
+  return `${header}
+if shopt -q expand_aliases; then shopt -u expand_aliases; __wave_shim_a=1; else __wave_shim_a=; fi
+${stubs("bash", plan, toolFile)}
+if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi; unset __wave_shim_a
 `;
 }
 
 /**
- * Every file one shell needs, by name inside its own directory: the start-up file (bash: `env.bash`
- * for BASH_ENV; zsh: `.zshenv`, the directory being ZDOTDIR) and one full definition per tool.
- * `spell` turns a native path into the shell's spelling (Git Bash: `C:/…`).
+ * Every file one shell needs, by name inside its own directory: the prelude (`prelude.bash` or
+ * `prelude.zsh`) and one full definition per tool. `spell` turns a native path into the shell's
+ * spelling (Git Bash: `C:/…`).
  */
 export function renderInjectionFiles(
   kind: ShellKind,
@@ -316,10 +293,10 @@ export function renderInjectionFiles(
   const toolFile = (tool: ShimTool) => spell(join(dir, `${tool}.${ext}`));
   const files: Record<string, string> = {};
   for (const tool of shimTools(plan)) files[`${tool}.${ext}`] = toolFileText(kind, tool, plan);
-  files[startupFileName(kind)] = kind === "zsh" ? renderZshEnvFile(plan, toolFile) : renderBashEnvFile(plan, toolFile);
+  files[preludeFileName(kind)] = renderPrelude(kind, plan, toolFile);
   return files;
 }
 
-export function startupFileName(kind: ShellKind): string {
-  return kind === "zsh" ? ".zshenv" : "env.bash";
+export function preludeFileName(kind: ShellKind): string {
+  return `prelude.${kind === "zsh" ? "zsh" : "bash"}`;
 }

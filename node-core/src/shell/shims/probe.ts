@@ -2,7 +2,8 @@
 // (never at module load, never per command). A binary that does not run, or a ugrep that does not
 // apply .gitignore files correctly, counts as missing (BASH-SHIM-7: the shims fall back silently).
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Launch } from "./launch.js";
@@ -185,7 +186,8 @@ export class ProbeCache {
   async get<T>(tool: string, file: string, probe: () => Promise<T>): Promise<T> {
     let signature = "missing";
     try {
-      const s = await stat(file);
+      // Synchronous: one stat per tool and command, cheaper than a thread-pool round trip.
+      const s = statSync(file);
       signature = `${s.size}:${s.mtimeMs}`;
     } catch {
       // Probed anyway: the probe reports the binary as not running.

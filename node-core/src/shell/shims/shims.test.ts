@@ -51,7 +51,7 @@ beforeAll(async () => {
   mkdirSync(home);
   tree = buildFixtureTree(treeDir);
   injector = new ShimInjector({ vendorRoots: () => [vendorRoot], files: new InjectionFiles(() => tmp) });
-  for (const kind of KINDS) injections.set(kind, await injector.injection(shellFor(kind), baseEnv(home)));
+  for (const kind of KINDS) injections.set(kind, await injector.injection(shellFor(kind)));
 });
 
 afterAll(() => {
@@ -142,7 +142,7 @@ describe.each(KINDS)("%s", (kind) => {
 
     const noRg = pathWithout(path.join(tmp, `no-rg-${kind}`), ["rg"]);
     const env = baseEnv(home, { PATH: noRg });
-    const inj = await injector.injection(shellFor(kind), env);
+    const inj = await injector.injection(shellFor(kind));
     const run = (script: string) => runShell(kind, script, { cwd: treeDir, env, injection: inj });
     expect(lines((await run(what)).stdout)).toEqual([kind === "bash" ? "function" : "rg: function"]);
     const found = await run(`rg -l ${N()}`);
@@ -244,7 +244,7 @@ describe.each(KINDS)("%s", (kind) => {
     const empty = path.join(tmp, `empty-vendor-${kind}`);
     mkdirSync(empty, { recursive: true });
     const none = new ShimInjector({ vendorRoots: () => [empty], files: new InjectionFiles(() => tmp) });
-    const inj = await none.injection(shellFor(kind), baseEnv(home));
+    const inj = await none.injection(shellFor(kind));
     stop();
     expect(inj).toEqual(NO_SHIMS);
     expect(records.some((r) => r.level === "debug" && r.scope === "shims" && /no bundled ugrep/.test(r.message))).toBe(true);
@@ -257,8 +257,8 @@ describe.each(KINDS)("%s", (kind) => {
     const copy = path.join(tmp, `vendor-copy-${kind}`);
     cpSync(vendorRoot, copy, { recursive: true });
     const own = new ShimInjector({ vendorRoots: () => [copy], files: new InjectionFiles(() => tmp) });
-    const inj = await own.injection(shellFor(kind), baseEnv(home));
-    expect(inj.env).not.toEqual({});
+    const inj = await own.injection(shellFor(kind));
+    expect(inj.prelude).toBeDefined();
     unlinkSync(path.join(copy, "linux-x64", "libexec", "ugrep"));
     unlinkSync(path.join(copy, "linux-x64", "bfs"));
     const script = `grep -rl ${N()} . | sort; echo "rc=$?"; find regex -name '*.ts'; echo "rc=$?"`;
@@ -287,7 +287,7 @@ describe.each(KINDS)("%s", (kind) => {
     stop();
     expect(plan.grep).toBeUndefined();
     expect(records.some((r) => r.level === "debug" && /ugrep unusable.*\.gitignore/.test(r.message))).toBe(true);
-    expect((await runShell(kind, `grep -rl ${N()} . | sort`, { cwd: treeDir, env: baseEnv(home), injection: await own.injection(shellFor(kind), baseEnv(home)) })).stdout).toContain("./dist/bundle.js");
+    expect((await runShell(kind, `grep -rl ${N()} . | sort`, { cwd: treeDir, env: baseEnv(home), injection: await own.injection(shellFor(kind)) })).stdout).toContain("./dist/bundle.js");
   });
 
   it(`BASH-SHIM-8 find -regex uses GNU find's emacs dialect, a caller's -regextype wins, -size works (${kind})`, async () => {

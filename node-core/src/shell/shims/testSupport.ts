@@ -1,10 +1,13 @@
 // Test support for the shim tests: the fixture tree, real shells started exactly as the Bash runner
-// will start them (environment + injection + `-c` script, stdin /dev/null), and logging wrappers
-// that record which grep/find/rg actually ran. Not part of the bundle.
+// starts them (buildInvocation: environment, the runner's start-up file sourcing the injection,
+// `-c` script, stdin /dev/null), and logging wrappers that record which grep/find/rg actually ran.
+// Not part of the bundle.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, chmodSync, constants, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BASH_RC, BASH_RC_FILE, buildInvocation, ZSH_RC, ZSH_RC_DIR } from "../invocation.js";
+import { ensureSupportFile, processOutputDir } from "../outputDir.js";
 import type { ShellKind } from "../types.js";
 import type { ShimInjection } from "./index.js";
 
@@ -73,7 +76,10 @@ export interface ShellRun {
 
 export interface RunOptions {
   cwd: string;
-  /** The shim injection to apply; none for a plain `bash -c` / `zsh -c`. */
+  /**
+   * The shim injection to apply, exactly as the Bash runner applies it; without one, a plain
+   * `bash -c` / `zsh -c` with no start-up file of ours.
+   */
   injection?: ShimInjection;
   /** The environment before the injection (default: a small clean one; see `baseEnv`). */
   env?: Record<string, string>;
@@ -85,12 +91,45 @@ export function baseEnv(home: string, extra: Record<string, string> = {}): Recor
   return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: home, LANG: "C.UTF-8", LC_ALL: "C.UTF-8", ...extra };
 }
 
-/** Runs `<shell> -c <prefix + script>` with the injection's variables, as the Bash runner will. */
+let startupFiles: { bash: string; zshDir: string } | undefined;
+
+/** The runner's start-up files (the same text the runner writes), in this process's output dir. */
+function runnerStartupFiles(): { bash: string; zshDir: string } {
+  if (!startupFiles) {
+    startupFiles = {
+      bash: ensureSupportFile(BASH_RC_FILE, BASH_RC),
+      zshDir: path.dirname(ensureSupportFile(path.join(ZSH_RC_DIR, ".zshenv"), ZSH_RC)),
+    };
+    process.once("exit", () => rmSync(path.join(processOutputDir(), "rc"), { recursive: true, force: true }));
+  }
+  return startupFiles;
+}
+
+let runs = 0;
+
+/** Runs `<shell> -c <script>`: with an injection, as the Bash runner starts it (buildInvocation). */
 export function runShell(kind: ShellKind, script: string, opts: RunOptions): Promise<ShellRun> {
-  const env = { ...(opts.env ?? baseEnv(opts.cwd)), ...(opts.injection?.env ?? {}) };
-  const full = (opts.injection?.scriptPrefix ?? "") + script;
+  const base = opts.env ?? baseEnv(opts.cwd);
+  let file = shellExecutable(kind);
+  let args = ["-c", script];
+  let env: Record<string, string> = base;
+  if (opts.injection) {
+    const rc = runnerStartupFiles();
+    const inv = buildInvocation({
+      shell: { kind, path: file, platform: "linux" },
+      command: script,
+      baseEnv: base,
+      shims: opts.injection,
+      runId: `shimtest.${process.pid}.${++runs}`,
+      cwdFile: undefined,
+      bashRcFile: rc.bash,
+      zshRcDir: rc.zshDir,
+      corePid: process.pid,
+    });
+    ({ file, args, env } = inv);
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(shellExecutable(kind), ["-c", full], { cwd: opts.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, args, { cwd: opts.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -172,4 +211,61 @@ export function readLog(file: string): string[] {
   } catch {
     return [];
   }
+}
+
+export interface RoutingCase {
+  name: string;
+  script: string;
+  /** Which binaries ran, in order (`bundled-<tool>` or `system-<tool>`, from the logging wrappers). */
+  ran: string[];
+}
+
+/**
+ * The routing matrix (BASH-SHIM-2, 3, 4, 6): commands run in the fixture tree with the system's
+ * rg on PATH, and which binaries must run for each.
+ */
+export function routingMatrix(kind: ShellKind, needle: string): RoutingCase[] {
+  const N = needle;
+  const cases: Array<[string, string, string[]]> = [
+    ["a recursive grep", `grep -rl ${N} .`, ["bundled-ugrep"]],
+    ["grep with a directory operand and no -r", `grep -l ${N} src`, ["bundled-ugrep"]],
+    ["grep on a single file", `grep ${N} src/app.ts`, ["system-grep"]],
+    ["grep reading a pipe", `echo ${N} | grep -c ${N}`, ["system-grep"]],
+    ["a recursive grep into a pipe", `grep -rl ${N} . | sort | head -n 2`, ["bundled-ugrep"]],
+    ["grep reading a heredoc", `grep -c x <<'EOF'\nx\nEOF`, ["system-grep"]],
+    ["a recursive grep reading stdin as well (-)", `echo ${N} | grep -r ${N} - src`, ["system-grep"]],
+    ["redirections", `grep -rl ${N} . >out.txt 2>&1; cat out.txt >/dev/null; rm out.txt`, ["bundled-ugrep"]],
+    ["command substitution", `x=$(grep -rl ${N} src); echo "$x"`, ["bundled-ugrep"]],
+    ["a subshell and a background job", `(grep -rq ${N} src); grep -rq ${N} src & wait $!`, ["bundled-ugrep", "bundled-ugrep"]],
+    ["set -e", `set -e; grep -rq NO_SUCH_TEXT .; echo unreachable`, ["bundled-ugrep"]],
+    ["xargs", `echo src | xargs grep -rl ${N}`, ["system-grep"]],
+    ["timeout", `timeout 20 grep -rl ${N} src`, ["system-grep"]],
+    ["env", `env grep -rl ${N} src`, ["system-grep"]],
+    ["find -exec", `find src -name app.ts -exec grep -l ${N} {} +`, ["bundled-bfs", "system-grep"]],
+    ["a nested bash -c", `bash -c 'grep -rl ${N} src'`, ["system-grep"]],
+    ["a nested zsh -c", `zsh -c 'grep -rl ${N} src; find src -name app.ts'`, ["system-grep", "system-find"]],
+    ["command grep", `command grep -rl ${N} src`, ["system-grep"]],
+    ["grep -Z", `grep -rZl ${N} src`, ["system-grep"]],
+    ["grep -z", `grep -rz ${N} src`, ["system-grep"]],
+    ["grep --null", `grep -r --null -l ${N} src`, ["system-grep"]],
+    ["grep --config", `grep -r --config ${N} src`, ["system-grep"]],
+    ["grep -NUM context", `grep -r -3 ${N} src`, ["system-grep"]],
+    ["a back-reference", `grep -r '\\(a\\)\\1' src`, ["system-grep"]],
+    ["an abbreviated long option", `grep -r --recurs ${N} src`, ["system-grep"]],
+    ["--include with its value in the next word", `grep -r --include '*.ts' ${N} src`, ["bundled-ugrep"]],
+    ["--no-ignore-files (the documented way to search ignored files)", `grep -r --no-ignore-files -l ${N} .`, ["bundled-ugrep"]],
+    ["find", `find . -name '*.ts'`, ["bundled-bfs"]],
+    ["find with a -regextype bfs knows", `find regex -regextype posix-extended -regex '.*\\.(js|ts)'`, ["bundled-bfs"]],
+    ["find with a regex escape bfs never matches", `find regex -regex '.*\\w\\.ts'`, ["system-find"]],
+    ["find -files0-from", `printf 'src\\0' >list; find -files0-from list -name app.ts; rm list`, ["system-find"]],
+    ["find -ok", `find src -name app.ts -ok true {} \\;`, ["system-find"]],
+    ["rg with an rg on PATH", `rg -l ${N} src`, ["system-rg"]],
+    ["grep -d recurse", `grep -d recurse -l ${N} src`, ["bundled-ugrep"]],
+    ["grep --directories=recurse", `grep --directories=recurse -l ${N} src`, ["bundled-ugrep"]],
+    ["grep -d skip", `grep -d skip -l ${N} src src/app.ts`, ["system-grep"]],
+    ["grep -r with only file operands", `grep -rl ${N} src/app.ts src/util.js`, ["system-grep"]],
+    ["grep with options after the operands", `grep ${N} . -rl --include='*.ts'`, ["bundled-ugrep"]],
+  ];
+  if (kind === "bash") cases.push(["bash's nocasematch", `shopt -s nocasematch; grep -rl ${N} src`, ["system-grep"]]);
+  return cases.map(([name, script, ran]) => ({ name, script, ran }));
 }
