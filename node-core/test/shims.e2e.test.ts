@@ -58,7 +58,8 @@ function serve(kind: "bash" | "zsh", tmpdir: string): CoreClient {
     WAVE_OUTPUT_DIR: path.join(tmpdir, "output"),
   };
   delete env[LOG_VARIABLE];
-  const c = startCore("serve", ["--root", treeDir], env);
+  // Permissions are not the subject here (README "Permissions", modes).
+  const c = startCore("serve", ["--root", treeDir, "--permission-mode", "allow-all"], env);
   clients.push(c);
   return c;
 }
