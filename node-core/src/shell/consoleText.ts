@@ -1,10 +1,10 @@
 // Decodes what Windows console programs (taskkill, where, chcp) print: UTF-8 when the bytes are
 // valid UTF-8, otherwise the console code page (GBK/cp936 on Chinese systems, cp437, ...).
-import iconv from "iconv-lite";
+import { iconv, loadCodecs } from "../fs/textCodec.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-export function decodeConsoleOutput(bytes: Buffer, codePage: number | undefined): string {
+export async function decodeConsoleOutput(bytes: Buffer, codePage: number | undefined): Promise<string> {
   if (bytes.length === 0) return "";
   try {
     return strictUtf8.decode(bytes);
@@ -13,8 +13,9 @@ export function decodeConsoleOutput(bytes: Buffer, codePage: number | undefined)
   }
   if (codePage === 65001) return bytes.toString("utf8");
   // Without a known code page, GBK is the likeliest non-UTF-8 console encoding we meet.
-  const encoding = codePage !== undefined && iconv.encodingExists(`cp${codePage}`) ? `cp${codePage}` : "gbk";
-  return iconv.decode(bytes, encoding);
+  await loadCodecs();
+  const encoding = codePage !== undefined && iconv().encodingExists(`cp${codePage}`) ? `cp${codePage}` : "gbk";
+  return iconv().decode(bytes, encoding);
 }
 
 /** The code page number in `chcp` output (`Active code page: 936`, `活动代码页: 936`). */

@@ -189,12 +189,12 @@ describe("process-tree termination on Windows (injected taskkill, recorded outpu
     expect(fallback).toBe(true);
   });
 
-  it("decodes console output: UTF-8 when valid, else the code page (GBK), chcp parsing", () => {
-    expect(decodeConsoleOutput(gbk("b3c9b9a63a20d2d1d6d5d6b92050494420313233"), 936)).toBe("成功: 已终止 PID 123");
-    expect(decodeConsoleOutput(gbk("b3c9b9a63a20d2d1d6d5d6b92050494420313233"), undefined)).toBe("成功: 已终止 PID 123");
-    expect(decodeConsoleOutput(Buffer.from("hello 世界"), 936)).toBe("hello 世界");
-    expect(decodeConsoleOutput(Buffer.from([0x82]), 437)).toBe("é");
+  it("decodes console output: UTF-8 when valid, else the code page (GBK), chcp parsing", async () => {
+    expect(await decodeConsoleOutput(gbk("b3c9b9a63a20d2d1d6d5d6b92050494420313233"), 936)).toBe("成功: 已终止 PID 123");
+    expect(await decodeConsoleOutput(gbk("b3c9b9a63a20d2d1d6d5d6b92050494420313233"), undefined)).toBe("成功: 已终止 PID 123");
+    expect(await decodeConsoleOutput(Buffer.from("hello 世界"), 936)).toBe("hello 世界");
+    expect(await decodeConsoleOutput(Buffer.from([0x82]), 437)).toBe("é");
     expect(parseChcp("Active code page: 936\r\n")).toBe(936);
-    expect(parseChcp(decodeConsoleOutput(gbk("bbeeb6afb4fac2ebd2b33a20393336"), 936))).toBe(936);
+    expect(parseChcp(await decodeConsoleOutput(gbk("bbeeb6afb4fac2ebd2b33a20393336"), 936))).toBe(936);
   });
 });

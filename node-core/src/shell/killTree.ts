@@ -216,7 +216,7 @@ async function killTreeWindows(root: TreeRoot, deps: KillDeps): Promise<KillRepo
   }
   if (r.exitCode === 0) return { signalled: 1, forced: true, remaining: [] };
   const codePage = await consoleCodePage(deps);
-  const output = decodeConsoleOutput(Buffer.concat([r.stdout, r.stderr]), codePage).trim();
+  const output = (await decodeConsoleOutput(Buffer.concat([r.stdout, r.stderr]), codePage)).trim();
   if (r.exitCode === TASKKILL_NOT_FOUND) {
     deps.log.debug("taskkill: the process no longer exists", { target: root.label, pid: root.pid, output });
     return { signalled: 0, forced: true, remaining: [] };
