@@ -6,10 +6,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUNDLE, bundleExists, startCore, type CoreClient, type Message } from "./support/client.js";
+import { BUNDLE, bundleExists, CoreProcess, type Message } from "./support/coreProcess.js";
 import { isAlive, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
 
-const clients: CoreClient[] = [];
+const clients: CoreProcess[] = [];
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the bundle first (npm run build): ${BUNDLE} is missing.`);
 });
@@ -26,13 +26,13 @@ afterEach(async () => {
 /** Permissions are not the subject here: the cores run every command (README "Permissions", modes). */
 const ALLOW_ALL = ["--permission-mode", "allow-all"];
 
-function serve(root = tempDir("wave-e2e-"), env?: NodeJS.ProcessEnv): CoreClient {
-  const c = startCore("serve", ["--root", root, ...ALLOW_ALL], env);
+function serve(root = tempDir("wave-e2e-"), env?: NodeJS.ProcessEnv): CoreProcess {
+  const c = new CoreProcess(["serve", "--root", root, ...ALLOW_ALL], env ? { env, inheritEnv: false } : {});
   clients.push(c);
   return c;
 }
 
-const childrenOf = (c: CoreClient) => processesWithEnv("WAVE_CORE_PID", String(c.child.pid));
+const childrenOf = (c: CoreProcess) => processesWithEnv("WAVE_CORE_PID", String(c.child.pid));
 
 function structured(m: Message) {
   return (m.result as { structuredContent: Record<string, unknown> }).structuredContent;
@@ -44,31 +44,31 @@ const STUBBORN = `trap '' TERM; bash -c "trap '' TERM; bash -c \\"trap '' TERM; 
 describe("host protocol", () => {
   it("BASH-BG-1 BASH-BG-4 BASH-BG-6 tasks/list, tasks/stop, task/started and task/finished", async () => {
     const c = serve();
-    const init = await c.call("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
     expect((init.result!.tools as Array<{ name: string }>).map((t) => t.name)).toEqual(expect.arrayContaining(["Bash", "TaskStop"]));
     expect(init.result!.capabilities).toMatchObject({ methods: expect.arrayContaining(["tasks/list", "tasks/stop"]) });
 
-    const started = await c.call("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true, description: "stubborn" } });
+    const started = await c.request("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true, description: "stubborn" } });
     const s = structured(started);
     const taskId = s.backgroundTaskId as string;
-    const ev = await c.waitForNotification((m) => m.method === "task/started");
+    const ev = await c.waitFor((m) => m.method === "task/started");
     expect(ev.params!.task).toMatchObject({ taskId, sessionId: "main", command: STUBBORN, description: "stubborn", origin: "background", status: "running", outputPath: s.outputPath });
 
-    const list = await c.call("tasks/list", {});
+    const list = await c.request("tasks/list", {});
     expect(list.result!.tasks).toEqual([expect.objectContaining({ taskId, status: "running", pid: expect.any(Number), exitCode: null, survivors: [] })]);
     expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
 
-    const stop = await c.call("tasks/stop", { taskId });
+    const stop = await c.request("tasks/stop", { taskId });
     expect(stop.result).toMatchObject({ stopped: true, task: { taskId, status: "killed", signal: "SIGKILL" } });
     expect(childrenOf(c)).toEqual([]);
-    const fin = await c.waitForNotification((m) => m.method === "task/finished");
+    const fin = await c.waitFor((m) => m.method === "task/finished");
     expect(fin.params!.task).toMatchObject({ taskId, status: "killed", outputPath: s.outputPath, survivors: [] });
 
-    const again = await c.call("tasks/stop", { taskId });
+    const again = await c.request("tasks/stop", { taskId });
     expect(again.result).toMatchObject({ stopped: false, message: expect.stringContaining(`Task ${taskId}`) });
-    const unknown = await c.call("tasks/stop", { taskId: "bzzzzzz" });
+    const unknown = await c.request("tasks/stop", { taskId: "bzzzzzz" });
     expect(unknown.error).toMatchObject({ code: -32602, message: expect.stringContaining('"bzzzzzz"') });
-    const badSession = await c.call("tasks/list", { sessionId: "nope" });
+    const badSession = await c.request("tasks/list", { sessionId: "nope" });
     expect(badSession.error?.code).toBe(-32602);
   });
 
@@ -76,16 +76,16 @@ describe("host protocol", () => {
     const c = serve();
     const pending = c.request("tools/call", { name: "Bash", arguments: { command: "echo up; sleep 300" }, callId: "ctrl-b" });
     await waitFor(() => childrenOf(c).some((p) => p.command === "sleep 300"));
-    const moved = await c.call("calls/moveToBackground", { callId: "ctrl-b" });
+    const moved = await c.request("calls/moveToBackground", { callId: "ctrl-b" });
     expect(moved.result).toMatchObject({ moved: true, taskId: expect.stringMatching(/^b[0-9a-z]{6}$/) });
-    const r = await pending.response;
+    const r = await pending;
     expect(structured(r)).toMatchObject({ backgroundedByUser: true, backgroundTaskId: moved.result!.taskId, success: true });
     expect((r.result!.content as Array<{ text: string }>)[0]!.text).toBe(
       `Command was manually backgrounded by user with ID: ${moved.result!.taskId}. Output is being written to: ${structured(r).outputPath}`,
     );
-    const tasks = await c.call("tasks/list", {});
+    const tasks = await c.request("tasks/list", {});
     expect(tasks.result!.tasks).toEqual([expect.objectContaining({ origin: "user", status: "running" })]);
-    expect((await c.call("calls/moveToBackground", { callId: "ctrl-b" })).result).toMatchObject({ moved: false });
+    expect((await c.request("calls/moveToBackground", { callId: "ctrl-b" })).result).toMatchObject({ moved: false });
   });
 
   it("BASH-BG-5 Ctrl+B before the shell has started (it waits for the login environment) is kept and honoured", async () => {
@@ -95,24 +95,24 @@ describe("host protocol", () => {
     writeFileSync(path.join(home, ".bash_profile"), ". ~/.bashrc\n");
     const c = serve(tempDir("wave-e2e-"), { ...process.env, HOME: home, SHELL: "/bin/bash", WAVE_LOGIN_ENV: "" });
     const pending = c.request("tools/call", { name: "Bash", arguments: { command: "sleep 300" }, callId: "early" });
-    await c.waitForNotification((m) => m.method === "tool/started" && (m.params as { callId?: string }).callId === "early");
-    const moved = await c.call("calls/moveToBackground", { callId: "early" });
+    await c.waitFor((m) => m.method === "tool/started" && (m.params as { callId?: string }).callId === "early");
+    const moved = await c.request("calls/moveToBackground", { callId: "early" });
     expect(moved.result).toMatchObject({ moved: true, taskId: expect.stringMatching(/^b[0-9a-z]{6}$/) });
     // The shell was not running yet when the answer came.
     expect(childrenOf(c).some((p) => p.command === "sleep 300")).toBe(false);
-    const r = await pending.response;
+    const r = await pending;
     expect(structured(r)).toMatchObject({ backgroundedByUser: true, backgroundTaskId: moved.result!.taskId });
     await waitFor(() => childrenOf(c).some((p) => p.command === "sleep 300"));
-    const tasks = await c.call("tasks/list", {});
+    const tasks = await c.request("tasks/list", {});
     expect(tasks.result!.tasks).toEqual([expect.objectContaining({ taskId: moved.result!.taskId, origin: "user", status: "running" })]);
   });
 
   it("BASH-KILL-1 $/cancelRequest kills the tree and answers with the output so far", async () => {
     const c = serve();
-    const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo partial; ${STUBBORN}` } });
+    const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo partial; ${STUBBORN}` } }, "to-cancel");
     expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
-    c.notify("$/cancelRequest", { id: pending.id });
-    const r = await pending.response;
+    c.notify("$/cancelRequest", { id: "to-cancel" });
+    const r = await pending;
     expect(structured(r)).toMatchObject({ interrupted: true, success: false, output: "partial\n" });
     expect((r.result!.content as Array<{ text: string }>)[0]!.text).toContain("Command was aborted before it finished");
     expect(childrenOf(c)).toEqual([]);
@@ -120,12 +120,12 @@ describe("host protocol", () => {
 
   it("HOST-5 end of stdin stops every tree the core started, then the core exits 0", async () => {
     const c = serve();
-    await c.call("tools/call", { name: "Bash", arguments: { command: "sleep 300", run_in_background: true } });
-    await c.call("tools/call", { name: "Bash", arguments: { command: "setsid sleep 301 & echo left" } });
+    await c.request("tools/call", { name: "Bash", arguments: { command: "sleep 300", run_in_background: true } });
+    await c.request("tools/call", { name: "Bash", arguments: { command: "setsid sleep 301 & echo left" } });
     const pending = c.request("tools/call", { name: "Bash", arguments: { command: STUBBORN } });
     await waitFor(() => childrenOf(c).length >= 6);
     c.child.stdin!.end();
-    const r = await pending.response;
+    const r = await pending;
     expect(structured(r).interrupted).toBe(true);
     expect((await c.exited).code).toBe(0);
     expect(childrenOf(c)).toEqual([]);
@@ -133,7 +133,7 @@ describe("host protocol", () => {
 
   it("HOST-5 SIGTERM of the core stops every tree it started", async () => {
     const c = serve();
-    await c.call("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
+    await c.request("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
     expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.child.kill("SIGTERM");
     await c.exited;
@@ -142,7 +142,7 @@ describe("host protocol", () => {
 
   it("kill -9 of the core: the watchdog takes its children down within a couple of seconds", async () => {
     const c = serve();
-    await c.call("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
+    await c.request("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
     c.request("tools/call", { name: "Bash", arguments: { command: "setsid sleep 302 & node -e 'setInterval(()=>{},1000)'" } });
     await waitFor(() => childrenOf(c).filter((p) => /^sleep 30[02]$/.test(p.command)).length === 4 && childrenOf(c).some((p) => p.command.startsWith("node -e")));
     expect(childrenOf(c).length).toBeGreaterThanOrEqual(7);
@@ -158,14 +158,14 @@ describe("host protocol", () => {
 });
 
 describe("MCP server", () => {
-  function mcp(root = tempDir("wave-mcp-")): CoreClient {
-    const c = startCore("mcp", ["--root", root, ...ALLOW_ALL]);
+  function mcp(root = tempDir("wave-mcp-")): CoreProcess {
+    const c = new CoreProcess(["mcp", "--root", root, ...ALLOW_ALL]);
     clients.push(c);
     return c;
   }
 
-  async function init(c: CoreClient) {
-    await c.call("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } });
+  async function init(c: CoreProcess) {
+    await c.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } });
     c.notify("notifications/initialized");
   }
 
@@ -174,19 +174,19 @@ describe("MCP server", () => {
   it("BASH-BG-6 attaches finished-task notices to the next result; notifications/cancelled kills the tree", async () => {
     const c = mcp();
     await init(c);
-    const bg = await c.call("tools/call", { name: "Bash", arguments: { command: "echo done; exit 4", run_in_background: true } });
+    const bg = await c.request("tools/call", { name: "Bash", arguments: { command: "echo done; exit 4", run_in_background: true } });
     const taskId = structured(bg).backgroundTaskId as string;
     await waitFor(() => !childrenOf(c).some((p) => p.command.includes("exit 4")));
     let next: Message | undefined;
     await waitFor(async () => {
-      next = await c.call("tools/call", { name: "Bash", arguments: { command: "true" } });
+      next = await c.request("tools/call", { name: "Bash", arguments: { command: "true" } });
       return text(next).includes("<task-notifications>");
     });
     expect(text(next!)).toContain(`Background task ${taskId} failed (exit code 4): echo done; exit 4. Output: ${structured(bg).outputPath}`);
 
-    const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo so-far; ${STUBBORN}` } });
+    const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo so-far; ${STUBBORN}` } }, 77);
     expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
-    c.notify("notifications/cancelled", { requestId: pending.id, reason: "user stop" });
+    c.notify("notifications/cancelled", { requestId: 77, reason: "user stop" });
     await waitFor(() => childrenOf(c).length === 0, 5000);
     expect(childrenOf(c)).toEqual([]);
   });
@@ -194,7 +194,7 @@ describe("MCP server", () => {
   it("closing the connection stops the session's background tasks", async () => {
     const c = mcp();
     await init(c);
-    await c.call("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
+    await c.request("tools/call", { name: "Bash", arguments: { command: STUBBORN, run_in_background: true } });
     expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.child.stdin!.end();
     await c.exited;

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUNDLE } from "./coreProcess.js";
+import { BUNDLE } from "./support/coreProcess.js";
 import { makeWorkspace } from "./transcript.js";
 
 function run(args: string[], input?: string) {

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeFakeHome, secretValue, SHELL_PATHS, writeProfile, type FakeHome } from "../src/env/testSupport.js";
-import { CoreProcess } from "./coreProcess.js";
+import { CoreProcess } from "./support/coreProcess.js";
 
 let fake: FakeHome | undefined;
 let core: CoreProcess | undefined;

@@ -1,21 +1,18 @@
 // The login-environment probe through the bundled core: the host protocol (`env/status`,
 // `env/statusChanged`, start-up never delayed) and `wave-core env`. Real shells, fake HOME.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
+import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BUNDLE as bundle, bundleExists, CoreProcess } from "./support/coreProcess.js";
 import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome, type TestShell } from "../src/env/testSupport.js";
 
-const bundle = path.join(__dirname, "..", "dist", "wave-core.js");
-
 beforeAll(() => {
-  if (!existsSync(bundle)) throw new Error(`Build the core first (npm run build): ${bundle} is missing.`);
+  if (!bundleExists()) throw new Error(`Build the core first (npm run build): ${bundle} is missing.`);
 });
 
 let fake: FakeHome | undefined;
-const cores: ChildProcessWithoutNullStreams[] = [];
+const cores: CoreProcess[] = [];
 afterEach(() => {
-  for (const c of cores.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+  for (const c of cores.splice(0)) c.kill();
   fake?.cleanup();
   fake = undefined;
 });
@@ -24,88 +21,32 @@ function coreEnv(home: string, shell: TestShell, extra: Record<string, string> =
   return { HOME: home, SHELL: SHELL_PATHS[shell], PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", ...extra };
 }
 
-interface Message {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: unknown;
+/** `wave-core serve` in exactly the given environment (the host's, as a Dock-launched IDE has it). */
+function serve(env: NodeJS.ProcessEnv, root: string): CoreProcess {
+  const core = new CoreProcess(["serve", "--root", root], { env, inheritEnv: false });
+  cores.push(core);
+  return core;
 }
 
-/** `wave-core serve` with a line client: requests, notifications and everything it printed. */
-function serve(env: NodeJS.ProcessEnv, root: string) {
-  const child = spawn(process.execPath, [bundle, "serve", "--root", root], { env, stdio: ["pipe", "pipe", "pipe"] });
-  cores.push(child);
-  let buffer = "";
-  let stdout = "";
-  let stderr = "";
-  let next = 1;
-  const messages: Message[] = [];
-  const waiters = new Set<() => void>();
-  child.stdout.setEncoding("utf8");
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (d: string) => (stderr += d));
-  child.stdout.on("data", (d: string) => {
-    stdout += d;
-    buffer += d;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      messages.push(JSON.parse(buffer.slice(0, nl)) as Message);
-      buffer = buffer.slice(nl + 1);
-      for (const w of waiters) w();
-    }
-  });
-  const waitFor = (pick: (m: Message) => boolean, timeoutMs: number) =>
-    new Promise<Message>((resolve, reject) => {
-      const check = () => {
-        const found = messages.find(pick);
-        if (!found) return;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}; stderr: ${stderr}`));
-      }, timeoutMs);
-      waiters.add(check);
-      check();
-    });
-  return {
-    child,
-    messages,
-    output: () => stdout + stderr,
-    send(method: string, params: unknown = {}): number {
-      const id = next++;
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-      return id;
-    },
-    response: (id: number, timeoutMs = 10_000) => waitFor((m) => m.id === id, timeoutMs),
-    notification: (method: string, timeoutMs: number) => waitFor((m) => m.method === method, timeoutMs),
-    async close(): Promise<number | null> {
-      child.stdin.end();
-      if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
-      return child.exitCode;
-    },
-  };
-}
+const closeCode = async (core: CoreProcess) => (await core.close()).code;
+const notification = (core: CoreProcess, method: string, timeoutMs: number) => core.waitFor((m) => m.method === method && m.id === undefined, timeoutMs);
 
 describe("the login-environment probe in `wave-core serve`", () => {
   it("BASH-ENV-1 initialize and tools/list are answered at once while a hanging profile is probed; BASH-ENV-7 it then fails after its full budget with its processes gone", async () => {
     fake = makeFakeHome();
     writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"', 'sleep 60 & echo $! >> "$HOME/pids"', "sleep 60"] });
     const core = serve(coreEnv(fake.home, "bash"), fake.home);
-    const init = core.send("initialize", { hostInfo: { name: "e2e" } });
-    const list = core.send("tools/list");
-    const initResponse = await core.response(init);
-    const listResponse = await core.response(list);
-    const status = await core.response(core.send("env/status"));
+    const init = core.request("initialize", { hostInfo: { name: "e2e" } });
+    const list = core.request("tools/list");
+    const initResponse = await init;
+    const listResponse = await list;
+    const status = await core.request("env/status");
     expect((initResponse.result as { capabilities: { methods: string[] } }).capabilities.methods).toContain("env/status");
     expect((listResponse.result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
     // Both were answered while the probe was still running.
     expect(status.result).toMatchObject({ state: "pending", attempts: 0, adoptedKeys: [] });
 
-    const changed = await core.notification("env/statusChanged", 20_000);
+    const changed = await notification(core, "env/statusChanged", 20_000);
     expect(changed.params).toMatchObject({ state: "failed", shell: "/bin/bash", attempts: 2, parseMode: null, adoptedKeys: [] });
     expect(changed.params!.reason).toContain("timed out after 4000 ms");
     // Two full attempts and a backoff cannot take less than 8.2 s.
@@ -114,8 +55,8 @@ describe("the login-environment probe in `wave-core serve`", () => {
     expect(pids).toHaveLength(4);
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
     // The core keeps serving.
-    expect((await core.response(core.send("env/status"))).result).toEqual(changed.params);
-    expect(await core.close()).toBe(0);
+    expect((await core.request("env/status")).result).toEqual(changed.params);
+    expect(await closeCode(core)).toBe(0);
   }, 30_000);
 
   it("BASH-ENV-4 env/status and env/statusChanged name the adopted keys and no value reaches stdout or stderr", async () => {
@@ -126,13 +67,13 @@ describe("the login-environment probe in `wave-core serve`", () => {
       rc: [`export SSH_AUTH_SOCK=/tmp/${secrets[1]}`, `export API_TOKEN=${secrets[2]}`, 'export PATH="$HOME/bin:$PATH"', `echo "hello ${secrets[2]}"`],
     });
     const core = serve(coreEnv(fake.home, "zsh", { WAVE_LOG_LEVEL: "debug" }), fake.home);
-    await core.response(core.send("initialize"));
-    const changed = await core.notification("env/statusChanged", 15_000);
+    await core.request("initialize");
+    const changed = await notification(core, "env/statusChanged", 15_000);
     expect(changed.params).toMatchObject({ state: "ok", shell: "/bin/zsh", attempts: 1, parseMode: "nul", adoptedKeys: ["HTTPS_PROXY", "PATH", "SSH_AUTH_SOCK"] });
     expect(typeof changed.params!.durationMs).toBe("number");
-    expect((await core.response(core.send("env/status"))).result).toEqual(changed.params);
-    expect(await core.close()).toBe(0);
-    const everything = core.output();
+    expect((await core.request("env/status")).result).toEqual(changed.params);
+    expect(await closeCode(core)).toBe(0);
+    const everything = core.stdout + core.stderr;
     expect(everything).toContain("login environment adopted");
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });
@@ -142,7 +83,7 @@ describe("the login-environment probe in `wave-core serve`", () => {
     writeProfile(fake, "zsh", { rc: ['echo $$ >> "$HOME/pids"', 'sleep 60 & echo $! >> "$HOME/pids"', "sleep 60"] });
     const core = serve(coreEnv(fake.home, "zsh"), fake.home);
     expect(await eventually(() => readPids(fake!, "pids").length === 2, 10_000)).toBe(true);
-    expect(await core.close()).toBe(0);
+    expect(await closeCode(core)).toBe(0);
     const pids = readPids(fake, "pids");
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
   });
@@ -151,11 +92,11 @@ describe("the login-environment probe in `wave-core serve`", () => {
     fake = makeFakeHome();
     writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"'] });
     const core = serve(coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }), fake.home);
-    await core.response(core.send("initialize"));
-    const status = await core.response(core.send("env/status"));
+    await core.request("initialize");
+    const status = await core.request("env/status");
     expect(status.result).toMatchObject({ state: "failed", attempts: 0, shell: null, adoptedKeys: [] });
     expect((status.result as { reason: string }).reason).toContain("WAVE_LOGIN_ENV=0");
-    expect(await core.close()).toBe(0);
+    expect(await closeCode(core)).toBe(0);
     expect(fake.exists("pids")).toBe(false);
   });
 });

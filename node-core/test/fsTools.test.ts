@@ -1,12 +1,10 @@
 // End to end against the bundled core: ripgrep missing at start-up, real write failures (a file
 // size limit), permissions enforced for an unprivileged user, and the read-state host method.
-import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-
-const bundle = path.resolve(__dirname, "..", "dist", "wave-core.js");
+import { BUNDLE as bundle, CoreProcess } from "./support/coreProcess.js";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const made: string[] = [];
 
@@ -40,37 +38,18 @@ async function session(
   requests: Array<{ method: string; params?: unknown } | { local: () => void }>,
   opts: { env?: NodeJS.ProcessEnv; bundlePath?: string; wrap?: (argv: string[]) => string[] } = {},
 ): Promise<{ responses: Response[]; stderr: string }> {
-  const argv = [process.execPath, opts.bundlePath ?? bundle, "serve", "--root", root];
-  const [cmd, ...args] = opts.wrap ? opts.wrap(argv) : argv;
-  const child = spawn(cmd!, args, { env: opts.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const pending = new Map<number, (r: Response) => void>();
-  let buf = "";
-  child.stdout.on("data", (d: Buffer) => {
-    buf += d.toString();
-    let nl;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const msg = JSON.parse(buf.slice(0, nl)) as Response;
-      buf = buf.slice(nl + 1);
-      if (typeof msg.id === "number") pending.get(msg.id)?.(msg);
-    }
-  });
+  const core = new CoreProcess(["serve", "--root", root], { env: opts.env, inheritEnv: opts.env === undefined, bundle: opts.bundlePath, wrap: opts.wrap });
   const responses: Response[] = [];
-  let id = 1;
-  for (const req of requests) {
-    if ("local" in req) {
-      req.local();
-      continue;
+  try {
+    for (const req of requests) {
+      if ("local" in req) req.local();
+      else responses.push((await core.request(req.method, req.params)) as Response);
     }
-    const thisId = id++;
-    const answer = new Promise<Response>((resolve) => pending.set(thisId, resolve));
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: thisId, ...req }) + "\n");
-    responses.push(await answer);
+    await core.close();
+  } finally {
+    core.kill();
   }
-  child.stdin.end();
-  await new Promise((r) => child.once("exit", r));
-  return { responses, stderr };
+  return { responses, stderr: core.stderr };
 }
 
 const call = (name: string, args: Record<string, unknown>) => ({ method: "tools/call", params: { name, arguments: args } });

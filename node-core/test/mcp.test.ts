@@ -5,7 +5,7 @@ import { ElicitRequestSchema, McpError, type ElicitRequestFormParams, type Elici
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUNDLE } from "./coreProcess.js";
+import { BUNDLE } from "./support/coreProcess.js";
 import { processesWithEnv } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUNDLE, CoreProcess, type Message } from "./coreProcess.js";
+import { BUNDLE, CoreProcess, type Message } from "./support/coreProcess.js";
 import { processesWithEnv, tempDir } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUNDLE, CoreProcess } from "./coreProcess.js";
+import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
 import { tempDir } from "./support/processes.js";
 
 const cores: CoreProcess[] = [];

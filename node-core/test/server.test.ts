@@ -1,7 +1,7 @@
 // The host protocol server as a host sees it: the real bundle over real pipes.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { CoreProcess } from "./coreProcess.js";
+import { CoreProcess } from "./support/coreProcess.js";
 import { makeWorkspace } from "./transcript.js";
 
 const cores: CoreProcess[] = [];

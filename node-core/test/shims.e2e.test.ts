@@ -14,7 +14,7 @@ import {
   shellExecutable,
   type FixtureTree,
 } from "../src/shell/shims/testSupport.js";
-import { BUNDLE, bundleExists, startCore, type CoreClient, type Message } from "./support/client.js";
+import { BUNDLE, bundleExists, CoreProcess, type Message } from "./support/coreProcess.js";
 import { tempDir, waitFor } from "./support/processes.js";
 
 let tmp: string;
@@ -22,7 +22,7 @@ let tree: FixtureTree;
 let treeDir: string;
 let vendor: string;
 let sysbin: string;
-const clients: CoreClient[] = [];
+const clients: CoreProcess[] = [];
 
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the bundle first (npm run build): ${BUNDLE} is missing.`);
@@ -44,7 +44,7 @@ afterEach(async () => {
 });
 
 /** A core whose temporary files (the shims' among them) go to its own TMPDIR. */
-function serve(kind: "bash" | "zsh", tmpdir: string): CoreClient {
+function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {
   mkdirSync(tmpdir, { recursive: true });
   const home = path.join(tmp, "home");
   mkdirSync(home, { recursive: true });
@@ -59,16 +59,16 @@ function serve(kind: "bash" | "zsh", tmpdir: string): CoreClient {
   };
   delete env[LOG_VARIABLE];
   // Permissions are not the subject here (README "Permissions", modes).
-  const c = startCore("serve", ["--root", treeDir, "--permission-mode", "allow-all"], env);
+  const c = new CoreProcess(["serve", "--root", treeDir, "--permission-mode", "allow-all"], { env, inheritEnv: false });
   clients.push(c);
   return c;
 }
 
 let logs = 0;
 /** Runs `command` through the Bash tool; the command names its own log, so probes never land in it. */
-async function ran(c: CoreClient, command: string): Promise<{ output: string; exitCode: number; ran: string[] }> {
+async function ran(c: CoreProcess, command: string): Promise<{ output: string; exitCode: number; ran: string[] }> {
   const log = path.join(tmp, `log-${++logs}`);
-  const m: Message = await c.call("tools/call", { name: "Bash", arguments: { command: `export ${LOG_VARIABLE}='${log}'\n${command}` } });
+  const m: Message = await c.request("tools/call", { name: "Bash", arguments: { command: `export ${LOG_VARIABLE}='${log}'\n${command}` } });
   const s = (m.result as { structuredContent: { output: string; exitCode: number } }).structuredContent;
   return { output: s.output, exitCode: s.exitCode, ran: readLog(log) };
 }
@@ -78,8 +78,8 @@ const shimDirs = (tmpdir: string) => readdirSync(tmpdir).filter((n) => n.startsW
 describe("tool descriptions", () => {
   it("Bash and Grep tell models what grep -r and find skip inside Bash, how to search everything, where the system tools run, and the opt-out", async () => {
     const c = serve("bash", path.join(tmp, "tmp-descriptions"));
-    await c.call("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
-    const listed = (await c.call("tools/list")).result!.tools as Array<{ name: string; description: string }>;
+    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    const listed = (await c.request("tools/list")).result!.tools as Array<{ name: string; description: string }>;
     const described = (name: string) => listed.find((t) => t.name === name)!.description;
     for (const name of ["Bash", "Grep"]) {
       const text = described(name);
@@ -97,7 +97,7 @@ describe("tool descriptions", () => {
 describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`the shims setting: initialize.settings turns them off, settings/update on and off again (${kind})`, async () => {
     const c = serve(kind, path.join(tmp, `tmp-setting-${kind}`));
-    const init = await c.call("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false } });
+    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false } });
     expect(init.error).toBeUndefined();
     const grep = `grep -rl ${tree.needle} . | sort`;
 
@@ -105,19 +105,19 @@ describe.each(["bash", "zsh"] as const)("%s", (kind) => {
     expect(off.ran).toEqual(["system-grep"]);
     expect(off.output).toContain("./dist/bundle.js");
 
-    expect((await c.call("settings/update", { settings: { shims: true } })).result).toMatchObject({ settings: { shims: true } });
+    expect((await c.request("settings/update", { settings: { shims: true } })).result).toMatchObject({ settings: { shims: true } });
     const on = await ran(c, grep);
     expect(on.ran).toEqual(["bundled-ugrep"]);
     expect(on.output.split("\n").filter(Boolean)).toEqual(tree.expected);
 
-    await c.call("settings/update", { settings: { shims: false } });
+    await c.request("settings/update", { settings: { shims: false } });
     expect((await ran(c, `${grep}; find . -name '*.ts' >/dev/null`)).ran).toEqual(["system-grep", "system-find"]);
   });
 
   it(`without a setting the shims are on, warmed before the first command, and their files go at shutdown (${kind})`, async () => {
     const tmpdir = path.join(tmp, `tmp-life-${kind}`);
     const c = serve(kind, tmpdir);
-    await c.call("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
     // No tool call yet: the start-up hook probed the binaries and wrote the prelude for this shell.
     const prelude = () => {
       for (const d of shimDirs(tmpdir)) {
@@ -128,12 +128,12 @@ describe.each(["bash", "zsh"] as const)("%s", (kind) => {
       }
       return undefined;
     };
-    expect(await waitFor(prelude, 15_000), `no prelude in ${tmpdir}: ${c.stderr()}`).toBeTruthy();
+    expect(await waitFor(prelude, 15_000), `no prelude in ${tmpdir}: ${c.stderr}`).toBeTruthy();
     expect(shimDirs(tmpdir)[0]).toMatch(new RegExp(`^wave-shims-${c.child.pid}-`));
 
     expect((await ran(c, `grep -rl ${tree.needle} src/deep`)).ran).toEqual(["bundled-ugrep"]);
 
-    const shutdown = await c.call("shutdown");
+    const shutdown = await c.request("shutdown");
     expect(shutdown.error).toBeUndefined();
     // Removed by the shutdown itself, while the process still runs (it waits for `exit`).
     expect(c.child.exitCode).toBeNull();

@@ -2,7 +2,7 @@
 import { cpSync, mkdtempSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CoreProcess, type Message } from "./coreProcess.js";
+import { CoreProcess, type Message } from "./support/coreProcess.js";
 
 export const TRANSCRIPT_DIR = path.resolve(__dirname, "..", "..", "test-fixtures", "protocol");
 

@@ -1,9 +1,14 @@
 // A test client for the bundled core: starts `node dist/wave-core.js <args>`, speaks line-delimited
 // JSON-RPC, and lets tests wait for responses and notifications.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 
-export const BUNDLE = path.resolve(__dirname, "..", "dist", "wave-core.js");
+export const BUNDLE = path.resolve(__dirname, "..", "..", "dist", "wave-core.js");
+
+export function bundleExists(): boolean {
+  return existsSync(BUNDLE);
+}
 
 export interface Message {
   jsonrpc?: string;
@@ -18,15 +23,36 @@ export class CoreProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly received: Message[] = [];
   stderr = "";
+  /** Everything written to stdout, as written. */
+  stdout = "";
   private buffer = "";
   private waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
   private nextId = 1;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(args: string[] = ["serve"], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-    this.child = spawn(process.execPath, [BUNDLE, ...args], {
+  /**
+   * `env` adds to (or, with `undefined` values, removes from) the test's own environment;
+   * `inheritEnv: false` makes it the whole environment instead.
+   */
+  constructor(
+    args: string[] = ["serve"],
+    opts: {
+      cwd?: string;
+      env?: NodeJS.ProcessEnv;
+      inheritEnv?: boolean;
+      /** Another copy of the bundle to run. */
+      bundle?: string;
+      /** Rewrites the whole command line, e.g. to start the core under `setpriv` or `ulimit`. */
+      wrap?: (argv: string[]) => string[];
+    } = {},
+  ) {
+    const env = opts.inheritEnv === false ? { ...opts.env } : { ...process.env, ...opts.env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+    const argv = [process.execPath, opts.bundle ?? BUNDLE, ...args];
+    const [command, ...rest] = opts.wrap ? opts.wrap(argv) : argv;
+    this.child = spawn(command!, rest, {
       cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
+      env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stdout.setEncoding("utf8");
@@ -38,6 +64,7 @@ export class CoreProcess {
   }
 
   private onData(data: string): void {
+    this.stdout += data;
     this.buffer += data;
     let nl: number;
     while ((nl = this.buffer.indexOf("\n")) >= 0) {
