@@ -8,21 +8,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { median, nowMs, percentile, report, startCore } from "./lib.mjs";
+import { compareEchoLatency, median, nowMs, peakRssKb, rawShell, report, startCore } from "./lib.mjs";
 
 const bash = execFileSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).trim();
 const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-"));
 const outDir = mkdtempSync(path.join(os.tmpdir(), "wave-bench-out-"));
 const env = { ...process.env, WAVE_SHELL: bash, WAVE_OUTPUT_DIR: outDir, WAVE_LOG_LEVEL: "warn" };
 
-function rawSpawn(script, stdio = ["ignore", "pipe", "pipe"]) {
-  return new Promise((resolve) => {
-    const child = spawn(bash, ["-c", script], { stdio, env });
-    if (child.stdout) child.stdout.resume();
-    if (child.stderr) child.stderr.resume();
-    child.once("close", resolve);
-  });
-}
+const rawSpawn = (script, stdio) => rawShell(bash, script, env, stdio);
 
 // Permissions are measured in permissions.bench.mjs; here every command runs (allow-all), which still
 // takes the permission check (parse and danger analysis) that every real call pays.
@@ -35,33 +28,19 @@ const bashCall = async (args) => {
 };
 
 // 1. echo hi
-{
-  for (let i = 0; i < 20; i++) {
-    await bashCall({ command: "echo hi" });
-    await rawSpawn("echo hi");
-  }
-  const viaCore = [];
-  const raw = [];
-  for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < 60; i++) {
-      let t = nowMs();
-      await bashCall({ command: "echo hi" });
-      viaCore.push(nowMs() - t);
-      t = nowMs();
-      await rawSpawn("echo hi");
-      raw.push(nowMs() - t);
-    }
-  }
-  report({ name: "Bash `echo hi` via tools/call, p50", value: median(viaCore), baseline: median(raw), baselineName: "raw spawn p50", goal: 1.3 });
-  console.log(`  (p90: ${percentile(viaCore, 90).toFixed(2)} ms vs ${percentile(raw, 90).toFixed(2)} ms, ${viaCore.length} runs each)`);
-}
+await compareEchoLatency({
+  name: "Bash `echo hi` via tools/call, p50",
+  callTool: () => bashCall({ command: "echo hi" }),
+  raw: () => rawSpawn("echo hi"),
+  check: () => {},
+});
 
 // 2. 1 GiB of output (three interleaved runs each; medians)
 {
   const GiB = 1024 * 1024 * 1024;
   const cmd = `yes 'abcdefghijklmnopqrstuvwxyz0123456789' | head -c ${GiB}`;
   const target = path.join(outDir, "baseline.out");
-  const hwmBeforeKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${core.child.pid}/status`, "utf8"))[1]);
+  const hwmBeforeKb = peakRssKb(core.child.pid);
   const baseline = [];
   const viaCore = [];
   let last;
@@ -77,7 +56,7 @@ const bashCall = async (args) => {
     if (last.outputBytes !== GiB || !last.truncated) throw new Error(`unexpected result: ${JSON.stringify({ ...last, output: last.output.length })}`);
     rmSync(last.outputPath, { force: true });
   }
-  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${core.child.pid}/status`, "utf8"))[1]);
+  const hwmKb = peakRssKb(core.child.pid);
   report({ name: "1 GiB of output: wall, median of 3", value: median(viaCore), baseline: median(baseline), baselineName: "same command > file", goal: 1.5 });
   const peakMiB = hwmKb / 1024;
   console.log(`1 GiB of output: core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (peak before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.output.length} chars)`);

@@ -1,6 +1,7 @@
 // Shared helpers for benchmarks: timing, medians, a protocol client for the bundled core, and
 // one consistent report line format.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -77,4 +78,45 @@ export function startCore(args = [], { bundle = coreBundle, ...opts } = {}) {
       await new Promise((r) => child.once("exit", r));
     },
   };
+}
+
+/** Peak resident memory (VmHWM) of a running process, in KiB. */
+export function peakRssKb(pid) {
+  return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
+}
+
+/** Runs `<shell> -c <script>` the plain way, draining its pipes; resolves when it has closed. */
+export function rawShell(shell, script, env, stdio = ["ignore", "pipe", "pipe"]) {
+  return new Promise((resolve) => {
+    const child = spawn(shell, ["-c", script], { stdio, env });
+    if (child.stdout) child.stdout.resume();
+    if (child.stderr) child.stderr.resume();
+    child.once("close", resolve);
+  });
+}
+
+/**
+ * `echo hi` through a tool, interleaved with a raw spawn of the same command: 20 warm-up pairs,
+ * then 3 rounds of 60; reports the p50 ratio (goal ≤ 1.3×) and the p90s. `check` validates each
+ * tool result.
+ */
+export async function compareEchoLatency({ name, callTool, raw, check = () => {} }) {
+  for (let i = 0; i < 20; i++) {
+    check(await callTool());
+    await raw();
+  }
+  const viaCore = [];
+  const direct = [];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 60; i++) {
+      let t = nowMs();
+      check(await callTool());
+      viaCore.push(nowMs() - t);
+      t = nowMs();
+      await raw();
+      direct.push(nowMs() - t);
+    }
+  }
+  report({ name, value: median(viaCore), baseline: median(direct), baselineName: "raw spawn p50", goal: 1.3 });
+  console.log(`  (p90: ${percentile(viaCore, 90).toFixed(2)} ms vs ${percentile(direct, 90).toFixed(2)} ms, ${viaCore.length} runs each)`);
 }

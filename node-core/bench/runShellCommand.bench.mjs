@@ -4,25 +4,18 @@
 //  2. 1 GiB on stdout and 1 MiB on stderr: wall time vs the same command redirected to two files by
 //     a raw spawn, and the core's peak RSS (the streams go to files; memory must stay flat).
 //  3. Progress on a command that prints for ~3 s: updates per second of run time (goal ≤ 1).
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { median, nowMs, percentile, report, startCore } from "./lib.mjs";
+import { compareEchoLatency, median, nowMs, peakRssKb, rawShell, report, startCore } from "./lib.mjs";
 
 const bash = execFileSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).trim();
 const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-rsc-"));
 const outDir = mkdtempSync(path.join(os.tmpdir(), "wave-bench-rsc-out-"));
 const env = { ...process.env, WAVE_OUTPUT_DIR: outDir, WAVE_LOG_LEVEL: "warn" };
 
-function rawSpawn(script, stdio = ["ignore", "pipe", "pipe"]) {
-  return new Promise((resolve) => {
-    const child = spawn(bash, ["-c", script], { stdio, env });
-    if (child.stdout) child.stdout.resume();
-    if (child.stderr) child.stderr.resume();
-    child.once("close", resolve);
-  });
-}
+const rawSpawn = (script, stdio) => rawShell(bash, script, env, stdio);
 
 // Permissions are measured in permissions.bench.mjs; allow-all still runs the check on every call.
 const core = startCore(["--root", root, "--permission-mode", "allow-all"], { env, stdio: ["pipe", "pipe", "inherit"] });
@@ -34,33 +27,20 @@ const rsc = async (args) => {
 };
 
 // 1. echo hi
-{
-  for (let i = 0; i < 20; i++) {
-    await rsc({ command: "echo hi" });
-    await rawSpawn("echo hi");
-  }
-  const viaCore = [];
-  const raw = [];
-  for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < 60; i++) {
-      let t = nowMs();
-      const r = await rsc({ command: "echo hi" });
-      viaCore.push(nowMs() - t);
-      if (r.structuredContent.stdout !== "hi\n") throw new Error(JSON.stringify(r));
-      t = nowMs();
-      await rawSpawn("echo hi");
-      raw.push(nowMs() - t);
-    }
-  }
-  report({ name: "run_shell_command `echo hi` via tools/call, p50", value: median(viaCore), baseline: median(raw), baselineName: "raw spawn p50", goal: 1.3 });
-  console.log(`  (p90: ${percentile(viaCore, 90).toFixed(2)} ms vs ${percentile(raw, 90).toFixed(2)} ms, ${viaCore.length} runs each)`);
-}
+await compareEchoLatency({
+  name: "run_shell_command `echo hi` via tools/call, p50",
+  callTool: () => rsc({ command: "echo hi" }),
+  raw: () => rawSpawn("echo hi"),
+  check: (r) => {
+    if (r.structuredContent.stdout !== "hi\n") throw new Error(JSON.stringify(r));
+  },
+});
 
 // 2. 1 GiB on stdout, 1 MiB on stderr (three interleaved runs each; medians)
 {
   const GiB = 1024 * 1024 * 1024;
   const cmd = `yes 'abcdefghijklmnopqrstuvwxyz0123456789' | head -c ${GiB}; yes 'warning: something' | head -c 1048576 >&2`;
-  const hwmBeforeKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${core.child.pid}/status`, "utf8"))[1]);
+  const hwmBeforeKb = peakRssKb(core.child.pid);
   const baseline = [];
   const viaCore = [];
   let last;
@@ -80,7 +60,7 @@ const rsc = async (args) => {
     rmSync(last.stdoutPath, { force: true });
     rmSync(last.stderrPath, { force: true });
   }
-  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${core.child.pid}/status`, "utf8"))[1]);
+  const hwmKb = peakRssKb(core.child.pid);
   report({ name: "1 GiB stdout + 1 MiB stderr: wall, median of 3", value: median(viaCore), baseline: median(baseline), baselineName: "same command > two files", goal: 1.5 });
   const peakMiB = hwmKb / 1024;
   console.log(`  core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.stdout.length + last.stderr.length} chars)`);
