@@ -34,7 +34,7 @@ describe("wave-core CLI", () => {
     expect(run(["--version"]).stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it("call prints the text result and exits 0", () => {
+  it("HOST-3 call runs a tool headless: prints the text result and exits 0", () => {
     const root = makeWorkspace();
     const r = run(["call", "Read", '{"file_path":"notes.txt","limit":1}', "--root", root]);
     expect(r.code).toBe(0);
