@@ -21,6 +21,27 @@ describe("the probe's process boundary", () => {
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
   });
 
+  it("BASH-ENV-7 a timed-out profile's tools run their EXIT traps first: a lock they took is released (pyenv rehash)", async () => {
+    fake = makeFakeHome();
+    // Like `pyenv rehash`: a child script takes a lock file and removes it in its EXIT trap.
+    const tool = fake.write("bin/locking-tool", '#!/bin/bash\ntrap \'rm -f "$HOME/lock"\' EXIT\n: > "$HOME/lock"\necho $$ >> "$HOME/pids"\nsleep 30\n', true);
+    const script = `${tool}; echo unreachable`;
+    const result = await run({ file: "/bin/bash", args: ["-c", script], env: { ...env, HOME: fake.home }, cwd: fake.home, timeoutMs: 500 });
+    expect(result.timedOut).toBe(true);
+    expect(readPids(fake, "pids")).toHaveLength(1);
+    expect(fake.exists("lock")).toBe(false);
+  });
+
+  it("BASH-ENV-7 a profile process that ignores SIGTERM is still killed with the tree", async () => {
+    fake = makeFakeHome();
+    const script = `(trap '' TERM; echo $BASHPID >> pids; while :; do sleep 1; done) & echo $$ >> pids; sleep 30`;
+    const result = await run({ file: "/bin/bash", args: ["-c", script], env, cwd: fake.home, timeoutMs: 500 });
+    expect(result.timedOut).toBe(true);
+    const pids = readPids(fake, "pids");
+    expect(pids).toHaveLength(2);
+    expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
+  });
+
   it("BASH-ENV-7 a shell that exits while its profile left a job holding stdout is not waited for; the job is stopped", async () => {
     fake = makeFakeHome();
     const script = `sleep 30 & echo $! >> pids; echo done`;

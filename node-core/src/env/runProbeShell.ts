@@ -44,8 +44,32 @@ export function killProbeTree(pid: number, platform: PlatformName): void {
     spawnSync("taskkill", ["/PID", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true, timeout: 2000 });
     return;
   }
+  signalGroup(pid, "SIGKILL");
+}
+
+/**
+ * Stops the probe's tree gently where that matters: the shell itself is killed at once (it must
+ * run nothing more of the profile; an interactive shell ignores SIGTERM anyway), then the
+ * processes it started get SIGTERM so their EXIT traps run: a profile tool killed outright can
+ * leave its lock behind (pyenv's rehash lock made every later login shell wait 60 s). Whatever
+ * still runs is killed by `killProbeTree` within DRAIN_GRACE_MS. Windows has no TERM.
+ */
+export function terminateProbeTree(pid: number, platform: PlatformName): void {
+  if (platform === "win32") {
+    killProbeTree(pid, platform);
+    return;
+  }
   try {
-    process.kill(-pid, "SIGKILL");
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // ESRCH: the shell has already exited.
+  }
+  signalGroup(pid, "SIGTERM");
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
   } catch {
     // ESRCH: the group is already gone.
   }
@@ -65,6 +89,7 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
     let settled = false;
+    let terminating = false;
     const timers: NodeJS.Timeout[] = [];
 
     if (request.signal?.aborted) {
@@ -92,6 +117,8 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
+      // Whatever ignored the TERM (or left the pipes before it came) does not outlive the probe.
+      if (terminating && child.pid !== undefined && platform !== "win32") killProbeTree(child.pid, platform);
       request.signal?.removeEventListener("abort", onAbort);
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -106,22 +133,23 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
       });
     };
 
-    const stop = () => {
-      if (child.pid !== undefined) killProbeTree(child.pid, platform);
-      // The kill closes the pipes; if something outside the group still holds them, stop waiting.
+    /** TERM the group now, KILL what is left and stop waiting for output DRAIN_GRACE_MS later. */
+    const terminate = () => {
+      if (terminating || child.pid === undefined) return;
+      terminating = true;
+      terminateProbeTree(child.pid, platform);
       timers.push(setTimeout(() => finish(), DRAIN_GRACE_MS));
     };
-
     const onAbort = () => {
       aborted = true;
-      stop();
+      terminate();
     };
     request.signal?.addEventListener("abort", onAbort, { once: true });
 
     timers.push(
       setTimeout(() => {
         timedOut = true;
-        stop();
+        terminate();
       }, request.timeoutMs),
     );
 
@@ -130,7 +158,7 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
       size += chunk.length;
       if (size > MAX_PROBE_OUTPUT_BYTES) {
         outputOverflow = true;
-        stop();
+        terminate();
         return;
       }
       chunks.push(chunk);
@@ -149,8 +177,8 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
       exitSignal = sig;
       // Whatever the profile left running in the probe's group is of no use without the shell
       // and may hold our pipe open; stop it, then let the remaining output drain.
-      if (child.pid !== undefined && platform !== "win32") killProbeTree(child.pid, platform);
-      timers.push(setTimeout(() => finish(), DRAIN_GRACE_MS));
+      if (platform !== "win32") terminate();
+      else timers.push(setTimeout(() => finish(), DRAIN_GRACE_MS));
     });
     child.once("close", () => finish());
   });
