@@ -12,6 +12,10 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { coreBundle, median, nowMs, report, startCore } from "./lib.mjs";
 
+// The file tools never wait for the login-environment probe; running it (your real profile) beside
+// the measurements only adds noise. env.bench.mjs measures it.
+process.env.WAVE_LOGIN_ENV ??= "0";
+
 const here = dirname(fileURLToPath(import.meta.url));
 const work = mkdtempSync(join(os.tmpdir(), "wave-fs-bench-"));
 const RUNS = 5;

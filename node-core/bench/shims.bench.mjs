@@ -73,7 +73,8 @@ function run(argv, opts = {}) {
 
 /** A Bash-tool caller on its own bundled core; `shims: false` in `initialize` for the baseline. */
 async function bashTool(kind, root, shims) {
-  const core = startCore(["--root", root], {
+  // Permissions are measured in permissions.bench.mjs; allow-all still runs the check on every call.
+  const core = startCore(["--root", root, "--permission-mode", "allow-all"], {
     env: { ...process.env, HOME: home, WAVE_SHELL: which(kind), WAVE_OUTPUT_DIR: join(tmp, "output"), WAVE_LOG_LEVEL: "warn", WAVE_LOGIN_ENV: "0" },
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -84,6 +85,7 @@ async function bashTool(kind, root, shims) {
     const msg = await core.request("tools/call", { name: "Bash", arguments: { command } });
     const ms = nowMs() - t;
     if (msg.error) throw new Error(JSON.stringify(msg.error));
+    if (typeof msg.result.structuredContent?.output !== "string") throw new Error(`Bash \`${command}\` failed: ${msg.result.content?.[0]?.text}`);
     return { ms, status: msg.result.structuredContent.exitCode, stdout: msg.result.structuredContent.output };
   };
   return { core, call };
