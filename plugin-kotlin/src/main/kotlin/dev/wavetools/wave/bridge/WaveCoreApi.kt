@@ -153,6 +153,27 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun updateSettings(settings: Map<String, Any?>): CompletableFuture<JsonElement> =
         rpc.request<JsonElement>("settings/update", mapOf("settings" to settings), DEFAULT_TIMEOUT).future
 
+    fun permissionsList(): CompletableFuture<PermissionState> =
+        rpc.request<PermissionState>("permissions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future
+
+    fun permissionsSetMode(mode: String): CompletableFuture<PermissionState> =
+        rpc.request<PermissionState>("permissions/setMode", mapOf("mode" to mode), DEFAULT_TIMEOUT).future
+
+    /** Replaces the host's rules (all or nothing: one unreadable rule is `-32602` and nothing changes). */
+    fun permissionsSetRules(allow: List<String>, deny: List<String>): CompletableFuture<PermissionState> =
+        rpc.request<PermissionState>("permissions/setRules", mapOf("allow" to allow, "deny" to deny), DEFAULT_TIMEOUT).future
+
+    /**
+     * The full check a tool runs, asking through `permission/request` when the decision is "ask".
+     * No timeout: a person may take minutes; the core's own ask timeout bounds it.
+     */
+    fun permissionsCheck(command: String, tool: String = "Bash", description: String? = null): RpcCall<PermissionCheckResult> =
+        rpc.request<PermissionCheckResult>("permissions/check", buildMap {
+            put("tool", tool)
+            put("command", command)
+            if (description != null) put("description", description)
+        })
+
     /** Subscribes to the core's notifications, typed. */
     fun addEventListener(listener: CoreEvents): AutoCloseable =
         rpc.addListener { method, params -> CoreEvents.dispatch(listener, method, params) }
