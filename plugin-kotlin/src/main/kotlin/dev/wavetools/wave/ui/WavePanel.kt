@@ -6,6 +6,9 @@ import dev.wavetools.wave.bridge.CoreEvents
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
 import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.bridge.PermissionDecided
+import dev.wavetools.wave.bridge.PermissionQuestion
 import dev.wavetools.wave.bridge.RpcErrors
 import dev.wavetools.wave.bridge.RpcException
 import dev.wavetools.wave.bridge.SessionCwdChanged
@@ -80,6 +83,8 @@ class WaveController(
     private val host: HostServices,
     private val defaultTimeoutMs: () -> Long? = { null },
     clock: Clock = Clock.systemUTC(),
+    /** Permission questions of the core become approval cards; null: this window does not show them. */
+    private val permissions: PermissionBridge? = null,
 ) : CallActions {
     val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
     private val subscriptions = mutableListOf<AutoCloseable>()
@@ -91,12 +96,20 @@ class WaveController(
         override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
         override fun taskFinished(task: TaskInfo) = ui { panel.tasks.upsert(task) }
         override fun envStatusChanged(status: EnvStatus) = ui { panel.statusLine.showEnv(status) }
+        override fun permissionDecided(event: PermissionDecided) = ui { panel.feed.permissionDecided(event) }
         override fun other(method: String, params: JsonElement?) {}
     }
 
     fun attach() {
         subscriptions += supervisor.addEventListener(events)
         subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
+        permissions?.let { subscriptions += it.addQuestionListener(::asked) }
+    }
+
+    /** On the bridge's thread: the card is built on the UI thread, and taken down when the core stops waiting. */
+    private fun asked(question: PermissionQuestion) {
+        ui { panel.feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer)) }
+        question.cancelled.thenRun { ui { panel.feed.permissionWithdrawn(question.key) } }
     }
 
     fun dispose() {
