@@ -96,6 +96,58 @@ data class BashResult(
     }
 }
 
+/** A process `run_shell_command` found still running after its shell exited. */
+data class BackgroundProcess(val pid: Long = 0, val command: String = "")
+
+/**
+ * The `run_shell_command` result's `structuredContent` (README "run_shell_command"; the text's
+ * fields, Command … Process Group PGID, and more).
+ */
+data class ShellCommandResult(
+    val command: String = "",
+    /** Relative to the project root, or "(root)". */
+    val directory: String = "",
+    val stdout: String = "",
+    val stderr: String = "",
+    val error: String? = null,
+    val errorKind: String? = null,
+    val exitCode: Int? = null,
+    /** The number of the signal that killed the shell. */
+    val signal: Int? = null,
+    val signalName: String? = null,
+    val backgroundPids: List<Long> = emptyList(),
+    val backgroundProcesses: List<BackgroundProcess> = emptyList(),
+    val pgid: Long? = null,
+    val timedOut: Boolean = false,
+    val interrupted: Boolean = false,
+    val timeoutMs: Long = 0,
+    val stdoutTruncated: Boolean = false,
+    val stderrTruncated: Boolean = false,
+    val stdoutBytes: Long = 0,
+    val stderrBytes: Long = 0,
+    val stdoutPath: String? = null,
+    val stderrPath: String? = null,
+    val durationMs: Long = 0,
+) {
+    /** The result text's fields, in its order and with its words for "nothing" (RSC-2). */
+    fun fields(): List<Pair<String, String>> = listOf(
+        "Command" to command,
+        "Directory" to directory,
+        "Stdout" to stdout.removeSuffix("\n").ifEmpty { "(empty)" },
+        "Stderr" to stderr.removeSuffix("\n").ifEmpty { "(empty)" },
+        "Error" to (error?.ifEmpty { null } ?: "(none)"),
+        "Exit Code" to (exitCode?.toString() ?: "(none)"),
+        "Signal" to (signal?.let { n -> signalName?.let { "$n ($it)" } ?: "$n" } ?: "(none)"),
+        "Background PIDs" to backgroundPids.ifEmpty { null }?.joinToString(", ").orEmpty().ifEmpty { "(none)" },
+        "Process Group PGID" to (pgid?.toString() ?: "(none)"),
+    )
+
+    companion object {
+        fun from(result: CallToolResult): ShellCommandResult =
+            result.structuredContent?.let { Json.decode<ShellCommandResult>(it) } ?: ShellCommandResult(error = result.text.ifBlank { "(no result)" })
+    }
+}
+
 /** One line of an edit's diff, with the character ranges the core marked as changed words (FS-EDIT-3). */
 data class DiffLine(
     val kind: Kind,

@@ -2,6 +2,7 @@ package dev.wavetools.wave.ui
 
 import dev.wavetools.wave.bridge.BashResult
 import dev.wavetools.wave.bridge.PermissionDecided
+import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.SessionCwdChanged
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolStarted
@@ -49,6 +50,11 @@ class SessionFeed(
         val card = Cards.create(event, actions, clock, workspaceRoot)
         append(card)
         cards[event.callId] = card
+    }
+
+    /** `tool/progress`: only calls that stream progress (run_shell_command) show it. */
+    fun toolProgress(event: ToolProgress) {
+        (cards[event.callId] as? ShellCommandCard)?.progress(event)
     }
 
     fun approval(key: String): ApprovalCard? = approvals[key]
@@ -129,7 +135,13 @@ class SessionFeed(
         cards.values.reversed().firstOrNull { it.isRunning && actions.canControl(it.callId) && (!bashOnly || it is BashCard) }
 
     /** Refreshes every running card's controls (the core restarted, or a call became ours). */
-    fun refreshControls() = cards.values.filterIsInstance<BashCard>().forEach { it.refreshButtons() }
+    fun refreshControls() = cards.values.forEach {
+        when (it) {
+            is BashCard -> it.refreshButtons()
+            is ShellCommandCard -> it.refreshButtons()
+            else -> {}
+        }
+    }
 
     fun clear() {
         cards.values.forEach { it.dispose() }

@@ -342,6 +342,7 @@ private const val MAX_EXPANDED_LINES = 20
 object Cards {
     fun create(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC(), root: String? = null): ToolCallCard = when (started.name) {
         "Bash" -> BashCard(started, actions, clock)
+        "run_shell_command" -> ShellCommandCard(started, actions, clock)
         "Edit", "MultiEdit" -> EditCard(started, actions, clock, root)
         else -> CompactCard(started, actions, clock, root)
     }

@@ -14,6 +14,7 @@ import dev.wavetools.wave.bridge.RpcException
 import dev.wavetools.wave.bridge.SessionCwdChanged
 import dev.wavetools.wave.bridge.TaskInfo
 import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
 import java.awt.BorderLayout
 import java.awt.CardLayout
@@ -91,6 +92,7 @@ class WaveController(
 
     private val events = object : CoreEvents {
         override fun toolStarted(event: ToolStarted) = ui { panel.feed.toolStarted(event) }
+        override fun toolProgress(event: ToolProgress) = ui { panel.feed.toolProgress(event) }
         override fun toolFinished(event: ToolFinished) = ui { panel.feed.toolFinished(event) }
         override fun cwdChanged(event: SessionCwdChanged) = ui { panel.feed.cwdChanged(event) }
         override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
@@ -202,7 +204,11 @@ class WaveController(
     /** Stop in the tool window: stop the newest running call this window can control. */
     fun stopLatest(): Boolean {
         val card = panel.feed.latestControllable(bashOnly = false) ?: return false
-        if (card is BashCard) card.requestStop() else stop(card.callId)
+        when (card) {
+            is BashCard -> card.requestStop()
+            is ShellCommandCard -> card.requestStop()
+            else -> stop(card.callId)
+        }
         return true
     }
 
