@@ -236,7 +236,7 @@ class EditCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
             body.add(secondaryLabel(Format.firstLine(event.result.text)), BorderLayout.CENTER)
             return
         }
-        statusLabel.text = "+${model.added} −${model.removed}"
+        statusLabel.text = "+${model.linesAdded} −${model.linesRemoved}" + if (model.truncated) " (diff shortened)" else ""
         val view = DiffView(model)
         diffView = view
         body.add(view, BorderLayout.CENTER)
