@@ -47,10 +47,11 @@ class ApprovalCard(val model: ApprovalModel) : CardPanel() {
     val rulesArea = JTextArea(3, 30).apply {
         font = WaveTheme.monospace
         lineWrap = false
+        themed()
     }
     val rulesError = JLabel().apply { foreground = WaveTheme.error; isVisible = false }
     val saveRulesButton = cardButton("Save rules and allow", KeyEvent.VK_S, "Remember these rules for this project and run it (Ctrl+Enter)") { model.confirmRules(rulesArea.text) }
-    val denyMessageField = JTextField(30)
+    val denyMessageField = JTextField(30).apply { themed() }
     val sendDenyButton = cardButton("Deny", KeyEvent.VK_D, "Do not run it (Enter)") { model.confirmDeny(denyMessageField.text) }
     val outcomeLabel = JLabel().apply { isVisible = false }
 
@@ -265,6 +266,13 @@ class ApprovalCard(val model: ApprovalModel) : CardPanel() {
     }
 
     companion object {
+        /** Editable fields in the card's colours, so they read in dark themes too. */
+        private fun JTextComponent.themed() {
+            background = WaveTheme.cardBackground
+            foreground = WaveTheme.foreground
+            caretColor = WaveTheme.foreground
+        }
+
         /** A button whose mnemonic is underlined but bound to this card only (several cards may be open at once). */
         private fun cardButton(text: String, mnemonic: Int, tooltip: String, action: () -> Unit): JButton =
             smallButton(text, tooltip, action).apply {

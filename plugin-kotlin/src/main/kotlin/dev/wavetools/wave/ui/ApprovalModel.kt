@@ -119,8 +119,8 @@ class ApprovalModel(
     }
 
     companion object {
-        const val NOT_WAITING_ANY_MORE = "the core stopped waiting for an answer (its time limit ran out, or the call ended). Nothing ran."
-        const val CALL_ENDED = "the call ended before an answer. Nothing ran."
+        const val NOT_WAITING_ANY_MORE = "the core gave up (time limit, or the call ended). Nothing ran."
+        const val CALL_ENDED = "the call ended first. Nothing ran."
 
         fun parseRules(text: String): List<String> = text.lines().map { it.trim() }.filter { it.isNotEmpty() }
     }

@@ -66,6 +66,11 @@ class SessionFeed(
         approvals[model.key]?.let { return it }
         val card = ApprovalCard(model)
         approvals[model.key] = card
+        // The core cannot background a call that waits for permission: keep Ctrl+B off until it is answered.
+        (cards[model.prompt.callId] as? BashCard)?.let { bash ->
+            bash.waitingForPermission = true
+            model.onChange { if (!it.isOpen) { bash.waitingForPermission = false } }
+        }
         append(card)
         card.takeFocus()
         return card
@@ -94,7 +99,7 @@ class SessionFeed(
             return
         }
         val verdict = if (event.outcome == "allow") "Allowed" else "Denied"
-        val why = event.warnings.takeIf { it.isNotEmpty() }?.joinToString("; ") { it.message } ?: event.reason
+        val why = event.warnings.takeIf { it.isNotEmpty() }?.joinToString("; ") { it.message } ?: event.reason.removePrefix("Permission denied: ")
         notice(
             "$verdict: ${event.tool} ${Format.firstLine(subject ?: "", 120)} — ${Format.firstLine(why, 200)}",
             if (event.outcome == "allow") WaveTheme.warning else WaveTheme.error,

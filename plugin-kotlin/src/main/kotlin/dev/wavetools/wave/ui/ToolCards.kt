@@ -75,6 +75,13 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     var notice: String? = null
         private set
 
+    /** An approval card for this call is open: the command has not started and cannot be moved yet. */
+    var waitingForPermission = false
+        set(value) {
+            field = value
+            refreshButtons()
+        }
+
     init {
         val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
         val left = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
@@ -103,7 +110,7 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     fun refreshButtons() {
         val controllable = isRunning && actions.canControl(callId)
         buttons.isVisible = isRunning
-        moveButton.isEnabled = controllable && notice == null
+        moveButton.isEnabled = controllable && notice == null && !waitingForPermission
         stopButton.isEnabled = controllable
     }
 

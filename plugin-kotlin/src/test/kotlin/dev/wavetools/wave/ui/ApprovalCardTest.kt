@@ -188,7 +188,7 @@ class ApprovalCardTest {
         onEdt { card.model.withdraw(ApprovalModel.NOT_WAITING_ANY_MORE) }
         onEdt {
             assertEquals("No longer waiting", card.statusLabel.text)
-            assertTrue(card.outcomeLabel.text.startsWith("No longer waiting: the core stopped waiting"), card.outcomeLabel.text)
+            assertTrue(card.outcomeLabel.text.startsWith("No longer waiting: the core gave up"), card.outcomeLabel.text)
             assertFalse(card.allowOnceButton.isShowingIn(card))
         }
         key(card, KeyEvent.VK_O, InputEvent.ALT_DOWN_MASK)
@@ -231,10 +231,23 @@ class ApprovalCardTest {
 
             // Not asked: a rule denied it. It gets its own line.
             feed.permissionDecided(PermissionDecided(callId = "call-4", tool = "Bash", command = "git push --force", outcome = "deny", asked = false, reason = "Permission denied: `git push --force` matches the deny rule `git push --force:*`."))
-            assertTrue(texts(feed).any { it.startsWith("Denied: Bash git push --force — Permission denied") }, "${texts(feed)}")
+            assertTrue(texts(feed).any { it == "Denied: Bash git push --force — `git push --force` matches the deny rule `git push --force:*`." }, "${texts(feed)}")
         }
         assertEquals(listOf(PermissionAnswer("deny")), sent)
         assertNull(onEdt { feed.approval("nope") })
+    }
+
+    @Test
+    fun `a Bash call waiting for permission cannot be moved to the background until it is answered`() = onEdt {
+        val feed = SessionFeed(FakeActions(mutableSetOf("call-1")))
+        feed.toolStarted(ToolStarted("call-1", "main", "Bash", null, "2026-01-01T00:00:00Z"))
+        val bash = feed.card("call-1") as BashCard
+        assertTrue(bash.moveButton.isEnabled)
+        val card = feed.permissionAsked(ApprovalModel("q1", prompt) { sent += it; true })
+        assertFalse(bash.moveButton.isEnabled, "the core refuses to move a call whose command has not been allowed")
+        assertTrue(bash.stopButton.isEnabled, "Stop still works: it withdraws the question")
+        card.allowOnceButton.doClick()
+        assertTrue(bash.moveButton.isEnabled)
     }
 
     private fun JComponent.isShowingIn(root: JComponent): Boolean {
