@@ -49,6 +49,7 @@ class CoreSupervisor(
     private val scheduler: ScheduledExecutorService = Executors.newScheduledThreadPool(2, daemonThreads("wave-core-supervisor"))
     private val stateListeners = CopyOnWriteArrayList<(CoreState) -> Unit>()
     private val eventListeners = CopyOnWriteArrayList<CoreEvents>()
+    private val requestHandlers = java.util.concurrent.ConcurrentHashMap<String, CoreRequestHandler>()
     private val lock = Any()
     private val generation = AtomicInteger(0)
 
@@ -78,6 +79,12 @@ class CoreSupervisor(
     fun addEventListener(listener: CoreEvents): AutoCloseable {
         eventListeners += listener
         return AutoCloseable { eventListeners -= listener }
+    }
+
+    /** Serves [method] requests of whichever core is running now and of every later one. */
+    fun handleCoreRequests(method: String, handler: CoreRequestHandler) {
+        requestHandlers[method] = handler
+        current?.rpc?.handle(method, handler)
     }
 
     /** The API of the running, initialized core, or null while starting, restarting, failed or stopped. */
@@ -156,6 +163,8 @@ class CoreSupervisor(
             return
         }
         val api = WaveCoreApi(proc.rpc)
+        // Before initialize: a core may ask as soon as it has answered it.
+        requestHandlers.forEach { (method, handler) -> proc.rpc.handle(method, handler) }
         proc.rpc.addListener { method, params ->
             for (l in eventListeners) {
                 try {

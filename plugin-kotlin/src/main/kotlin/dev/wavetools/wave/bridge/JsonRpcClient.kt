@@ -93,13 +93,23 @@ class JsonRpcClient(
     /** Lines that were not JSON-RPC and were skipped; for diagnostics and tests. */
     val skippedLines = AtomicLong(0)
 
+    private val handlers = ConcurrentHashMap<String, CoreRequestHandler>()
+
+    /** Requests of the core this host is still working on, by their JSON-RPC id (as JSON text). */
+    private val incoming = ConcurrentHashMap<String, CoreRequest>()
+
     /**
-     * Whether requests the core sends to the host (today only `permission/request`) are answered
-     * here with "method not found", so the core never waits for a host that cannot answer. A reader
-     * that answers them itself — a protocol transcript replay — turns this off.
+     * Serves requests the core sends to the host (`permission/request`). Every method without a
+     * handler is answered `-32601` at once, so the core never waits for a host that cannot answer.
+     * Replaces the handler [method] had; closing the returned handle removes it.
      */
-    @Volatile
-    var answersCoreRequests: Boolean = true
+    fun handle(method: String, handler: CoreRequestHandler): AutoCloseable {
+        handlers[method] = handler
+        return AutoCloseable { handlers.remove(method, handler) }
+    }
+
+    /** The core's requests that have neither been answered nor cancelled. */
+    val openCoreRequests: Int get() = incoming.size
 
     fun addListener(listener: NotificationListener): AutoCloseable {
         listeners += listener
@@ -168,7 +178,7 @@ class JsonRpcClient(
 
     private fun sendCancel(id: Long) {
         try {
-            notify("\$/cancelRequest", mapOf("id" to id))
+            notify(CANCEL_REQUEST, mapOf("id" to id))
         } catch (e: Exception) {
             log.debug("could not send \$/cancelRequest for $id: ${e.message}")
         }
@@ -196,7 +206,8 @@ class JsonRpcClient(
         val method = msg.get("method")?.takeIf { it.isJsonPrimitive }?.asString
         val id = msg.get("id")
         when {
-            method != null && id != null && !id.isJsonNull -> if (answersCoreRequests) answerUnsupported(id, method)
+            method != null && id != null && !id.isJsonNull -> serve(id, method, msg.get("params"))
+            method == CANCEL_REQUEST -> cancelIncoming(msg.get("params"))
             method != null -> dispatch(method, msg.get("params"))
             id != null && (msg.has("result") || msg.has("error")) -> complete(id, msg, line)
             else -> skip("neither a response nor a notification", line)
@@ -246,22 +257,65 @@ class JsonRpcClient(
         }
     }
 
-    /** The core may send requests to the host; this host serves none yet, so say so instead of leaving it waiting. */
-    private fun answerUnsupported(id: JsonElement, method: String) {
-        log.warn("wave-core asked the host for \"$method\", which this plugin does not serve")
-        val reply = JsonObject().apply {
+    private fun serve(id: JsonElement, method: String, params: JsonElement?) {
+        val handler = handlers[method]
+        if (handler == null) {
+            log.warn("wave-core asked the host for \"$method\", which this plugin does not serve")
+            reply(id, method, null, HostRequestError(RpcErrors.METHOD_NOT_FOUND, "The JetBrains host does not serve $method."))
+            return
+        }
+        val request = CoreRequest(id, method, params)
+        val key = id.toString()
+        if (incoming.putIfAbsent(key, request) != null) {
+            reply(id, method, null, HostRequestError(RpcErrors.INVALID_REQUEST, "Request id $id is already in flight."))
+            return
+        }
+        val answer = try {
+            handler.handle(request)
+        } catch (e: Exception) {
+            CompletableFuture.failedFuture(e)
+        }
+        answer.whenComplete { value, error ->
+            // A request the core cancelled is forgotten there: an answer would only be logged as stray.
+            if (incoming.remove(key, request) && !request.isCancelled) reply(id, method, value, error)
+        }
+    }
+
+    private fun reply(id: JsonElement, method: String, value: Any?, error: Throwable?) {
+        val cause = if (error is java.util.concurrent.CompletionException) error.cause ?: error else error
+        val message = JsonObject().apply {
             addProperty("jsonrpc", "2.0")
             add("id", id)
-            add("error", JsonObject().apply {
-                addProperty("code", RpcErrors.METHOD_NOT_FOUND)
-                addProperty("message", "The JetBrains host does not serve $method.")
-            })
+            if (cause == null) {
+                add("result", Json.encode(value))
+            } else {
+                val e = cause as? HostRequestError
+                    ?: HostRequestError(RpcErrors.INTERNAL_ERROR, "The host failed to answer $method: ${cause.message}").also {
+                        log.error("answering $method failed", cause)
+                    }
+                add("error", JsonObject().apply {
+                    addProperty("code", e.code)
+                    addProperty("message", e.message)
+                    if (e.data != null) add("data", Json.encode(e.data))
+                })
+            }
         }
         try {
-            write(reply)
+            write(message)
         } catch (e: Exception) {
             log.debug("could not answer $method: ${e.message}")
         }
+    }
+
+    /** `$/cancelRequest` from the core: it stopped waiting for one of its requests (timeout, or the call ended). */
+    private fun cancelIncoming(params: JsonElement?) {
+        val id = params?.takeIf { it.isJsonObject }?.asJsonObject?.get("id")
+        val request = id?.let { incoming.remove(it.toString()) }
+        if (request == null) {
+            log.debug("wave-core cancelled request $id, which is not open here")
+            return
+        }
+        request.cancel()
     }
 
     private fun skip(why: String, line: String) {
@@ -270,9 +324,10 @@ class JsonRpcClient(
         log.warn("skipped a line from wave-core ($why): $preview")
     }
 
-    /** Fails every request still waiting; later requests fail at once. */
+    /** Fails every request still waiting; later requests fail at once; the core's open requests are cancelled. */
     fun close(reason: String) {
         closedReason = reason
+        for (key in incoming.keys.toList()) incoming.remove(key)?.cancel()
         for (id in pending.keys.toList()) {
             val entry = pending.remove(id) ?: continue
             entry.timer?.cancel(false)
@@ -281,4 +336,35 @@ class JsonRpcClient(
     }
 
     val pendingCount: Int get() = pending.size
+
+    companion object {
+        const val CANCEL_REQUEST = "\$/cancelRequest"
+    }
+}
+
+/** Answers one kind of request the core sends to the host. Called on the bridge's reader thread: return at once. */
+fun interface CoreRequestHandler {
+    /**
+     * The future's value is the result; failing it with [HostRequestError] answers that error, with
+     * anything else `-32603`. It may complete on any thread, and need not once [CoreRequest.cancelled] fired.
+     */
+    fun handle(request: CoreRequest): CompletableFuture<out Any?>
+}
+
+/** A JSON-RPC error a [CoreRequestHandler] answers with. */
+class HostRequestError(val code: Int, message: String, val data: Any? = null) : Exception(message)
+
+/** One request of the core to the host, open until answered or cancelled. */
+class CoreRequest internal constructor(val id: JsonElement, val method: String, val params: JsonElement?) {
+    /**
+     * Completes when the core stops waiting (`$/cancelRequest`: its timeout ran out, or the call
+     * that asked ended) or the connection closed. An answer given after that is not sent.
+     */
+    val cancelled = CompletableFuture<Unit>()
+
+    val isCancelled: Boolean get() = cancelled.isDone
+
+    internal fun cancel() {
+        cancelled.complete(Unit)
+    }
 }

@@ -34,13 +34,19 @@ data class InitializeParams(
     val workspaceRoot: String? = null,
     val additionalDirectories: List<String>? = null,
     val settings: Map<String, Any?>? = null,
+    val capabilities: HostCapabilities? = null,
 )
+
+/** What this host can do; `permissionRequests`: it answers `permission/request` (it asks the person). */
+data class HostCapabilities(val permissionRequests: Boolean = false)
 
 data class ServerInfo(val name: String = "", val version: String = "")
 
 data class Capabilities(
     val sessions: Boolean = false,
     val moveToBackground: Boolean = false,
+    /** This core may send `permission/request`. */
+    val permissionRequests: Boolean = false,
     val methods: List<String> = emptyList(),
 )
 
@@ -158,6 +164,121 @@ data class EnvStatus(
     val reason: String? = null,
 )
 
+// ---- permissions ------------------------------------------------------------------------------
+
+object PermissionModes {
+    const val ASK = "ask"
+    const val ALLOW_ALL = "allow-all"
+    const val DENY_ALL = "deny-all"
+    val ALL = listOf(ASK, ALLOW_ALL, DENY_ALL)
+}
+
+/** A danger the core found in a command (README "danger rules"); shown prominently. */
+data class PermissionWarning(val id: String = "", val message: String = "", val part: String? = null)
+
+/** One simple command of a compound command and how the rules judged it. */
+data class PartVerdict(
+    val text: String = "",
+    /** How it is reached: `$(…)`, `bash -c`, `find -exec`, … */
+    val via: List<String>? = null,
+    /** "allowed", "denied" or "needs-approval". */
+    val status: String = "needs-approval",
+    val rule: String? = null,
+    val reason: String = "",
+    val warnings: List<PermissionWarning> = emptyList(),
+    val suggestedRule: String? = null,
+)
+
+/** The params of `permission/request`: what the person is asked to allow. */
+data class PermissionPrompt(
+    val callId: String? = null,
+    val sessionId: String = "",
+    val tool: String = "",
+    /** "command" or "path". */
+    val kind: String = "command",
+    val command: String? = null,
+    val path: String? = null,
+    val description: String? = null,
+    val directory: String = "",
+    val reason: String = "",
+    val warnings: List<PermissionWarning> = emptyList(),
+    val parts: List<PartVerdict> = emptyList(),
+    val suggestedRules: List<String> = emptyList(),
+    val timeoutMs: Long = 0,
+)
+
+/** The answer to `permission/request`. */
+data class PermissionAnswer(
+    /** "allow-once", "always-allow" or "deny". */
+    val decision: String,
+    /** always-allow: the rules to remember. */
+    val rules: List<String>? = null,
+    /** Passed on to the model. */
+    val message: String? = null,
+) {
+    companion object {
+        const val ALLOW_ONCE = "allow-once"
+        const val ALWAYS_ALLOW = "always-allow"
+        const val DENY = "deny"
+
+        fun allowOnce() = PermissionAnswer(ALLOW_ONCE)
+        fun alwaysAllow(rules: List<String>) = PermissionAnswer(ALWAYS_ALLOW, rules = rules)
+        fun deny(message: String?) = PermissionAnswer(DENY, message = message?.trim()?.takeIf { it.isNotEmpty() })
+    }
+}
+
+/** `permission/decided`: a check that was not a plain allow (asked, denied, or allowed despite warnings). */
+data class PermissionDecided(
+    val callId: String? = null,
+    val sessionId: String = "",
+    val tool: String = "",
+    val kind: String = "command",
+    val command: String? = null,
+    val path: String? = null,
+    /** "allow" or "deny". */
+    val outcome: String = "deny",
+    val asked: Boolean = false,
+    /** The person's decision when [asked]. */
+    val answer: String? = null,
+    val reason: String = "",
+    val warnings: List<PermissionWarning> = emptyList(),
+)
+
+data class RulesChange(val type: String = "", val kind: String? = null, val rules: List<String>? = null, val mode: String? = null)
+
+/** `permission/rulesChanged`: [hostMode], [allow] and [deny] are what the host persists for the project. */
+data class PermissionRulesChanged(
+    val mode: String = PermissionModes.ASK,
+    val hostMode: String? = null,
+    val allow: List<String> = emptyList(),
+    val deny: List<String> = emptyList(),
+    val change: RulesChange = RulesChange(),
+)
+
+data class SourcedRule(val rule: String = "", val source: String = "host")
+
+data class RejectedRule(val rule: String = "", val kind: String = "", val reason: String = "")
+
+/** `permissions/list` and the answer of every change of the rules or the mode. */
+data class PermissionState(
+    val mode: String = PermissionModes.ASK,
+    val modeSource: String = "default",
+    val allow: List<SourcedRule> = emptyList(),
+    val deny: List<SourcedRule> = emptyList(),
+    val rejected: List<RejectedRule> = emptyList(),
+    val askTimeoutMs: Long = 0,
+    val canAsk: Boolean = false,
+)
+
+/** `permissions/check`'s answer. */
+data class PermissionCheckResult(
+    val allowed: Boolean = false,
+    val message: String = "",
+    val asked: Boolean = false,
+    val answer: JsonObject? = null,
+    val rulesAdded: List<String>? = null,
+)
+
 // ---- notifications (core -> host) -------------------------------------------------------------
 
 data class ToolStarted(
@@ -208,6 +329,13 @@ object CoreNotifications {
     const val TASK_STARTED = "task/started"
     const val TASK_FINISHED = "task/finished"
     const val ENV_STATUS_CHANGED = "env/statusChanged"
+    const val PERMISSION_DECIDED = "permission/decided"
+    const val PERMISSION_RULES_CHANGED = "permission/rulesChanged"
+}
+
+/** Method names of the requests the core sends to the host. */
+object CoreRequests {
+    const val PERMISSION_REQUEST = "permission/request"
 }
 
 /**
@@ -224,6 +352,8 @@ interface CoreEvents {
     fun taskStarted(task: TaskInfo) {}
     fun taskFinished(task: TaskInfo) {}
     fun envStatusChanged(status: EnvStatus) {}
+    fun permissionDecided(event: PermissionDecided) {}
+    fun permissionRulesChanged(event: PermissionRulesChanged) {}
     /** Any notification, including ones this host does not know yet. */
     fun other(method: String, params: JsonElement?) {}
 
@@ -240,6 +370,8 @@ interface CoreEvents {
                 CoreNotifications.TASK_STARTED -> listener.taskStarted(Json.decode<TaskEvent>(params).task)
                 CoreNotifications.TASK_FINISHED -> listener.taskFinished(Json.decode<TaskEvent>(params).task)
                 CoreNotifications.ENV_STATUS_CHANGED -> listener.envStatusChanged(Json.decode(params))
+                CoreNotifications.PERMISSION_DECIDED -> listener.permissionDecided(Json.decode(params))
+                CoreNotifications.PERMISSION_RULES_CHANGED -> listener.permissionRulesChanged(Json.decode(params))
                 else -> listener.other(method, params)
             }
         }

@@ -1,12 +1,9 @@
 package dev.wavetools.wave.bridge
 
-import com.google.gson.JsonArray
-import com.google.gson.JsonElement
 import com.google.gson.JsonObject
 
-// Readers that turn a tool's MCP-shaped result into what the tool window shows. The Bash result
-// is decoded strictly by its documented shape (README "The Bash tool", Result fields); the Edit
-// diff is still read tolerantly (see EditDiffAdapter) until its shape is settled.
+// Readers that turn a tool's MCP-shaped result into what the tool window shows, each decoded
+// strictly by the shape the core documents (README "The Bash tool", "run_shell_command", "File tools").
 
 internal fun JsonObject.str(vararg names: String): String? {
     for (n in names) {
@@ -16,17 +13,7 @@ internal fun JsonObject.str(vararg names: String): String? {
     return null
 }
 
-internal fun JsonObject.int(vararg names: String): Int? {
-    for (n in names) {
-        val v = get(n) ?: continue
-        if (v.isJsonPrimitive && v.asJsonPrimitive.isNumber) return v.asNumber.toInt()
-    }
-    return null
-}
-
 internal fun JsonObject.obj(name: String): JsonObject? = get(name)?.takeIf { it.isJsonObject }?.asJsonObject
-
-internal fun JsonObject.arr(name: String): JsonArray? = get(name)?.takeIf { it.isJsonArray }?.asJsonArray
 
 /**
  * The Bash tool's result: its `structuredContent` fields (README "The Bash tool", Result fields)
@@ -96,139 +83,140 @@ data class BashResult(
     }
 }
 
+/** A process `run_shell_command` found still running after its shell exited. */
+data class BackgroundProcess(val pid: Long = 0, val command: String = "")
+
+/**
+ * The `run_shell_command` result's `structuredContent` (README "run_shell_command"; the text's
+ * fields, Command … Process Group PGID, and more).
+ */
+data class ShellCommandResult(
+    val command: String = "",
+    /** Relative to the project root, or "(root)". */
+    val directory: String = "",
+    val stdout: String = "",
+    val stderr: String = "",
+    val error: String? = null,
+    val errorKind: String? = null,
+    val exitCode: Int? = null,
+    /** The number of the signal that killed the shell. */
+    val signal: Int? = null,
+    val signalName: String? = null,
+    val backgroundPids: List<Long> = emptyList(),
+    val backgroundProcesses: List<BackgroundProcess> = emptyList(),
+    val pgid: Long? = null,
+    val timedOut: Boolean = false,
+    val interrupted: Boolean = false,
+    val timeoutMs: Long = 0,
+    val stdoutTruncated: Boolean = false,
+    val stderrTruncated: Boolean = false,
+    val stdoutBytes: Long = 0,
+    val stderrBytes: Long = 0,
+    val stdoutPath: String? = null,
+    val stderrPath: String? = null,
+    val durationMs: Long = 0,
+) {
+    /** The result text's fields, in its order and with its words for "nothing" (RSC-2). */
+    fun fields(): List<Pair<String, String>> = listOf(
+        "Command" to command,
+        "Directory" to directory,
+        "Stdout" to stdout.removeSuffix("\n").ifEmpty { "(empty)" },
+        "Stderr" to stderr.removeSuffix("\n").ifEmpty { "(empty)" },
+        "Error" to (error?.ifEmpty { null } ?: "(none)"),
+        "Exit Code" to (exitCode?.toString() ?: "(none)"),
+        "Signal" to (signal?.let { n -> signalName?.let { "$n ($it)" } ?: "$n" } ?: "(none)"),
+        "Background PIDs" to backgroundPids.ifEmpty { null }?.joinToString(", ").orEmpty().ifEmpty { "(none)" },
+        "Process Group PGID" to (pgid?.toString() ?: "(none)"),
+    )
+
+    companion object {
+        fun from(result: CallToolResult): ShellCommandResult =
+            result.structuredContent?.let { Json.decode<ShellCommandResult>(it) } ?: ShellCommandResult(error = result.text.ifBlank { "(no result)" })
+    }
+}
+
 /** One line of an edit's diff, with the character ranges the core marked as changed words (FS-EDIT-3). */
 data class DiffLine(
     val kind: Kind,
     val text: String,
     val oldNumber: Int?,
     val newNumber: Int?,
-    /** Half-open [start, end) character ranges within [text]. */
+    /** [start, end) ranges of UTF-16 code units within [text] — Kotlin string indices. */
     val highlights: List<IntRange> = emptyList(),
 ) {
     enum class Kind { CONTEXT, ADDED, REMOVED }
 }
 
-data class DiffHunk(val oldStart: Int, val newStart: Int, val lines: List<DiffLine>)
+data class DiffHunk(val oldStart: Int, val oldLines: Int, val newStart: Int, val newLines: Int, val lines: List<DiffLine>)
 
-data class DiffModel(val filePath: String?, val hunks: List<DiffHunk>) {
-    val added: Int get() = hunks.sumOf { h -> h.lines.count { it.kind == DiffLine.Kind.ADDED } }
-    val removed: Int get() = hunks.sumOf { h -> h.lines.count { it.kind == DiffLine.Kind.REMOVED } }
-}
+data class DiffModel(
+    val filePath: String?,
+    val hunks: List<DiffHunk>,
+    val linesAdded: Int,
+    val linesRemoved: Int,
+    /** Hunks were left out to keep the result bounded; the counts still cover the whole change. */
+    val truncated: Boolean,
+)
 
 /**
- * Reads an Edit/Write result's diff. The exact shape is still being settled on the core side, so this
- * adapter is the one place to align. It accepts, in structuredContent:
- *  - `diff: {hunks: [...]}`, `hunks: [...]` or `structuredPatch: [...]`, each hunk
- *    `{oldStart, newStart, lines: [...]}`; a line is either a string prefixed with `+`, `-` or a space,
- *    or an object `{type|kind|op, text|content|value, highlights|ranges|words|changes}` where the
- *    ranges are `[start, end]` pairs or `{start, end}` / `{start, length}` objects;
- *  - `diff` or `patch` as unified-diff text;
- * and falls back to unified-diff text in the result's content.
+ * Reads the structured diff of an Edit or Write result, exactly as the core writes it
+ * (node-core/src/fs/diff.ts, README "File tools"): `structuredContent.diff` is
+ * `{hunks: [{oldStart, oldLines, newStart, newLines, lines}], linesAdded, linesRemoved, truncated}`,
+ * a line is `{type: "context" | "removed" | "added", text, oldLine?, newLine?, changes?: [{start, end}]}`.
  */
 object EditDiffAdapter {
+    private data class WireRange(val start: Int = 0, val end: Int = 0)
+
+    private data class WireLine(
+        val type: String = "",
+        val text: String = "",
+        val oldLine: Int? = null,
+        val newLine: Int? = null,
+        val changes: List<WireRange>? = null,
+    )
+
+    private data class WireHunk(
+        val oldStart: Int = 0,
+        val oldLines: Int = 0,
+        val newStart: Int = 0,
+        val newLines: Int = 0,
+        val lines: List<WireLine> = emptyList(),
+    )
+
+    private data class WireDiff(
+        val hunks: List<WireHunk> = emptyList(),
+        val linesAdded: Int = 0,
+        val linesRemoved: Int = 0,
+        val truncated: Boolean = false,
+    )
+
+    /** The diff of a successful Edit/Write result; null when it carries none (an error, an older core). */
     fun from(result: CallToolResult): DiffModel? {
-        val s = result.structuredContent
-        val path = s?.str("filePath", "file_path", "path")
-        if (s != null) {
-            val hunks = s.obj("diff")?.arr("hunks") ?: s.arr("hunks") ?: s.arr("structuredPatch")
-            if (hunks != null) return DiffModel(path, hunks.mapNotNull { hunk(it) })
-            val text = s.str("diff", "patch", "unifiedDiff")
-            if (text != null) return parseUnified(text, path)
-        }
-        val text = result.text
-        return if (text.lines().any { it.startsWith("@@") }) parseUnified(text, path) else null
+        val s = result.structuredContent ?: return null
+        val diff = s.obj("diff") ?: return null
+        val wire = Json.decode<WireDiff>(diff)
+        return DiffModel(
+            filePath = s.str("filePath"),
+            hunks = wire.hunks.map { h -> DiffHunk(h.oldStart, h.oldLines, h.newStart, h.newLines, h.lines.map(::line)) },
+            linesAdded = wire.linesAdded,
+            linesRemoved = wire.linesRemoved,
+            truncated = wire.truncated,
+        )
     }
 
-    private fun hunk(el: JsonElement): DiffHunk? {
-        val h = el.takeIf { it.isJsonObject }?.asJsonObject ?: return null
-        var old = h.int("oldStart", "old_start") ?: 1
-        var new = h.int("newStart", "new_start") ?: 1
-        val hunkStartOld = old
-        val hunkStartNew = new
-        val lines = (h.arr("lines") ?: JsonArray()).mapNotNull { raw ->
-            val line = line(raw) ?: return@mapNotNull null
-            when (line.kind) {
-                DiffLine.Kind.CONTEXT -> line.copy(oldNumber = old++, newNumber = new++)
-                DiffLine.Kind.REMOVED -> line.copy(oldNumber = old++)
-                DiffLine.Kind.ADDED -> line.copy(newNumber = new++)
-            }
+    private fun line(l: WireLine): DiffLine {
+        val kind = when (l.type) {
+            "added" -> DiffLine.Kind.ADDED
+            "removed" -> DiffLine.Kind.REMOVED
+            "context" -> DiffLine.Kind.CONTEXT
+            else -> throw IllegalArgumentException("unknown diff line type \"${l.type}\"")
         }
-        return DiffHunk(hunkStartOld, hunkStartNew, lines)
-    }
-
-    private fun line(raw: JsonElement): DiffLine? {
-        if (raw.isJsonPrimitive) return prefixed(raw.asString)
-        val o = raw.takeIf { it.isJsonObject }?.asJsonObject ?: return null
-        val kind = when (o.str("type", "kind", "op")?.lowercase()) {
-            "add", "added", "insert", "+" -> DiffLine.Kind.ADDED
-            "del", "delete", "deleted", "remove", "removed", "-" -> DiffLine.Kind.REMOVED
-            else -> DiffLine.Kind.CONTEXT
+        // Ranges outside the text would be a core bug; clamp them rather than fail painting.
+        val ranges = l.changes.orEmpty().mapNotNull { r ->
+            val a = r.start.coerceIn(0, l.text.length)
+            val b = r.end.coerceIn(a, l.text.length)
+            if (b > a) a until b else null
         }
-        val text = o.str("text", "content", "value", "line") ?: ""
-        val ranges = (o.arr("highlights") ?: o.arr("ranges") ?: o.arr("words") ?: o.arr("changes"))
-            ?.mapNotNull { range(it, text.length) } ?: emptyList()
-        return DiffLine(kind, text, null, null, ranges)
-    }
-
-    private fun range(el: JsonElement, length: Int): IntRange? {
-        val (start, end) = when {
-            el.isJsonArray && el.asJsonArray.size() >= 2 -> el.asJsonArray[0].asInt to el.asJsonArray[1].asInt
-            el.isJsonObject -> {
-                val o = el.asJsonObject
-                val s = o.int("start", "from") ?: return null
-                val e = o.int("end", "to") ?: o.int("length", "len")?.let { s + it } ?: return null
-                s to e
-            }
-            else -> return null
-        }
-        val a = start.coerceIn(0, length)
-        val b = end.coerceIn(a, length)
-        return if (b > a) a until b else null
-    }
-
-    private fun prefixed(s: String): DiffLine? = when {
-        s.startsWith("+") -> DiffLine(DiffLine.Kind.ADDED, s.substring(1), null, null)
-        s.startsWith("-") -> DiffLine(DiffLine.Kind.REMOVED, s.substring(1), null, null)
-        s.startsWith(" ") -> DiffLine(DiffLine.Kind.CONTEXT, s.substring(1), null, null)
-        s.startsWith("\\") -> null // "\ No newline at end of file"
-        else -> DiffLine(DiffLine.Kind.CONTEXT, s, null, null)
-    }
-
-    private val HUNK_HEADER = Regex("""^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@""")
-
-    fun parseUnified(text: String, path: String?): DiffModel {
-        val hunks = mutableListOf<DiffHunk>()
-        var current: MutableList<DiffLine>? = null
-        var oldStart = 0
-        var newStart = 0
-        var old = 0
-        var new = 0
-        var file = path
-        fun flush() {
-            current?.let { hunks += DiffHunk(oldStart, newStart, it) }
-        }
-        for (l in text.lines()) {
-            val header = HUNK_HEADER.find(l)
-            when {
-                header != null -> {
-                    flush()
-                    oldStart = header.groupValues[1].toInt(); newStart = header.groupValues[2].toInt()
-                    old = oldStart; new = newStart
-                    current = mutableListOf()
-                }
-                l.startsWith("+++ ") -> if (file == null) file = l.removePrefix("+++ ").removePrefix("b/")
-                l.startsWith("--- ") && current == null -> {}
-                current != null -> {
-                    val d = prefixed(l) ?: continue
-                    current!! += when (d.kind) {
-                        DiffLine.Kind.CONTEXT -> d.copy(oldNumber = old++, newNumber = new++)
-                        DiffLine.Kind.REMOVED -> d.copy(oldNumber = old++)
-                        DiffLine.Kind.ADDED -> d.copy(newNumber = new++)
-                    }
-                }
-            }
-        }
-        flush()
-        return DiffModel(file, hunks)
+        return DiffLine(kind, l.text, l.oldLine, l.newLine, ranges)
     }
 }

@@ -4,7 +4,6 @@ import com.google.gson.JsonElement
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ConcurrentHashMap
-import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicLong
 
 /**
@@ -89,31 +88,13 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun activeCall(callId: String): ToolCall? = calls[callId]
 
     /**
-     * Ctrl+B: the core hands the running call to its background task manager. A Bash call can be
-     * moved only once its shell runs, and the shell waits for the login-environment probe (up to
-     * 8.4 s after the core started); until then the core answers `moved: false`. So while the call
-     * is still running, is a Bash call and the core does not list it as movable yet, this asks
-     * again every [RETRY_INTERVAL] for up to [patience].
+     * Ctrl+B: the core hands the running call to its background task manager. A Bash call may be
+     * moved from the moment `tool/started` arrives: before its shell runs (it waits for the login
+     * environment) the core reserves the task id and the call answers with it once the command
+     * starts (PROTOCOL.md `calls/moveToBackground`). `moved: false` means it cannot be moved at all.
      */
-    fun moveToBackground(callId: String, patience: Duration = MOVE_PATIENCE): CompletableFuture<MoveToBackgroundResult> {
-        val deadline = System.nanoTime() + patience.toNanos()
-        fun attempt(): CompletableFuture<MoveToBackgroundResult> =
-            rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), DEFAULT_TIMEOUT).future
-                .thenCompose { answer ->
-                    if (answer.moved || System.nanoTime() > deadline) return@thenCompose CompletableFuture.completedFuture(answer)
-                    callsList().thenCompose { running ->
-                        val call = running.firstOrNull { it.callId == callId }
-                        when {
-                            call == null || call.name !in BACKGROUNDABLE_TOOLS -> CompletableFuture.completedFuture(answer)
-                            // It became movable between the two requests: ask again at once.
-                            call.canMoveToBackground -> attempt()
-                            else -> CompletableFuture.supplyAsync({}, CompletableFuture.delayedExecutor(RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS))
-                                .thenCompose { attempt() }
-                        }
-                    }
-                }
-        return attempt()
-    }
+    fun moveToBackground(callId: String): CompletableFuture<MoveToBackgroundResult> =
+        rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), DEFAULT_TIMEOUT).future
 
     fun callsList(sessionId: String? = null, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<CallInfo>> =
         rpc.request<CallsListResult>("calls/list", sessionParams(sessionId), timeout).future.thenApply { it.calls }
@@ -153,6 +134,27 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun updateSettings(settings: Map<String, Any?>): CompletableFuture<JsonElement> =
         rpc.request<JsonElement>("settings/update", mapOf("settings" to settings), DEFAULT_TIMEOUT).future
 
+    fun permissionsList(): CompletableFuture<PermissionState> =
+        rpc.request<PermissionState>("permissions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future
+
+    fun permissionsSetMode(mode: String): CompletableFuture<PermissionState> =
+        rpc.request<PermissionState>("permissions/setMode", mapOf("mode" to mode), DEFAULT_TIMEOUT).future
+
+    /** Replaces the host's rules (all or nothing: one unreadable rule is `-32602` and nothing changes). */
+    fun permissionsSetRules(allow: List<String>, deny: List<String>): CompletableFuture<PermissionState> =
+        rpc.request<PermissionState>("permissions/setRules", mapOf("allow" to allow, "deny" to deny), DEFAULT_TIMEOUT).future
+
+    /**
+     * The full check a tool runs, asking through `permission/request` when the decision is "ask".
+     * No timeout: a person may take minutes; the core's own ask timeout bounds it.
+     */
+    fun permissionsCheck(command: String, tool: String = "Bash", description: String? = null): RpcCall<PermissionCheckResult> =
+        rpc.request<PermissionCheckResult>("permissions/check", buildMap {
+            put("tool", tool)
+            put("command", command)
+            if (description != null) put("description", description)
+        })
+
     /** Subscribes to the core's notifications, typed. */
     fun addEventListener(listener: CoreEvents): AutoCloseable =
         rpc.addListener { method, params -> CoreEvents.dispatch(listener, method, params) }
@@ -164,12 +166,5 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
 
     companion object {
         val DEFAULT_TIMEOUT: Duration = Duration.ofSeconds(30)
-
-        /** The longest a Bash call waits for the login-environment probe, plus a margin. */
-        val MOVE_PATIENCE: Duration = Duration.ofSeconds(10)
-        val RETRY_INTERVAL: Duration = Duration.ofMillis(100)
-
-        /** Tools whose calls the core can move to the background. */
-        val BACKGROUNDABLE_TOOLS = setOf("Bash")
     }
 }

@@ -1,16 +1,32 @@
 package dev.wavetools.wave.ide
 
 import com.intellij.openapi.options.BoundConfigurable
+import com.intellij.openapi.options.ConfigurationException
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.ui.DialogPanel
 import com.intellij.ui.dsl.builder.COLUMNS_LARGE
 import com.intellij.ui.dsl.builder.bindIntText
+import com.intellij.ui.dsl.builder.bindItem
 import com.intellij.ui.dsl.builder.bindText
 import com.intellij.ui.dsl.builder.columns
 import com.intellij.ui.dsl.builder.panel
+import dev.wavetools.wave.bridge.PermissionModes
+import dev.wavetools.wave.bridge.PermissionSettingsForm
+import dev.wavetools.wave.bridge.PermissionSettingsApplier
 
-/** Settings | Tools | Wave Tools. Changes apply when the core next starts (the page offers a restart). */
+/**
+ * Settings | Tools | Wave Tools. The core reads the paths and directories at start, so changing them
+ * restarts it; the permission mode and rules go to the running core at once (and are kept for the project).
+ */
 class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave Tools") {
+    private val permissionStore = WaveProjectSettings.getInstance(project).permissionStore
+    private val permissionForm = PermissionSettingsForm(permissionStore.load())
+
+    /** A mode in the combo box, shown by its label. */
+    private data class ModeItem(val mode: String) {
+        override fun toString(): String = PermissionSettingsForm.MODE_LABELS[mode] ?: mode
+    }
+
     override fun createPanel(): DialogPanel {
         val s = WaveSettings.getInstance().state
         val p = WaveProjectSettings.getInstance(project).state
@@ -47,12 +63,50 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
                     )
                     .comment("One per line: directories outside the project a command may cd into and stay in.")
             }
+            group("Permissions (this project)") {
+                row("Mode:") {
+                    comboBox(PermissionModes.ALL.map { ModeItem(it) })
+                        .bindItem({ ModeItem(permissionForm.mode) }, { permissionForm.mode = it?.mode ?: PermissionModes.ASK })
+                        .comment("Ask: the Wave tool window asks before a command, or a write outside the project, that no rule allows.")
+                }
+                row("Always allow:") {
+                    textArea().columns(COLUMNS_LARGE)
+                        .applyToComponent { rows = 5 }
+                        .bindText({ permissionForm.allowText }, { permissionForm.allowText = it })
+                        .comment("One rule per line: an exact command (git status), a prefix (npm run test:*, git log *), or Write(/abs/dir/**).")
+                }
+                row("Always deny:") {
+                    textArea().columns(COLUMNS_LARGE)
+                        .applyToComponent { rows = 3 }
+                        .bindText({ permissionForm.denyText }, { permissionForm.denyText = it })
+                        .comment("Deny rules win over allow rules.")
+                }
+            }
         }
     }
 
+    override fun reset() {
+        // "Always allow" answers in the tool window change the saved rules while the page may be open.
+        permissionForm.reset(permissionStore.load())
+        super.reset()
+    }
+
     override fun apply() {
+        val startSettings = coreStartSettings()
         super.apply()
-        // The core reads these at start; restart it so they take effect now.
-        WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
+        val permissions = permissionForm.toSettings()
+        if (permissionForm.isModified(permissionStore.load())) {
+            val service = WaveProjectService.getInstanceIfCreated(project)
+            // The core answers at once; the wait is bounded, and a rule it cannot read must stop Apply here.
+            val problem = PermissionSettingsApplier(permissionStore) { service?.supervisor?.api() }.applyAndWait(permissions)
+            if (problem != null) throw ConfigurationException(problem, "Wave Tools permissions")
+        }
+        // The core reads these only at start: restart it so they take effect now.
+        if (coreStartSettings() != startSettings) WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
+    }
+
+    private fun coreStartSettings(): List<Any?> {
+        val s = WaveSettings.getInstance().state
+        return listOf(s.nodePath, s.waveShell, s.gitBashPath, WaveProjectSettings.getInstance(project).state.additionalDirectories.toList())
     }
 }

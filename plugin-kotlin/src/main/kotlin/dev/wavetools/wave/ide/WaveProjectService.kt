@@ -22,6 +22,7 @@ import dev.wavetools.wave.bridge.HostInfo
 import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
+import dev.wavetools.wave.bridge.PermissionBridge
 import dev.wavetools.wave.ui.WaveController
 import java.nio.file.Paths
 
@@ -45,6 +46,9 @@ class WaveProjectService(private val project: Project) : Disposable {
     val supervisor: CoreSupervisor = CoreSupervisor(::launch, ::initializeParams, bridgeLog).also { sup ->
         sup.addStateListener { state -> if (state is CoreState.Failed) notifyFailure(state) }
     }
+
+    /** Serves the core's permission questions and persists the project's rules when the core reports a change. */
+    val permissions = PermissionBridge(WaveProjectSettings.getInstance(project).permissionStore, bridgeLog).also { it.attachTo(supervisor) }
 
     /** The tool window's controller, for the actions; null while the tool window has no content. */
     @Volatile
@@ -72,10 +76,12 @@ class WaveProjectService(private val project: Project) : Disposable {
     }
 
     // The default timeout is not a core setting: the controller passes it with each typed command.
-    private fun initializeParams(): InitializeParams = InitializeParams(
-        hostInfo = HostInfo("wave-jetbrains"),
-        workspaceRoot = project.basePath,
-        additionalDirectories = WaveProjectSettings.getInstance(project).state.additionalDirectories.toList(),
+    private fun initializeParams(): InitializeParams = permissions.initializeParams(
+        InitializeParams(
+            hostInfo = HostInfo("wave-jetbrains"),
+            workspaceRoot = project.basePath,
+            additionalDirectories = WaveProjectSettings.getInstance(project).state.additionalDirectories.toList(),
+        ),
     )
 
     private fun notifyFailure(state: CoreState.Failed) {

@@ -10,6 +10,8 @@ import com.intellij.openapi.components.Storage
 import com.intellij.openapi.components.StoragePathMacros
 import com.intellij.openapi.components.service
 import com.intellij.openapi.project.Project
+import dev.wavetools.wave.bridge.PermissionSettings
+import dev.wavetools.wave.bridge.PermissionStore
 
 /** Machine settings (paths differ between machines, so they do not roam). */
 @State(name = "WaveToolsSettings", storages = [Storage(value = "wave-tools.xml", roamingType = RoamingType.DISABLED)])
@@ -38,6 +40,25 @@ class WaveProjectSettings : SimplePersistentStateComponent<WaveProjectSettings.S
     class State : BaseState() {
         /** More directories a `cd` may stay in (BASH-CWD), one absolute path each. */
         var additionalDirectories by list<String>()
+        /** The permission mode chosen for this project ("ask", "allow-all", "deny-all"); null: the core's default (ask). */
+        var permissionMode by string()
+        /** The host's allow rules (the core reports them in `permission/rulesChanged`). */
+        var allowRules by list<String>()
+        var denyRules by list<String>()
+    }
+
+    /** The permission rules and mode, as the bridge reads and writes them. */
+    val permissionStore: PermissionStore = object : PermissionStore {
+        override fun load(): PermissionSettings = synchronized(this) {
+            PermissionSettings(state.permissionMode, state.allowRules.toList(), state.denyRules.toList())
+        }
+
+        override fun save(settings: PermissionSettings) = synchronized(this) {
+            state.permissionMode = settings.mode
+            // Assigning goes through the stored property, which counts the change (BaseState's list()).
+            state.allowRules = settings.allow.toMutableList()
+            state.denyRules = settings.deny.toMutableList()
+        }
     }
 
     companion object {

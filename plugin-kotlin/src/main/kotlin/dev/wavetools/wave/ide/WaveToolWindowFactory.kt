@@ -24,6 +24,7 @@ class WaveToolWindowFactory : ToolWindowFactory, DumbAware {
             supervisor = service.supervisor,
             host = IdeHostServices(project),
             defaultTimeoutMs = { WaveSettings.getInstance().state.defaultTimeoutSeconds.takeIf { it > 0 }?.let { it * 1000L } },
+            permissions = service.permissions,
         )
         controller.attach()
         service.controller = controller

@@ -75,6 +75,13 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     var notice: String? = null
         private set
 
+    /** An approval card for this call is open: the command has not started and cannot be moved yet. */
+    var waitingForPermission = false
+        set(value) {
+            field = value
+            refreshButtons()
+        }
+
     init {
         val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
         val left = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
@@ -103,7 +110,7 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
     fun refreshButtons() {
         val controllable = isRunning && actions.canControl(callId)
         buttons.isVisible = isRunning
-        moveButton.isEnabled = controllable && notice == null
+        moveButton.isEnabled = controllable && notice == null && !waitingForPermission
         stopButton.isEnabled = controllable
     }
 
@@ -236,7 +243,7 @@ class EditCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
             body.add(secondaryLabel(Format.firstLine(event.result.text)), BorderLayout.CENTER)
             return
         }
-        statusLabel.text = "+${model.added} −${model.removed}"
+        statusLabel.text = "+${model.linesAdded} −${model.linesRemoved}" + if (model.truncated) " (diff shortened)" else ""
         val view = DiffView(model)
         diffView = view
         body.add(view, BorderLayout.CENTER)
@@ -342,6 +349,7 @@ private const val MAX_EXPANDED_LINES = 20
 object Cards {
     fun create(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC(), root: String? = null): ToolCallCard = when (started.name) {
         "Bash" -> BashCard(started, actions, clock)
+        "run_shell_command" -> ShellCommandCard(started, actions, clock)
         "Edit", "MultiEdit" -> EditCard(started, actions, clock, root)
         else -> CompactCard(started, actions, clock, root)
     }

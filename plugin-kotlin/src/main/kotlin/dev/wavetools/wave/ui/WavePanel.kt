@@ -6,11 +6,15 @@ import dev.wavetools.wave.bridge.CoreEvents
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
 import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.bridge.PermissionDecided
+import dev.wavetools.wave.bridge.PermissionQuestion
 import dev.wavetools.wave.bridge.RpcErrors
 import dev.wavetools.wave.bridge.RpcException
 import dev.wavetools.wave.bridge.SessionCwdChanged
 import dev.wavetools.wave.bridge.TaskInfo
 import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
 import java.awt.BorderLayout
 import java.awt.CardLayout
@@ -80,23 +84,34 @@ class WaveController(
     private val host: HostServices,
     private val defaultTimeoutMs: () -> Long? = { null },
     clock: Clock = Clock.systemUTC(),
+    /** Permission questions of the core become approval cards; null: this window does not show them. */
+    private val permissions: PermissionBridge? = null,
 ) : CallActions {
     val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
     private val subscriptions = mutableListOf<AutoCloseable>()
 
     private val events = object : CoreEvents {
         override fun toolStarted(event: ToolStarted) = ui { panel.feed.toolStarted(event) }
+        override fun toolProgress(event: ToolProgress) = ui { panel.feed.toolProgress(event) }
         override fun toolFinished(event: ToolFinished) = ui { panel.feed.toolFinished(event) }
         override fun cwdChanged(event: SessionCwdChanged) = ui { panel.feed.cwdChanged(event) }
         override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
         override fun taskFinished(task: TaskInfo) = ui { panel.tasks.upsert(task) }
         override fun envStatusChanged(status: EnvStatus) = ui { panel.statusLine.showEnv(status) }
+        override fun permissionDecided(event: PermissionDecided) = ui { panel.feed.permissionDecided(event) }
         override fun other(method: String, params: JsonElement?) {}
     }
 
     fun attach() {
         subscriptions += supervisor.addEventListener(events)
         subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
+        permissions?.let { subscriptions += it.addQuestionListener(::asked) }
+    }
+
+    /** On the bridge's thread: the card is built on the UI thread, and taken down when the core stops waiting. */
+    private fun asked(question: PermissionQuestion) {
+        ui { panel.feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer)) }
+        question.cancelled.thenRun { ui { panel.feed.permissionWithdrawn(question.key) } }
     }
 
     fun dispose() {
@@ -189,7 +204,11 @@ class WaveController(
     /** Stop in the tool window: stop the newest running call this window can control. */
     fun stopLatest(): Boolean {
         val card = panel.feed.latestControllable(bashOnly = false) ?: return false
-        if (card is BashCard) card.requestStop() else stop(card.callId)
+        when (card) {
+            is BashCard -> card.requestStop()
+            is ShellCommandCard -> card.requestStop()
+            else -> stop(card.callId)
+        }
         return true
     }
 

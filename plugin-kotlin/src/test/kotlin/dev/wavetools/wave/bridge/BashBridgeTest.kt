@@ -151,16 +151,17 @@ class BashBridgeTest {
     }
 
     @Test
-    fun `Ctrl+B right after the call started waits until the shell runs instead of refusing`() {
-        // A probe that takes seconds (a login profile that sleeps) holds the shell back; moving
-        // must still work once the shell is up.
+    fun `Ctrl+B right after the call started, before its shell runs, is kept - the core reserves the task id`() {
+        // A probe that takes seconds (a login profile that sleeps) holds the shell back. The bridge
+        // asks once, with no retry: the core itself must keep the request.
         val home = Files.createTempDirectory("wave-home-").toRealPath()
         cleanups += { TestSupport.deleteTree(home) }
-        Files.writeString(home.resolve(".bash_profile"), "sleep 1\n")
+        Files.writeString(home.resolve(".bash_profile"), "sleep 3\n")
         val core = Core(TestSupport.launch(root, mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash")))
         val call = core.bash("sleep 30")
         core.await(CoreNotifications.TOOL_STARTED) { it.get("callId").asString == call.callId }
         val moved = call.moveToBackground().await()
+        assertTrue(TestSupport.commandProcesses(core.marker).isEmpty(), "the command had not started when the core answered")
         assertTrue(moved.moved, "moved: $moved")
         assertEquals(moved.taskId, BashResult.from(call.result.await()).backgroundTaskId)
         core.api.tasksStop(moved.taskId!!).await()

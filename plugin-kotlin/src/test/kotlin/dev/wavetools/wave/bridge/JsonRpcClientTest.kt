@@ -3,10 +3,12 @@ package dev.wavetools.wave.bridge
 import com.google.gson.JsonObject
 import com.google.gson.JsonParser
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertInstanceOf
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import java.time.Duration
+import java.util.concurrent.CompletableFuture
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.ExecutionException
 import java.util.concurrent.TimeUnit
@@ -106,11 +108,76 @@ class JsonRpcClientTest {
     }
 
     @Test
-    fun `a request from the core is answered with method-not-found instead of left waiting`() {
+    fun `a request from the core for a method nobody serves is answered with method-not-found`() {
         client.handleLine("""{"jsonrpc":"2.0","id":"core-1","method":"host/askSomething","params":{}}""")
         val reply = sent.last()
         assertEquals("core-1", reply.get("id").asString)
         assertEquals(RpcErrors.METHOD_NOT_FOUND, reply.getAsJsonObject("error").get("code").asInt)
+        assertEquals(0, client.openCoreRequests)
+    }
+
+    @Test
+    fun `a registered handler answers the core's request with its result, later and on another thread`() {
+        val answer = CompletableFuture<Any?>()
+        val seen = CopyOnWriteArrayList<CoreRequest>()
+        client.handle("permission/request") { seen += it; answer }
+        client.handleLine("""{"jsonrpc":"2.0","id":"core-7","method":"permission/request","params":{"tool":"Bash"}}""")
+        assertEquals("Bash", seen.single().params!!.asJsonObject.get("tool").asString)
+        assertEquals(1, client.openCoreRequests)
+        assertTrue(sent.none { it.has("id") && it.get("id").asString == "core-7" }, "nothing is sent before the handler answers")
+        Thread { answer.complete(mapOf("decision" to "allow-once")) }.apply { start(); join() }
+        val reply = sent.last()
+        assertEquals("core-7", reply.get("id").asString)
+        assertEquals("allow-once", reply.getAsJsonObject("result").get("decision").asString)
+        assertEquals(0, client.openCoreRequests)
+    }
+
+    @Test
+    fun `a handler's HostRequestError becomes that JSON-RPC error, any other failure -32603`() {
+        client.handle("a") { CompletableFuture.failedFuture<Any?>(HostRequestError(-32042, "no way", mapOf("why" to "test"))) }
+        client.handle("b") { throw IllegalStateException("boom") }
+        client.handleLine("""{"jsonrpc":"2.0","id":1,"method":"a"}""")
+        val a = sent.last().getAsJsonObject("error")
+        assertEquals(-32042, a.get("code").asInt)
+        assertEquals("no way", a.get("message").asString)
+        assertEquals("test", a.getAsJsonObject("data").get("why").asString)
+        client.handleLine("""{"jsonrpc":"2.0","id":2,"method":"b"}""")
+        val b = sent.last()
+        assertEquals(2, b.get("id").asInt)
+        assertEquals(RpcErrors.INTERNAL_ERROR, b.getAsJsonObject("error").get("code").asInt)
+        assertTrue(b.getAsJsonObject("error").get("message").asString.contains("boom"))
+    }
+
+    @Test
+    fun `cancelRequest from the core tells the handler, and its late answer is not sent`() {
+        val answer = CompletableFuture<Any?>()
+        var request: CoreRequest? = null
+        client.handle("permission/request") { request = it; answer }
+        client.handleLine("""{"jsonrpc":"2.0","id":"core-3","method":"permission/request","params":{}}""")
+        assertFalse(request!!.isCancelled)
+        client.handleLine("""{"jsonrpc":"2.0","method":"${'$'}/cancelRequest","params":{"id":"core-3"}}""")
+        assertTrue(request!!.cancelled.isDone)
+        assertEquals(0, client.openCoreRequests)
+        val before = sent.size
+        answer.complete(mapOf("decision" to "allow-once"))
+        assertEquals(before, sent.size, "an answer after the core stopped waiting is dropped")
+    }
+
+    @Test
+    fun `closing the connection cancels the core's open requests`() {
+        var request: CoreRequest? = null
+        client.handle("permission/request") { request = it; CompletableFuture<Any?>() }
+        client.handleLine("""{"jsonrpc":"2.0","id":"core-1","method":"permission/request","params":{}}""")
+        client.close("wave-core was stopped")
+        assertTrue(request!!.isCancelled)
+    }
+
+    @Test
+    fun `removing a handler makes the method unknown again`() {
+        val registration = client.handle("permission/request") { CompletableFuture.completedFuture<Any?>(null) }
+        registration.close()
+        client.handleLine("""{"jsonrpc":"2.0","id":"core-9","method":"permission/request","params":{}}""")
+        assertEquals(RpcErrors.METHOD_NOT_FOUND, sent.last().getAsJsonObject("error").get("code").asInt)
     }
 
     @Test

@@ -35,14 +35,17 @@ object TestSupport {
     }
 
     /**
-     * The plugin does not answer `permission/request` yet (it answers "method not found"), so a core
-     * in its default `ask` mode would refuse every command it cannot clear by itself. Permissions are
-     * not what these tests are about: their cores run with `--permission-mode allow-all`.
+     * Most tests are not about permissions: their cores run with `--permission-mode allow-all`, so
+     * no command waits for a question nobody answers. [askingLaunch] is the core as the plugin runs it.
      */
     val permissionArgs = listOf("--permission-mode", "allow-all")
 
     fun launch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
         CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = env + extraEnv, extraArgs = permissionArgs)
+
+    /** The core in its default `ask` mode (no permission arguments), without the login-shell probe. */
+    fun askingLaunch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
+        launchWithoutProbe(root, extraEnv).copy(extraArgs = emptyList())
 
     /** A launch whose core skips the login-shell probe: for tests where the probe is not the subject. */
     fun launchWithoutProbe(root: Path, extraEnv: Map<String, String> = emptyMap()) =

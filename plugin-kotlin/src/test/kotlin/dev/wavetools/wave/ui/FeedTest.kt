@@ -121,13 +121,15 @@ class FeedTest {
         val card = panel.feed.card("c2") as EditCard
         assertEquals("+1 −1", card.statusLabel.text)
         val view = card.diffView!!
-        assertEquals(listOf(DiffLine.Kind.CONTEXT, DiffLine.Kind.REMOVED, DiffLine.Kind.ADDED, DiffLine.Kind.CONTEXT), view.rows.map { it.line!!.kind })
-        assertEquals(listOf(12 to 12, 13 to null, null to 13, 14 to 14), view.rows.map { it.line!!.oldNumber to it.line!!.newNumber })
+        // The recording is a real core's Edit result (node-core/src/fs/diff.ts shape): the change is
+        // a pure insertion, so the removed line has no changed words and the added line has two.
+        val C = DiffLine.Kind.CONTEXT
+        assertEquals(listOf(C, C, C, DiffLine.Kind.REMOVED, DiffLine.Kind.ADDED, C), view.rows.map { it.line!!.kind })
+        assertEquals(listOf(10 to 10, 11 to 11, 12 to 12, 13 to null, null to 13, 14 to 14), view.rows.map { it.line!!.oldNumber to it.line!!.newNumber })
         val spans = view.highlightSpans()
-        assertEquals(listOf(1 to 20..20, 2 to 20..39), spans.map { it.row to it.range })
-        assertEquals(WaveTheme.removedWord, spans[0].color)
-        assertEquals(WaveTheme.addedWord, spans[1].color)
-        assertEquals("(x + Number.EPSILON)", view.rows[2].line!!.text.substring(spans[1].range))
+        assertEquals(listOf(4 to 20..20, 4 to 23..40), spans.map { it.row to it.range })
+        assertTrue(spans.all { it.color == WaveTheme.addedWord })
+        assertEquals(listOf("(", "+ Number.EPSILON) "), spans.map { view.rows[4].line!!.text.substring(it.range) })
         card.find<LinkLabel>().single().click()
         assertEquals("open /home/dev/shop/src/math.ts:13", actions.log.last())
     }

@@ -49,8 +49,18 @@ fun main(args: Array<String>) {
         ImageIO.write(image, "png", file)
         println("wrote $file")
     }
+    for (dark in listOf(false, true)) {
+        UIManager.setLookAndFeel(UIManager.getCrossPlatformLookAndFeelClassName())
+        if (dark) darcula() else lightTheme()
+        val file = File(out, if (dark) "approvals-dark.png" else "approvals-light.png")
+        ImageIO.write(approvalsScene(dark), "png", file)
+        println("wrote $file")
+    }
     UIManager.setLookAndFeel(UIManager.getCrossPlatformLookAndFeelClassName())
     lightTheme()
+    val rsc = File(out, "run-shell-command.png")
+    ImageIO.write(shellCommandScene(), "png", rsc)
+    println("wrote $rsc")
     val live = File(out, "live-bash.png")
     ImageIO.write(liveSession(), "png", live)
     println("wrote $live")
@@ -147,4 +157,90 @@ private fun darculaButtons(root: java.awt.Component) {
             javax.swing.BorderFactory.createEmptyBorder(1, 8, 1, 8),
         )
     }
+}
+
+private fun started(callId: String, name: String, args: Map<String, Any?>, at: String) =
+    dev.wavetools.wave.bridge.ToolStarted(callId, "main", name, dev.wavetools.wave.bridge.Json.encode(args).asJsonObject, at)
+
+/**
+ * Permission questions as the core asks them (PROTOCOL.md `permission/request`): one open with a
+ * danger warning and a compound command, one whose rules are being edited, one answered, one the
+ * core stopped waiting for, and a denial by a rule.
+ */
+private fun approvalsScene(dark: Boolean): java.awt.image.BufferedImage = onEdt {
+    val panel = WavePanel(object : HostServices {}, FakeActions(mutableSetOf("p1", "p2")), fixedClock("2026-05-04T10:02:30Z"), onRun = {}, onRetry = {})
+    panel.statusLine.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0"), workspace = WorkspaceInfo(root = "/home/dev/shop")), 4242))
+    panel.feed.workspaceRoot = "/home/dev/shop"
+    panel.split.dividerLocation = 1120
+    val feed = panel.feed
+    fun ask(key: String, prompt: dev.wavetools.wave.bridge.PermissionPrompt) =
+        feed.permissionAsked(dev.wavetools.wave.ui.ApprovalModel(key, prompt) { true })
+
+    feed.toolStarted(started("p0", "Bash", mapOf("command" to "npm test", "description" to "Run the unit tests"), "2026-05-04T10:00:10Z"))
+    val answered = ask("q0", dev.wavetools.wave.bridge.PermissionPrompt(
+        callId = "p0", sessionId = "main", tool = "Bash", command = "npm test", description = "Run the unit tests",
+        directory = "/home/dev/shop", reason = "No rule allows `npm test`.",
+        parts = listOf(dev.wavetools.wave.bridge.PartVerdict("npm test", status = "needs-approval", suggestedRule = "npm test:*")),
+        suggestedRules = listOf("npm test:*"), timeoutMs = 600000,
+    ))
+    answered.allowOnceButton.doClick()
+    answered.model.decided(dev.wavetools.wave.bridge.PermissionDecided(callId = "p0", tool = "Bash", command = "npm test", outcome = "allow", asked = true, answer = "allow-once"))
+
+    feed.toolStarted(started("p1", "Bash", mapOf("command" to "git status && rm -rf /tmp/shop-build ~/shop-cache", "description" to "Clean the build caches"), "2026-05-04T10:02:01Z"))
+    ask("q1", dev.wavetools.wave.bridge.PermissionPrompt(
+        callId = "p1", sessionId = "main", tool = "Bash", command = "git status && rm -rf /tmp/shop-build ~/shop-cache",
+        description = "Clean the build caches", directory = "/home/dev/shop",
+        reason = "`rm -rf /tmp/shop-build ~/shop-cache` needs approval: no rule allows it, and it has warnings.",
+        warnings = listOf(dev.wavetools.wave.bridge.PermissionWarning("delete-outside-workspace", "Deletes recursively ~/shop-cache, outside the workspace.", "rm -rf /tmp/shop-build ~/shop-cache")),
+        parts = listOf(
+            dev.wavetools.wave.bridge.PartVerdict("git status", status = "allowed", rule = "git status"),
+            dev.wavetools.wave.bridge.PartVerdict("rm -rf /tmp/shop-build ~/shop-cache", status = "needs-approval", suggestedRule = "rm -rf /tmp/shop-build ~/shop-cache"),
+        ),
+        suggestedRules = listOf("rm -rf /tmp/shop-build ~/shop-cache"), timeoutMs = 600000,
+    ))
+
+    feed.toolStarted(started("p2", "run_shell_command", mapOf("command" to "npm run test:unit -- --watch=false", "description" to "Unit tests"), "2026-05-04T10:02:12Z"))
+    val editing = ask("q2", dev.wavetools.wave.bridge.PermissionPrompt(
+        callId = "p2", sessionId = "main", tool = "run_shell_command", command = "npm run test:unit -- --watch=false", description = "Unit tests",
+        directory = "/home/dev/shop", reason = "No rule allows `npm run test:unit -- --watch=false`.",
+        parts = listOf(dev.wavetools.wave.bridge.PartVerdict("npm run test:unit -- --watch=false", status = "needs-approval", suggestedRule = "npm run test:unit:*")),
+        suggestedRules = listOf("npm run test:unit:*"), timeoutMs = 600000,
+    ))
+    editing.alwaysAllowButton.doClick()
+    editing.rulesArea.text = "npm run test:*"
+
+    val gone = ask("q3", dev.wavetools.wave.bridge.PermissionPrompt(
+        callId = "p3", sessionId = "main", tool = "Write", kind = "path", path = "/home/dev/.npmrc",
+        directory = "/home/dev/shop", reason = "/home/dev/.npmrc is outside the allowed directories.", timeoutMs = 600000,
+    ))
+    gone.model.withdraw(dev.wavetools.wave.ui.ApprovalModel.NOT_WAITING_ANY_MORE)
+    feed.permissionDecided(dev.wavetools.wave.bridge.PermissionDecided(
+        callId = "p4", tool = "Bash", command = "git push --force origin main", outcome = "deny", asked = false,
+        reason = "Permission denied: `git push --force origin main` matches the deny rule `git push --force:*`.",
+    ))
+    if (dark) darculaButtons(panel)
+    paint(panel, Dimension(820, 1240))
+}
+
+/** run_shell_command: one running with its live output tail, one finished with every result field. */
+private fun shellCommandScene(): java.awt.image.BufferedImage = onEdt {
+    val panel = WavePanel(object : HostServices {}, FakeActions(mutableSetOf("r2")), fixedClock("2026-05-04T10:03:20Z"), onRun = {}, onRetry = {})
+    panel.statusLine.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0"), workspace = WorkspaceInfo(root = "/home/dev/shop")), 4242))
+    panel.split.dividerLocation = 1120
+    val feed = panel.feed
+    feed.toolStarted(started("r1", "run_shell_command", mapOf("command" to "npm run build && (node server.js > server.log 2>&1 &)", "description" to "Build and start the server", "directory" to "web"), "2026-05-04T10:01:00Z"))
+    val structured = mapOf(
+        "command" to "npm run build && (node server.js > server.log 2>&1 &)", "directory" to "web",
+        "stdout" to "> shop-web@1.4.0 build\n> tsc -p . && esbuild src/main.ts --bundle --outfile=dist/main.js\n\n  dist/main.js  182.4kb\n\n⚡ Done in 312ms\n",
+        "stderr" to "npm warn deprecated inflight@1.0.6: This module is not supported\n", "error" to null, "errorKind" to null,
+        "exitCode" to 0, "signal" to null, "signalName" to null, "backgroundPids" to listOf(48213),
+        "backgroundProcesses" to listOf(mapOf("pid" to 48213, "command" to "node server.js")), "pgid" to 48190,
+        "timedOut" to false, "interrupted" to false, "timeoutMs" to 120000, "durationMs" to 4380,
+    )
+    feed.toolFinished(dev.wavetools.wave.bridge.ToolFinished("r1", "main", "run_shell_command", false, 4380,
+        dev.wavetools.wave.bridge.CallToolResult(structuredContent = dev.wavetools.wave.bridge.Json.encode(structured).asJsonObject)))
+    feed.toolStarted(started("r2", "run_shell_command", mapOf("command" to "npm run test:e2e", "description" to "End-to-end tests"), "2026-05-04T10:02:51Z"))
+    feed.toolProgress(dev.wavetools.wave.bridge.ToolProgress("r2", "main",
+        "  ✓ cart › adds an item (812ms)\n  ✓ cart › removes an item (640ms)\n  ✓ checkout › pays with a card (2.1s)\n  ◌ checkout › applies a coupon\n[stderr]\n(node:48301) ExperimentalWarning: VM Modules is an experimental feature", 29.0))
+    paint(panel, Dimension(820, 900))
 }

@@ -1,0 +1,127 @@
+package dev.wavetools.wave.ui
+
+import dev.wavetools.wave.bridge.PermissionAnswer
+import dev.wavetools.wave.bridge.PermissionDecided
+import dev.wavetools.wave.bridge.PermissionPrompt
+
+/**
+ * One permission question's life in the tool window, without Swing: asking → (editing the rules
+ * to remember | writing a message for the model) → answered, or withdrawn when the core stopped
+ * waiting first. [send] delivers the answer and says whether the core was still waiting for it.
+ */
+class ApprovalModel(
+    /** The question's key, unique in this window. */
+    val key: String,
+    val prompt: PermissionPrompt,
+    private val send: (PermissionAnswer) -> Boolean,
+) {
+    sealed class State {
+        object Asking : State() {
+            override fun toString() = "Asking"
+        }
+
+        /** "Always allow…": the rules to remember, one per line, editable before they are sent. */
+        data class EditingRules(val text: String, val error: String? = null) : State()
+
+        /** "Deny": an optional message for the model. */
+        data class EnteringDenyMessage(val text: String = "") : State()
+
+        data class Answered(val answer: PermissionAnswer) : State()
+
+        /** The core stopped waiting (its time limit, the call ended or was stopped, the core went away). */
+        data class Withdrawn(val reason: String) : State()
+    }
+
+    var state: State = State.Asking
+        private set
+
+    /** The core's `permission/decided` for this question, once it arrived. */
+    var decided: PermissionDecided? = null
+        private set
+
+    private val listeners = mutableListOf<(ApprovalModel) -> Unit>()
+
+    fun onChange(listener: (ApprovalModel) -> Unit) {
+        listeners += listener
+    }
+
+    /** The buttons work only while the core waits and no answer went out. */
+    val isOpen: Boolean get() = state !is State.Answered && state !is State.Withdrawn
+
+    val subject: String get() = prompt.command ?: prompt.path ?: ""
+
+    /** What "Always allow…" starts with: the core's suggestion, one rule per line. */
+    val suggestedRulesText: String get() = prompt.suggestedRules.joinToString("\n")
+
+    fun allowOnce() = answer(PermissionAnswer.allowOnce())
+
+    fun startAlwaysAllow() {
+        if (state == State.Asking) set(State.EditingRules(suggestedRulesText))
+    }
+
+    /** Sends "always allow" with the rules in [text] (one per line; blank lines ignored). */
+    fun confirmRules(text: String) {
+        if (state !is State.EditingRules) return
+        val rules = parseRules(text)
+        if (rules.isEmpty()) {
+            set(State.EditingRules(text, "Enter at least one rule, or use Allow once."))
+            return
+        }
+        answer(PermissionAnswer.alwaysAllow(rules))
+    }
+
+    fun startDeny() {
+        if (state == State.Asking) set(State.EnteringDenyMessage())
+    }
+
+    fun confirmDeny(message: String) {
+        if (state is State.EnteringDenyMessage) answer(PermissionAnswer.deny(message))
+    }
+
+    /** Escape from the rules editor or the deny message: back to the three buttons. */
+    fun back() {
+        if (state is State.EditingRules || state is State.EnteringDenyMessage) set(State.Asking)
+    }
+
+    fun withdraw(reason: String) {
+        if (isOpen) set(State.Withdrawn(reason))
+    }
+
+    fun decided(event: PermissionDecided) {
+        decided = event
+        listeners.forEach { it(this) }
+    }
+
+    private fun answer(answer: PermissionAnswer) {
+        if (!isOpen) return
+        set(if (send(answer)) State.Answered(answer) else State.Withdrawn(NOT_WAITING_ANY_MORE))
+    }
+
+    private fun set(next: State) {
+        state = next
+        listeners.forEach { it(this) }
+    }
+
+    /** One line for the card's footer: what happened to the question. */
+    fun outcomeText(): String? = when (val s = state) {
+        is State.Answered -> {
+            val a = s.answer
+            val what = when (a.decision) {
+                PermissionAnswer.ALLOW_ONCE -> "Allowed once."
+                PermissionAnswer.ALWAYS_ALLOW -> "Allowed, and always allowed from now on: " + a.rules.orEmpty().joinToString(", ")
+                else -> "Denied." + (a.message?.let { " Told the model: $it" } ?: "")
+            }
+            val core = decided?.let { if (it.outcome == "allow") " It ran." else " It did not run." } ?: ""
+            what + core
+        }
+        is State.Withdrawn -> "No longer waiting: ${s.reason}"
+        else -> null
+    }
+
+    companion object {
+        const val NOT_WAITING_ANY_MORE = "the core gave up (time limit, or the call ended). Nothing ran."
+        const val CALL_ENDED = "the call ended first. Nothing ran."
+
+        fun parseRules(text: String): List<String> = text.lines().map { it.trim() }.filter { it.isNotEmpty() }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.wavetools.wave.bridge
+
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Test
+import java.nio.file.Files
+import java.nio.file.Path
+import java.util.concurrent.TimeUnit
+
+/** FS-EDIT-3: the structured diff of a real core's Edit and Write results, read by the bridge. */
+class EditDiffTest {
+    private val root: Path = TestSupport.workspace()
+    private var proc: CoreProcess? = null
+
+    @AfterEach
+    fun cleanup() {
+        proc?.stop()
+        TestSupport.deleteTree(root)
+    }
+
+    private fun api(): WaveCoreApi {
+        val p = CoreProcess.start(TestSupport.launchWithoutProbe(root), RecordingLog(), TestSupport.scheduler).also { proc = it }
+        return WaveCoreApi(p.rpc).also { it.initialize(InitializeParams(hostInfo = HostInfo("kotlin-diff-test"))).get(30, TimeUnit.SECONDS) }
+    }
+
+    private fun WaveCoreApi.call(name: String, args: Map<String, Any?>): CallToolResult =
+        callTool(name, args).result.get(60, TimeUnit.SECONDS).also { assertFalse(it.isError, it.text) }
+
+    @Test
+    fun `an Edit's diff - hunk header, line numbers, and changed words as UTF-16 ranges past an emoji`() {
+        val file = root.resolve("greet.ts")
+        Files.writeString(file, (1..8).joinToString("") { "// $it\n" } + "const greeting = \"🙂 hello world\";\n" + "export default greeting;\n")
+        val api = api()
+        api.call("Read", mapOf("file_path" to file.toString()))
+        val result = api.call("Edit", mapOf("file_path" to file.toString(), "old_string" to "hello world", "new_string" to "hello there"))
+        val diff = EditDiffAdapter.from(result)!!
+        assertEquals(file.toString(), diff.filePath)
+        assertEquals(1, diff.linesAdded)
+        assertEquals(1, diff.linesRemoved)
+        assertFalse(diff.truncated)
+        val hunk = diff.hunks.single()
+        assertEquals(listOf(6, 5, 6, 5), listOf(hunk.oldStart, hunk.oldLines, hunk.newStart, hunk.newLines))
+        val k = DiffLine.Kind.CONTEXT
+        assertEquals(listOf(k, k, k, DiffLine.Kind.REMOVED, DiffLine.Kind.ADDED, k), hunk.lines.map { it.kind })
+        assertEquals(listOf(6 to 6, 7 to 7, 8 to 8, 9 to null, null to 9, 10 to 10), hunk.lines.map { it.oldNumber to it.newNumber })
+        val removed = hunk.lines[3]
+        val added = hunk.lines[4]
+        // 🙂 is two UTF-16 code units: the ranges are Kotlin string indices as they are.
+        assertEquals(listOf("world"), removed.highlights.map { removed.text.substring(it) })
+        assertEquals(listOf("there"), added.highlights.map { added.text.substring(it) })
+    }
+
+    @Test
+    fun `a Write's diff, and results without one`() {
+        val api = api()
+        val file = root.resolve("notes.txt")
+        api.call("Read", mapOf("file_path" to file.toString()))
+        val result = api.call("Write", mapOf("file_path" to file.toString(), "content" to "hello from the workspace\nsecond line, changed\nthird line\n"))
+        val diff = EditDiffAdapter.from(result)!!
+        assertEquals(1, diff.linesAdded)
+        assertEquals(1, diff.linesRemoved)
+        assertEquals(listOf("second line", "second line, changed"), diff.hunks.single().lines.filter { it.kind != DiffLine.Kind.CONTEXT }.map { it.text })
+        assertNull(EditDiffAdapter.from(api.call("Read", mapOf("file_path" to file.toString()))), "a Read has no diff")
+    }
+}
