@@ -219,7 +219,12 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
     expect(existsSync(path.join(root, "once.txt"))).toBe(true);
 
     const denied = call(core, "Bash", { command: "sleep 300 & touch denied.txt" }, "b2");
-    answer(core, await askFor(core, "b2"), { decision: "deny", message: "not now" });
+    const ask2 = await askFor(core, "b2");
+    // Ctrl+B while the question is open moves nothing: no task id for a command that may never run.
+    expect((await core.request("calls/list")).result.calls).toMatchObject([{ callId: "b2", awaitingPermission: true, canMoveToBackground: false }]);
+    const move = await core.request("calls/moveToBackground", { callId: "b2" });
+    expect(move.result).toEqual({ moved: false, reason: 'The Bash call "b2" is waiting for permission; nothing runs yet. Answer the question first, then move it.' });
+    answer(core, ask2, { decision: "deny", message: "not now" });
     const d = (await denied).result;
     expect(d).toMatchObject({ isError: true, structuredContent: { permissionDenied: true } });
     expect(d.content[0].text).toBe("Permission denied: the user did not allow Bash to run `sleep 300 & touch denied.txt`. The user said: not now. Do not retry the same thing without asking the user.");

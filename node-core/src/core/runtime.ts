@@ -32,6 +32,8 @@ export interface InFlightCall {
   arguments: Record<string, unknown>;
   startedAt: number;
   moveToBackground?: () => string | undefined;
+  /** True while the call waits for its permission check (possibly the user's answer). */
+  awaitingPermission?: boolean;
 }
 
 export type ResultHook = (result: ToolResult, call: { session: Session; origin: CallOrigin; name: string }) => ToolResult;
@@ -143,7 +145,15 @@ export class WaveCore {
           ),
       };
       const needed = await tool.permission?.(input, ctx);
-      const permission = needed ? await ctx.checkPermission(needed) : undefined;
+      let permission: Awaited<ReturnType<ToolContext["checkPermission"]>> | undefined;
+      if (needed) {
+        call.awaitingPermission = true;
+        try {
+          permission = await ctx.checkPermission(needed);
+        } finally {
+          call.awaitingPermission = false;
+        }
+      }
       result =
         permission && !permission.allowed
           ? errorResult(permission.message, {

@@ -40,6 +40,9 @@ export const callsMoveToBackground = defineHostMethod({
   handle: (p, { core }) => {
     const call = core.inFlightCalls().find((c) => c.callId === p.callId);
     if (!call) return { moved: false, reason: `No running call with id "${p.callId}".` };
+    if (call.awaitingPermission) {
+      return { moved: false, reason: `The ${call.name} call "${p.callId}" is waiting for permission; nothing runs yet. Answer the question first, then move it.` };
+    }
     const taskId = core.moveToBackground(p.callId);
     return taskId
       ? { moved: true, taskId }
@@ -61,6 +64,7 @@ export const callsList = defineHostMethod({
         arguments: c.arguments,
         startedAt: new Date(c.startedAt).toISOString(),
         canMoveToBackground: c.moveToBackground !== undefined,
+        awaitingPermission: c.awaitingPermission === true,
       })),
   }),
 });
