@@ -119,7 +119,11 @@ class ControllerTest {
         // Stop once the command has printed its first line: its `sleep` runs (seen in /proc by the core's marker).
         val marker = supervisor.process()!!.launch.instanceMarker
         TestSupport.eventually(message = { "sleep 31 never started" }) {
-            TestSupport.commandProcesses(marker).keys.any { pid -> ProcessHandle.of(pid).flatMap { it.info().commandLine() }.orElse("").endsWith("sleep 31") }
+            // The sleep itself, not the shell whose `-c` text also ends with "sleep 31".
+            TestSupport.commandProcesses(marker).keys.any { pid ->
+                val info = ProcessHandle.of(pid).map { it.info() }
+                info.flatMap { it.command() }.orElse("").endsWith("/sleep") && info.flatMap { it.arguments() }.map { it.toList() }.orElse(null) == listOf("31")
+            }
         }
         assertTrue(onEdt { controller.stopLatest() })
         finished(stopped)
