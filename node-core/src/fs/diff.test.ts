@@ -20,6 +20,17 @@ describe("structured diff", () => {
     expect(h.lines[0]).toEqual({ type: "context", text: "one", oldLine: 1, newLine: 1 });
   });
 
+  it("FS-EDIT-3 word ranges hold the changed words without the spaces around them; a whitespace-only change stays marked", async () => {
+    const oldText = "const r = Math.round(x * 100);\nif (a) {\n";
+    const newText = "const r = Math.round((x + Number.EPSILON) * 100);\nif (a)  {\n";
+    const d = await structuredDiff(oldText, newText, [wholeTextRegion(oldText, newText)!]);
+    const added = d.hunks[0]!.lines.filter((l) => l.type === "added");
+    const marked = added.map((l) => l.changes!.map((r) => l.text.slice(r.start, r.end)));
+    expect(marked[0]!.every((m) => m === m.trim() && m.length > 0)).toBe(true);
+    expect(marked[0]!.join("|")).toContain("Number.EPSILON");
+    expect(marked[1]).toEqual(["  "]);
+  });
+
   it("FS-EDIT-3 leaves out word ranges when removed and added line counts differ", async () => {
     const oldText = "a\nb\nc\n";
     const newText = "a\nB1\nB2\nc\n";

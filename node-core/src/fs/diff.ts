@@ -136,7 +136,22 @@ function wordRanges(lib: DiffLib, oldLine: string, newLine: string): { removed: 
       n += len;
     }
   }
-  return { removed, added };
+  return { removed: trimmed(oldLine, removed), added: trimmed(newLine, added) };
+}
+
+/**
+ * Which side of a change a space belongs to is arbitrary (`x + y) * 2` vs `x + y)` + ` * 2`); a
+ * highlight reads best on the words alone, so ranges lose their outer whitespace unless they
+ * are only whitespace (an indentation change stays visible).
+ */
+function trimmed(text: string, ranges: ChangeRange[]): ChangeRange[] {
+  return ranges.map(({ start, end }) => {
+    let s = start;
+    let e = end;
+    while (s < e && /\s/.test(text[s]!)) s++;
+    while (e > s && /\s/.test(text[e - 1]!)) e--;
+    return s < e ? { start: s, end: e } : { start, end };
+  });
 }
 
 function pushRange(ranges: ChangeRange[], start: number, end: number): void {
