@@ -5,22 +5,40 @@ import com.intellij.openapi.actionSystem.ActionUpdateThread
 import com.intellij.openapi.actionSystem.AnActionEvent
 import com.intellij.openapi.project.DumbAwareAction
 import com.intellij.openapi.wm.ToolWindowManager
+import dev.wavetools.wave.ui.WaveController
+import javax.swing.Icon
+
+/**
+ * An action on the newest running call this tool window started, enabled only while there is one.
+ * update() reads the tool window's Swing state, so it runs on the UI thread.
+ */
+abstract class LatestCallAction(text: String, description: String, icon: Icon, private val bashOnly: Boolean) :
+    DumbAwareAction(text, description, icon) {
+    override fun getActionUpdateThread() = ActionUpdateThread.EDT
+
+    override fun update(e: AnActionEvent) {
+        e.presentation.isEnabled = controller(e)?.panel?.feed?.latestControllable(bashOnly = bashOnly) != null
+    }
+
+    override fun actionPerformed(e: AnActionEvent) {
+        controller(e)?.let { perform(it) }
+    }
+
+    protected abstract fun perform(controller: WaveController)
+
+    private fun controller(e: AnActionEvent): WaveController? =
+        e.project?.let { WaveProjectService.getInstanceIfCreated(it) }?.controller
+}
 
 /**
  * Ctrl+B in the Wave tool window: the newest running command this window started continues as a
  * background task. Calls the same code as the card's button.
  */
-class MoveToBackgroundAction : DumbAwareAction("Move Command to Background", "Keep the running command going as a background task", AllIcons.Actions.Resume) {
-    // update() reads the tool window's Swing state, so it runs on the UI thread.
-    override fun getActionUpdateThread() = ActionUpdateThread.EDT
-
-    override fun update(e: AnActionEvent) {
-        val controller = e.project?.let { WaveProjectService.getInstanceIfCreated(it) }?.controller
-        e.presentation.isEnabled = controller?.panel?.feed?.latestControllable(bashOnly = true) != null
-    }
-
-    override fun actionPerformed(e: AnActionEvent) {
-        WaveProjectService.getInstanceIfCreated(e.project ?: return)?.controller?.moveLatestToBackground()
+class MoveToBackgroundAction : LatestCallAction(
+    "Move Command to Background", "Keep the running command going as a background task", AllIcons.Actions.Resume, bashOnly = true,
+) {
+    override fun perform(controller: WaveController) {
+        controller.moveLatestToBackground()
     }
 
     companion object {
@@ -29,16 +47,11 @@ class MoveToBackgroundAction : DumbAwareAction("Move Command to Background", "Ke
 }
 
 /** Stop: the newest running call this window started is cancelled; the core kills its process tree. */
-class StopCallAction : DumbAwareAction("Stop Command", "Stop the running command and its child processes", AllIcons.Actions.Suspend) {
-    override fun getActionUpdateThread() = ActionUpdateThread.EDT
-
-    override fun update(e: AnActionEvent) {
-        val controller = e.project?.let { WaveProjectService.getInstanceIfCreated(it) }?.controller
-        e.presentation.isEnabled = controller?.panel?.feed?.latestControllable(bashOnly = false) != null
-    }
-
-    override fun actionPerformed(e: AnActionEvent) {
-        WaveProjectService.getInstanceIfCreated(e.project ?: return)?.controller?.stopLatest()
+class StopCallAction : LatestCallAction(
+    "Stop Command", "Stop the running command and its child processes", AllIcons.Actions.Suspend, bashOnly = false,
+) {
+    override fun perform(controller: WaveController) {
+        controller.stopLatest()
     }
 
     companion object {

@@ -10,7 +10,6 @@ import java.awt.GridBagConstraints
 import java.awt.GridBagLayout
 import java.awt.Insets
 import java.time.Clock
-import java.time.Duration
 import javax.swing.BoxLayout
 import javax.swing.JButton
 import javax.swing.JComponent
@@ -48,30 +47,15 @@ class ShellCommandCard(started: ToolStarted, actions: CallActions, clock: Clock 
     private var lastProgressSeconds: Long? = null
 
     init {
-        val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
-        val left = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
-        left.add(monoLabel("$ $command", bold = true).apply { toolTipText = command })
         val sub = listOfNotNull(description?.takeIf { it.isNotBlank() }, directory?.takeIf { it.isNotBlank() }?.let { "in $it" })
-        if (sub.isNotEmpty()) left.add(secondaryLabel(sub.joinToString(" · ")))
-        val right = JPanel(FlowLayout(FlowLayout.RIGHT, 6, 0)).apply { isOpaque = false }
-        right.add(statusDot)
-        right.add(statusLabel)
-        right.add(stopButton)
-        header.add(left, BorderLayout.CENTER)
-        header.add(right, BorderLayout.EAST)
-        add(header, BorderLayout.NORTH)
+        add(commandHeader(command, sub.joinToString(" · "), statusDot, statusLabel, stopButton), BorderLayout.NORTH)
         add(body, BorderLayout.CENTER)
         refreshButtons()
         tick()
         timer.start()
     }
 
-    override fun tick() {
-        if (!isRunning) return
-        val elapsed = Format.elapsed(Duration.between(startedAt, clock.instant()))
-        statusLabel.text = "Running $elapsed"
-        statusLabel.foreground = WaveTheme.running
-    }
+    override fun tick() = showElapsed(statusLabel)
 
     fun refreshButtons() {
         stopButton.isVisible = isRunning

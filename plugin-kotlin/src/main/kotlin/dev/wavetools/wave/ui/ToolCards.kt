@@ -46,6 +46,28 @@ abstract class ToolCallCard(val started: ToolStarted, protected val actions: Cal
     /** Called every second while running (and once by tests). */
     open fun tick() {}
 
+    /** `$ command` over a secondary line on the left; the status and the controls on the right. */
+    protected fun commandHeader(command: String, subtitle: String?, statusDot: StatusDot, statusLabel: JLabel, controls: JComponent): JPanel {
+        val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
+        val left = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
+        left.add(monoLabel("$ $command", bold = true).apply { toolTipText = command })
+        if (!subtitle.isNullOrBlank()) left.add(secondaryLabel(subtitle))
+        val right = JPanel(FlowLayout(FlowLayout.RIGHT, 6, 0)).apply { isOpaque = false }
+        right.add(statusDot)
+        right.add(statusLabel)
+        right.add(controls)
+        header.add(left, BorderLayout.CENTER)
+        header.add(right, BorderLayout.EAST)
+        return header
+    }
+
+    /** "Running 12s" while the call runs. */
+    protected fun showElapsed(statusLabel: JLabel) {
+        if (!isRunning) return
+        statusLabel.text = "Running ${Format.elapsed(Duration.between(startedAt, clock.instant()))}"
+        statusLabel.foreground = WaveTheme.running
+    }
+
     /** Stops timers; the card is leaving the feed. */
     open fun dispose() {}
 }
@@ -83,28 +105,14 @@ class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.
         }
 
     init {
-        val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
-        val left = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
-        left.add(monoLabel("$ $command", bold = true).apply { toolTipText = command })
-        if (!description.isNullOrBlank()) left.add(secondaryLabel(description))
-        val right = JPanel(FlowLayout(FlowLayout.RIGHT, 6, 0)).apply { isOpaque = false }
-        right.add(statusDot)
-        right.add(statusLabel)
-        right.add(buttons)
-        header.add(left, BorderLayout.CENTER)
-        header.add(right, BorderLayout.EAST)
-        add(header, BorderLayout.NORTH)
+        add(commandHeader(command, description, statusDot, statusLabel, buttons), BorderLayout.NORTH)
         add(body, BorderLayout.CENTER)
         refreshButtons()
         tick()
         timer.start()
     }
 
-    override fun tick() {
-        if (!isRunning) return
-        statusLabel.text = "Running ${Format.elapsed(Duration.between(startedAt, clock.instant()))}"
-        statusLabel.foreground = WaveTheme.running
-    }
+    override fun tick() = showElapsed(statusLabel)
 
     /** Re-reads whether this host can still control the call (it may have been started elsewhere). */
     fun refreshButtons() {
