@@ -9,6 +9,7 @@ import { directoryExists } from "./core/workspace.js";
 import { canonicalDir } from "./core/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
+import { setLogLevel } from "./util/log.js";
 import { ENV_COMMAND_HELP, runEnvCommand } from "./env/command.js";
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
 
@@ -28,7 +29,7 @@ Usage:
 PERMISSIONS: --permission-mode ask|allow-all|deny-all, --allow RULE..., --deny RULE...
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
-Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr);
+Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr; default info, warn for call);
              WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env).
 Protocol reference: node-core/PROTOCOL.md.
 `;
@@ -198,6 +199,8 @@ async function call(argv: string[]): Promise<number> {
   if (!name) throw new UsageError("call needs a tool name, e.g. wave-core call Read '{\"file_path\":\"README.md\"}'");
   if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}. Pass the tool arguments as one JSON string.`);
   const args = readArguments(rawArgs);
+  // One command for a person or a script: stderr carries its warnings, not the core's info logs.
+  if (!process.env.WAVE_LOG_LEVEL) setLogLevel("warn");
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new UsageError("The arguments must be a JSON object, e.g. '{\"command\":\"ls\"}'.");
   }

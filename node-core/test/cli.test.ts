@@ -56,6 +56,7 @@ describe("wave-core CLI", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("done\n");
     expect(r.stderr).toMatch(/^wave-core: warning: chmod mode 666 makes them writable by every user\.$/m);
+    expect(r.stderr.match(/writable by every user/g)).toHaveLength(1);
     expect(statSync(path.join(root, "f.txt")).mode & 0o777).toBe(0o666);
     expect(existsSync(path.join(root, "made.txt"))).toBe(true);
 

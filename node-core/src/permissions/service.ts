@@ -196,7 +196,9 @@ export class PermissionService {
     const subject = check.command !== undefined ? `run ${quote(check.command)}` : `write ${decision.path}`;
     const report = (outcome: PermissionOutcome): PermissionOutcome => {
       if (outcome.asked || !outcome.allowed || decision.warnings.length > 0) {
-        if (outcome.allowed && !outcome.asked) log.warn("allowed despite warnings", { tool: check.tool, mode: decision.mode, warnings: decision.warnings.map((w) => w.message) });
+        // Each front end shows it to the user (permission/decided, MCP log messages, `call` on stderr);
+        // the log keeps the audit trail without saying it twice.
+        if (outcome.allowed && !outcome.asked) log.info("allowed despite warnings", { tool: check.tool, mode: decision.mode, warnings: decision.warnings.map((w) => w.message) });
         this.deps.events.emit("permission/decided", {
           ...(opts.callId ? { callId: opts.callId } : {}),
           sessionId,
