@@ -4,7 +4,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUNDLE as bundle, CoreProcess } from "./support/coreProcess.js";
+import { BUNDLE as bundle, bundleForAnyUser, CoreProcess } from "./support/coreProcess.js";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const made: string[] = [];
 
@@ -119,7 +119,7 @@ describe("file tools end to end", () => {
         { local: () => chmodSync(path.join(root, "later.txt"), 0o000) },
         call("Edit", { file_path: "later.txt", old_string: "was", new_string: "is" }),
       ],
-      { wrap, env: { ...process.env, HOME: root } },
+      { wrap, env: { ...process.env, HOME: root }, bundlePath: isRoot ? bundleForAnyUser() : undefined },
     );
     expect(textOf(responses[0]!)).toMatch(/^Permission denied reading .*secret\.txt/);
     expect(responses[1]!.result!.isError).toBe(false);

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
+import { BUNDLE, bundleForAnyUser, CoreProcess } from "./support/coreProcess.js";
 import { tempDir } from "./support/processes.js";
 
 const cores: CoreProcess[] = [];
@@ -45,7 +45,7 @@ describe("RSC-4 a directory the user may not enter", () => {
     chmodSync(path.join(root, "locked"), 0o000);
     // root may enter any directory: run the core as an unprivileged user to meet the refusal for real.
     const asRoot = process.getuid?.() === 0;
-    const r = spawnSync(process.execPath, [BUNDLE, "call", "run_shell_command", JSON.stringify({ command: "touch ../made", directory: "locked" }), "--root", root], {
+    const r = spawnSync(process.execPath, [asRoot ? bundleForAnyUser() : BUNDLE, "call", "run_shell_command", JSON.stringify({ command: "touch ../made", directory: "locked" }), "--root", root], {
       encoding: "utf8",
       timeout: 30_000,
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),

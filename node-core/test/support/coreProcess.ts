@@ -1,13 +1,27 @@
 // A test client for the bundled core: starts `node dist/wave-core.js <args>`, speaks line-delimited
 // JSON-RPC, and lets tests wait for responses and notifications.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const BUNDLE = path.resolve(__dirname, "..", "..", "dist", "wave-core.js");
 
 export function bundleExists(): boolean {
   return existsSync(BUNDLE);
+}
+
+/**
+ * A copy of the bundle an unprivileged user can load, for tests that run the core as `nobody`:
+ * the checkout itself may sit below a directory only its owner can enter (a `mktemp -d` clone).
+ */
+export function bundleForAnyUser(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "wave-bundle-"));
+  chmodSync(dir, 0o755);
+  const copy = path.join(dir, "wave-core.js");
+  copyFileSync(BUNDLE, copy);
+  chmodSync(copy, 0o644);
+  return copy;
 }
 
 export interface Message {
