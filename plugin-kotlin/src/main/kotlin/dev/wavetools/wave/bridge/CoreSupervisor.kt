@@ -3,6 +3,7 @@ package dev.wavetools.wave.bridge
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.Executors
+import java.util.concurrent.RejectedExecutionException
 import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.ScheduledFuture
 import java.util.concurrent.ThreadFactory
@@ -113,6 +114,18 @@ class CoreSupervisor(
             if (closed) return
             failures = 0
             launchNow(1)
+        }
+    }
+
+    /**
+     * [start] off the caller's thread: locating Node.js (it runs `node --version`), reading the IDE's
+     * environment and spawning the core must never block a UI thread.
+     */
+    fun startAsync() {
+        try {
+            if (!closed) scheduler.execute { if (!closed) start() }
+        } catch (e: RejectedExecutionException) {
+            // Closed meanwhile: nothing to start.
         }
     }
 

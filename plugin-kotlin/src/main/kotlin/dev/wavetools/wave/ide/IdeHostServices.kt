@@ -7,6 +7,7 @@ import com.intellij.openapi.application.ApplicationManager
 import com.intellij.openapi.fileEditor.OpenFileDescriptor
 import com.intellij.openapi.options.ShowSettingsUtil
 import com.intellij.openapi.project.Project
+import com.intellij.openapi.util.text.StringUtil
 import com.intellij.openapi.vfs.LocalFileSystem
 import dev.wavetools.wave.ui.HostServices
 import java.nio.file.Paths
@@ -21,12 +22,12 @@ class IdeHostServices(private val project: Project) : HostServices {
                 if (project.isDisposed) return@invokeLater
                 if (file == null) {
                     NotificationGroupManager.getInstance().getNotificationGroup(WaveProjectService.NOTIFICATION_GROUP)
-                        .createNotification("Wave Tools", "$path does not exist (any more).", NotificationType.WARNING)
+                        .createNotification("Wave Tools", StringUtil.escapeXmlEntities("$path does not exist (any more)."), NotificationType.WARNING)
                         .notify(project)
                     return@invokeLater
                 }
                 // OpenFileDescriptor lines are 0-based; the tool window shows 1-based ones.
-                OpenFileDescriptor(project, file, (line ?: 1) - 1, 0).navigate(true)
+                OpenFileDescriptor(project, file, ((line ?: 1) - 1).coerceAtLeast(0), 0).navigate(true)
             }
         }
     }

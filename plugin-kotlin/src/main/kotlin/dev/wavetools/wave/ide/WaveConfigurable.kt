@@ -94,15 +94,19 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
     override fun apply() {
         val startSettings = coreStartSettings()
         super.apply()
-        val permissions = permissionForm.toSettings()
-        if (permissionForm.isModified(permissionStore.load())) {
-            val service = WaveProjectService.getInstanceIfCreated(project)
-            // The core answers at once; the wait is bounded, and a rule it cannot read must stop Apply here.
-            val problem = PermissionSettingsApplier(permissionStore) { service?.supervisor?.api() }.applyAndWait(permissions)
-            if (problem != null) throw ConfigurationException(problem, "Wave Tools permissions")
+        try {
+            val permissions = permissionForm.toSettings()
+            if (permissionForm.isModified(permissionStore.load())) {
+                val service = WaveProjectService.getInstanceIfCreated(project)
+                // The core answers at once; the wait is bounded, and a rule it cannot read must stop Apply here.
+                val problem = PermissionSettingsApplier(permissionStore) { service?.supervisor?.api() }.applyAndWait(permissions)
+                if (problem != null) throw ConfigurationException(problem, "Wave Tools permissions")
+            }
+        } finally {
+            // The core reads these only at start, and super.apply() has saved them whatever the rules did:
+            // restart it so they take effect now (a later Apply would find nothing changed).
+            if (coreStartSettings() != startSettings) WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
         }
-        // The core reads these only at start: restart it so they take effect now.
-        if (coreStartSettings() != startSettings) WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
     }
 
     private fun coreStartSettings(): List<Any?> {

@@ -11,6 +11,7 @@ import com.intellij.openapi.components.serviceIfCreated
 import com.intellij.openapi.diagnostic.Logger
 import com.intellij.openapi.options.ShowSettingsUtil
 import com.intellij.openapi.project.Project
+import com.intellij.openapi.util.text.StringUtil
 import com.intellij.util.EnvironmentUtil
 import dev.wavetools.wave.bridge.BridgeLog
 import dev.wavetools.wave.bridge.CoreLaunch
@@ -54,7 +55,8 @@ class WaveProjectService(private val project: Project) : Disposable {
     @Volatile
     var controller: WaveController? = null
 
-    fun start() = supervisor.start()
+    /** Starts the core off the calling thread (the tool window calls this on the UI thread). */
+    fun start() = supervisor.startAsync()
 
     fun restartIfRunning() {
         if (supervisor.state !is CoreState.Stopped) supervisor.restartAsync()
@@ -87,7 +89,7 @@ class WaveProjectService(private val project: Project) : Disposable {
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return
         NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
-            .createNotification("Wave Tools", state.reason, NotificationType.ERROR)
+            .createNotification("Wave Tools", StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
             .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restartAsync() })
             .addAction(NotificationAction.createSimple("Settings…") {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)

@@ -170,6 +170,27 @@ class CoreProcessTest {
     }
 
     @Test
+    fun `startAsync returns before anything is launched, then the core becomes ready`() {
+        val launched = java.util.concurrent.CountDownLatch(1)
+        val sup = CoreSupervisor(
+            launch = {
+                // Held until the caller has returned: proves the launch runs on another thread.
+                launched.await()
+                TestSupport.launch(root)
+            },
+            initializeParams = { InitializeParams(workspaceRoot = root.toString()) },
+            log = log,
+        ).also { supervisors += it }
+        sup.startAsync()
+        assertFalse(sup.state is CoreState.Ready)
+        launched.countDown()
+        TestSupport.eventually(message = { "state: ${sup.state}" }) { sup.state is CoreState.Ready }
+        sup.close()
+        sup.startAsync()
+        assertTrue(sup.state is CoreState.Stopped, "a closed supervisor starts nothing: ${sup.state}")
+    }
+
+    @Test
     fun `HOST-5 stopping the supervisor is synchronous and final`() {
         val marker = java.util.UUID.randomUUID().toString()
         val sup = CoreSupervisor(
