@@ -57,16 +57,11 @@ class ApprovalRoundTripTest {
         TestSupport.deleteTree(root)
     }
 
-    private fun waitForUi(message: () -> String, condition: () -> Boolean) =
-        TestSupport.eventually(message = message) { onEdt(condition) }
-
     private fun start() {
         supervisor.addEventListener(object : CoreEvents {
             override fun permissionRulesChanged(event: PermissionRulesChanged) { rulesChanged += event }
         })
-        controller.attach()
-        supervisor.start()
-        waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
+        controller.startAndAwaitReady(supervisor)
     }
 
     private fun bash(command: String): ToolCall = supervisor.requireApi().runBash(BashRequest(command, description = "approval test"))
@@ -142,7 +137,7 @@ class ApprovalRoundTripTest {
         assertFalse(bash("touch second.txt").result.get(60, TimeUnit.SECONDS).isError)
         // ...and so does a new core, which gets the persisted rules at initialize.
         supervisor.restart()
-        waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
+        controller.awaitReady()
         val state = supervisor.requireApi().permissionsList().get(30, TimeUnit.SECONDS)
         assertEquals(listOf("touch *"), state.allow.filter { it.source == "host" }.map { it.rule })
         assertTrue(state.canAsk)

@@ -35,9 +35,6 @@ class ControllerTest {
         TestSupport.deleteTree(root)
     }
 
-    private fun waitForUi(message: () -> String, condition: () -> Boolean) =
-        TestSupport.eventually(message = message) { onEdt(condition) }
-
     @Test
     fun `HOST-1 a call the core runs becomes a finished card, and the status line says ready`() {
         startReady()
@@ -59,9 +56,7 @@ class ControllerTest {
     }
 
     private fun startReady() {
-        controller.attach()
-        supervisor.start()
-        waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
+        controller.startAndAwaitReady(supervisor)
     }
 
     /** Types [command] into the bash-mode line and presses Enter; returns the card the core's call became. */
@@ -139,9 +134,7 @@ class ControllerTest {
         // The settings page allows no negative timeout; a host that sent one gets -32602 from the core.
         val refusing = onEdt { WaveController(supervisor, object : HostServices {}, defaultTimeoutMs = { -1L }) }
         try {
-            refusing.attach()
-            supervisor.start()
-            waitForUi({ "status: ${refusing.panel.statusLine.coreLabel.text}" }) { refusing.panel.statusLine.coreLabel.text.endsWith(": ready") }
+            refusing.startAndAwaitReady(supervisor)
             onEdt { refusing.runBash("echo hi") }
             waitForUi({ "feed: ${refusing.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
                 refusing.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"echo hi\"") == true && it.text.contains("timeout") }.isNotEmpty()

@@ -32,14 +32,9 @@ class ShellCommandCardTest {
         TestSupport.deleteTree(root)
     }
 
-    private fun waitForUi(message: () -> String, condition: () -> Boolean) =
-        TestSupport.eventually(message = message) { onEdt(condition) }
-
     @Test
     fun `RSC a running command shows its latest output live, then Command, Directory, Stdout, Stderr, Error, Exit Code, Signal, Background PIDs and PGID`() {
-        controller.attach()
-        supervisor.start()
-        waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
+        controller.startAndAwaitReady(supervisor)
         // The command waits for a gate file, so the test sees it running with output, whatever the machine's speed.
         val command = "echo first; echo warn >&2; while [ ! -e gate ]; do sleep 0.1; done; echo second; sleep 30 & echo done"
         val call = supervisor.requireApi().callTool("run_shell_command", mapOf("command" to command, "description" to "live output", "directory" to "src"))
@@ -83,9 +78,7 @@ class ShellCommandCardTest {
 
     @Test
     fun `a command killed by its timeout says so, with the signal`() {
-        controller.attach()
-        supervisor.start()
-        waitForUi({ "status: ${controller.panel.statusLine.coreLabel.text}" }) { controller.panel.statusLine.coreLabel.text.endsWith(": ready") }
+        controller.startAndAwaitReady(supervisor)
         val call = supervisor.requireApi().callTool("run_shell_command", mapOf("command" to "sleep 30", "timeout" to 1000))
         call.result.get(60, TimeUnit.SECONDS)
         val card = onEdt { controller.panel.feed.card(call.callId) as ShellCommandCard }

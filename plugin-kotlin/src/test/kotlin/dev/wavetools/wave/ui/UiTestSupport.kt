@@ -3,6 +3,8 @@ package dev.wavetools.wave.ui
 import com.google.gson.JsonElement
 import com.google.gson.JsonParser
 import dev.wavetools.wave.bridge.CoreEvents
+import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.TestSupport
 import dev.wavetools.wave.bridge.EnvStatus
 import dev.wavetools.wave.bridge.SessionCwdChanged
 import dev.wavetools.wave.bridge.TaskInfo
@@ -53,6 +55,21 @@ object RecordedSession {
 }
 
 fun fixedClock(at: String): Clock = Clock.fixed(Instant.parse(at), ZoneOffset.UTC)
+
+/** Waits (off the UI thread) until [condition], evaluated on the UI thread, holds. */
+fun waitForUi(message: () -> String, condition: () -> Boolean) =
+    TestSupport.eventually(message = message) { onEdt(condition) }
+
+/** Waits until the controller's status line says the core is ready. */
+fun WaveController.awaitReady() =
+    waitForUi({ "status: ${panel.statusLine.coreLabel.text}" }) { panel.statusLine.coreLabel.text.endsWith(": ready") }
+
+/** Attaches the controller to [supervisor], starts the core and waits until it is ready. */
+fun WaveController.startAndAwaitReady(supervisor: CoreSupervisor) {
+    attach()
+    supervisor.start()
+    awaitReady()
+}
 
 fun <T> onEdt(block: () -> T): T {
     if (SwingUtilities.isEventDispatchThread()) return block()
