@@ -1,5 +1,5 @@
 // Helpers for the file-tool tests: real temporary directories and a real core to call tools on.
-import { mkdtempSync, realpathSync, rmSync, utimesSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { WaveCore } from "../core/runtime.js";
@@ -35,6 +35,17 @@ export function caller(root: string): Caller {
 }
 
 export const text = resultText;
+
+/** A temporary root holding `files` (relative path → content), with a core to call tools on. */
+export function workspace(files: Record<string, string | Buffer>) {
+  const root = tempDir();
+  const file = (name: string) => path.join(root, name);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(file(name)), { recursive: true });
+    writeFileSync(file(name), content);
+  }
+  return { root, ...caller(root), file, bytes: (name: string) => readFileSync(file(name)) };
+}
 
 /** Sets a file's mtime `seconds` into the future (a touch that changes nothing else). */
 export function touchLater(file: string, seconds = 10): void {

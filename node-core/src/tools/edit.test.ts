@@ -1,10 +1,10 @@
-import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
 import { lockedFileCount } from "../fs/fileLock.js";
 import { writeHooks } from "../fs/mutation.js";
-import { caller, cleanTempDirs, tempDir, text, touchLater } from "../fs/testkit.js";
+import { cleanTempDirs, text, touchLater, workspace } from "../fs/testkit.js";
 import { editTool } from "./edit.js";
 
 afterEach(() => {
@@ -12,15 +12,6 @@ afterEach(() => {
   cleanTempDirs();
 });
 
-function workspace(files: Record<string, string | Buffer>) {
-  const root = tempDir();
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), content);
-  }
-  const c = caller(root);
-  return { root, ...c, file: (name: string) => path.join(root, name), bytes: (name: string) => readFileSync(path.join(root, name)) };
-}
 
 describe("Edit: replacing", () => {
   it("FS-EDIT-1 after a Read, replaces a unique old_string and shows the edited lines", async () => {

@@ -1,22 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
-import { caller, cleanTempDirs, tempDir, text, touchLater } from "../fs/testkit.js";
+import { cleanTempDirs, text, touchLater, workspace } from "../fs/testkit.js";
 import { GIF_1x1, JPEG_16x8, WEBP_1x1, png } from "../fs/testImages.js";
 import { estimateTokens, READ_MAX_IMAGE_BYTES } from "./read.js";
 
 afterEach(cleanTempDirs);
 
-function workspace(files: Record<string, string | Buffer>) {
-  const root = tempDir();
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), content);
-  }
-  return { root, ...caller(root) };
-}
 
 describe("Read: text", () => {
   it("FS-READ-1 returns cat -n style lines and structured metadata", async () => {

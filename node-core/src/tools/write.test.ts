@@ -1,23 +1,15 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeHooks } from "../fs/mutation.js";
-import { caller, cleanTempDirs, tempDir, text, touchLater } from "../fs/testkit.js";
+import { cleanTempDirs, text, touchLater, workspace } from "../fs/testkit.js";
 
 afterEach(() => {
   writeHooks.current = undefined;
   cleanTempDirs();
 });
 
-function workspace(files: Record<string, string | Buffer>) {
-  const root = tempDir();
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), content);
-  }
-  return { root, ...caller(root), file: (n: string) => path.join(root, n), bytes: (n: string) => readFileSync(path.join(root, n)) };
-}
 
 describe("Write", () => {
   it("FS-WRITE-1 creates a new file (and its parent directories) without a Read", async () => {
