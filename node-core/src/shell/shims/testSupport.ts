@@ -61,6 +61,18 @@ export function buildFixtureTree(dest: string): FixtureTree {
   return tree;
 }
 
+/** Recursive greps that shell functions cannot reach (BASH-SHIM-2): each must run the system grep. */
+export function unreachableGreps(needle: string): string[] {
+  return [
+    `echo . | xargs grep -rl ${needle}`,
+    `timeout 20 grep -rl ${needle} .`,
+    `env grep -rl ${needle} .`,
+    `find . -maxdepth 0 -exec grep -rl ${needle} {} +`,
+    `bash -c 'grep -rl ${needle} .'`,
+    `zsh -c 'grep -rl ${needle} .'`,
+  ];
+}
+
 export function shellExecutable(kind: ShellKind): string {
   const found = spawnSync("sh", ["-c", `command -v ${kind}`], { encoding: "utf8" }).stdout.trim();
   if (!found) throw new Error(`${kind} is not installed: run ./scripts/setup`);
