@@ -18,8 +18,12 @@ class UsageError extends Error {}
 const MAIN_HELP = `wave-core ${CORE_VERSION} — the Wave Tools core for AI coding agents
 
 Usage:
-  wave-core serve [--root DIR] [--add-dir DIR]... [PERMISSIONS]   host protocol (JSON-RPC 2.0 lines on stdio)
+  wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT] [PERMISSIONS]
+                                                     host protocol (JSON-RPC 2.0 lines on stdio),
+                                                     and with --listen MCP for agents on loopback
   wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS]   MCP server on stdio
+  wave-core mcp --attach[=required] [--root DIR]     MCP server on stdio that runs the calls in the
+                                                     IDE's core for this directory
   wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [--json]
                                                      run one tool call and print its result
   wave-core env [--json]                             the login-shell environment the core adopts
@@ -30,6 +34,7 @@ PERMISSIONS: --permission-mode ask|allow-all|deny-all, --allow RULE..., --deny R
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr; default info, warn for call);
+             WAVE_STATE_DIR=DIR where listening cores publish themselves (default ~/.wave);
              WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env).
 Protocol reference: node-core/PROTOCOL.md.
 `;
@@ -54,7 +59,7 @@ const PERMISSION_HELP = `Permissions (commands, and file writes outside the allo
 `;
 
 const COMMAND_HELP: Record<string, string> = {
-  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]...
+  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT]
 
 Serves the host protocol: JSON-RPC 2.0, one UTF-8 JSON object per line on stdin/stdout, logs on
 stderr. The host's initialize request may override the root and add directories.
@@ -62,6 +67,12 @@ stderr. The host's initialize request may override the root and add directories.
 Options:
   --root DIR      workspace root (default: the current directory)
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
+  --listen [HOST:]PORT
+                  also serve MCP over Streamable HTTP at http://HOST:PORT/mcp for agents
+                  (default 127.0.0.1:0, a free port; loopback addresses only). Each request
+                  needs the bearer token this core writes, with its URL and workspace folders, to
+                  \${WAVE_STATE_DIR:-~/.wave}/ide/<pid>.json (mode 0600); agents reach it with
+                  wave-core mcp --attach. Each agent connection is a session of its own.
 
 ${PERMISSION_HELP}
 The host asks the user through permission/request when it declares
@@ -70,6 +81,7 @@ capabilities.permissionRequests in initialize (see PROTOCOL.md).
 Closing stdin (or SIGTERM/SIGINT/SIGHUP) stops every process the core started, then exits.
 `,
   mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]...
+       wave-core mcp --attach[=required] [--root DIR]
 
 Serves the same tools as a Model Context Protocol server over stdio. One connection is one
 session; closing stdin stops its background tasks.
@@ -77,6 +89,14 @@ session; closing stdin stops its background tasks.
 Options:
   --root DIR      workspace root (default: the current directory)
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
+  --attach        run the calls in the IDE's core instead: the live core (serve --listen) whose
+                  workspace folder contains --root or the current directory, the most specific
+                  one if several do. Its tool window shows the calls, and its rules and approvals
+                  apply. With no such core a local core runs, as without --attach (said on
+                  stderr). Put this command in the agent's MCP configuration; it needs no port
+                  or token.
+  --attach=required
+                  the same, but fail when no IDE core serves the directory
 
 ${PERMISSION_HELP}
 The user is asked through MCP elicitation when the client supports it.
@@ -101,6 +121,22 @@ Example:
 };
 
 const CALL_OPTIONS = { ...COMMON_OPTIONS, json: { type: "boolean" } } as const satisfies ParseArgsConfig["options"];
+const SERVE_OPTIONS = { ...COMMON_OPTIONS, listen: { type: "string" } } as const satisfies ParseArgsConfig["options"];
+const MCP_OPTIONS = { ...COMMON_OPTIONS, attach: { type: "boolean" }, "attach-required": { type: "boolean" } } as const satisfies ParseArgsConfig["options"];
+const DEFAULT_LISTEN = "127.0.0.1:0";
+
+/** `--listen` may stand alone (default address) and `--attach` may carry `=required`. */
+function normalizeOptionalValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--listen" && (i + 1 >= argv.length || argv[i + 1]!.startsWith("-"))) out.push(`--listen=${DEFAULT_LISTEN}`);
+    else if (a === "--attach=required") out.push("--attach-required");
+    else if (a.startsWith("--attach=")) throw new UsageError(`${a}: use --attach or --attach=required.`);
+    else out.push(a);
+  }
+  return out;
+}
 
 function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O) {
   try {
@@ -149,15 +185,40 @@ function exitAfterFlush(code: number): void {
 }
 
 async function serve(argv: string[]): Promise<void> {
-  const { values } = parse(argv, COMMON_OPTIONS);
+  const { values } = parse(normalizeOptionalValues(argv), SERVE_OPTIONS);
   if (values.help) return void process.stdout.write(COMMAND_HELP.serve!);
+  let address: { host: string; port: number } | undefined;
+  if (values.listen !== undefined) {
+    const { parseListenAddress } = await import("./protocol/mcpHttpGuards.js");
+    try {
+      address = parseListenAddress(values.listen);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   const core = await coreFromOptions(values);
   const { createHostServer } = await import("./protocol/hostServer.js");
+  let listener: import("./protocol/listen.js").Listener | undefined;
   const server = createHostServer({
     core,
     write: (line) => process.stdout.write(line + "\n"),
     onExit: exitAfterFlush,
+    onInitialized: ({ hostInfo }) => listener?.setHostInfo(hostInfo),
   });
+  if (address) {
+    const { startListening } = await import("./protocol/listen.js");
+    try {
+      listener = await startListening(core, address);
+    } catch (err) {
+      await core.shutdown();
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        code === "EADDRINUSE"
+          ? `--listen ${values.listen}: the port is in use; use port 0 to pick a free one.`
+          : `--listen ${values.listen}: cannot listen (${(err as Error).message}).`,
+      );
+    }
+  }
   installSignalHandlers(core, exitAfterFlush);
   process.stdout.on("error", () => {
     // The host closed our stdout: nobody can hear us any more; stop cleanly.
@@ -168,14 +229,57 @@ async function serve(argv: string[]): Promise<void> {
   process.stdin.on("error", () => server.end());
 }
 
-async function mcp(argv: string[]): Promise<void> {
-  const { values } = parse(argv, COMMON_OPTIONS);
+async function mcp(argv: string[]): Promise<number | void> {
+  const { values } = parse(normalizeOptionalValues(argv), MCP_OPTIONS);
   if (values.help) return void process.stdout.write(COMMAND_HELP.mcp!);
+  if (values.attach || values["attach-required"]) return attach(values, values["attach-required"] === true);
+  return runLocalMcp(values);
+}
+
+async function runLocalMcp(values: Parameters<typeof coreFromOptions>[0]): Promise<void> {
   const core = await coreFromOptions(values);
   const { startMcpServer } = await import("./protocol/mcpServer.js");
   installSignalHandlers(core, exitAfterFlush);
   const handle = await startMcpServer(core);
   await handle.closed;
+  exitAfterFlush(0);
+}
+
+/** `mcp --attach`: pipe this agent to the IDE's core for the directory, or run a local core. */
+async function attach(values: Parameters<typeof coreFromOptions>[0], required: boolean): Promise<number | void> {
+  const dir = canonicalDir(values.root ?? process.cwd());
+  if (!directoryExists(dir)) throw new UsageError(`--root must be an existing directory: ${dir}`);
+  const note = (line: string) => process.stderr.write(line + "\n");
+  const { findCore, runAttachProxy } = await import("./protocol/attach.js");
+  const found = await findCore(dir);
+  for (const problem of found.problems) note(`wave-core: ${problem}`);
+  if (!found.target) {
+    if (required) {
+      note(
+        `wave-core: no IDE core serves ${dir}. Open this folder (or a parent) as a project in the IDE with the Wave Tools plugin, whose core listens for agents; or use --attach without =required to run a local core when none does.`,
+      );
+      return 3;
+    }
+    note(`wave-core: no IDE core serves ${dir}; running a local core, as wave-core mcp does (its calls do not show in the IDE).`);
+    return runLocalMcp({ ...values, root: dir });
+  }
+  const localOptions = values["permission-mode"] !== undefined || (values.allow?.length ?? 0) > 0 || (values.deny?.length ?? 0) > 0 || (values["add-dir"]?.length ?? 0) > 0;
+  if (localOptions) note("wave-core: --permission-mode, --allow, --deny and --add-dir apply only to a local core; the IDE's settings decide for its core.");
+  let localCore: WaveCore | undefined;
+  const localFallback = async () => {
+    const [{ InMemoryTransport }, { createMcpSessionServer }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/inMemory.js"),
+      import("./protocol/mcpServer.js"),
+    ]);
+    localCore = await coreFromOptions({ ...values, root: dir });
+    const [forProxy, forServer] = InMemoryTransport.createLinkedPair();
+    await createMcpSessionServer(localCore, localCore.sessions.main).server.connect(forServer);
+    return forProxy;
+  };
+  const stop = (code: number) => void (localCore?.shutdown() ?? Promise.resolve()).then(() => exitAfterFlush(code));
+  for (const [sig, code] of [["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const) process.on(sig, () => stop(code));
+  await runAttachProxy(found.target, { stdin: process.stdin, stdout: process.stdout, note }, { dir, required, ...(required ? {} : { localFallback }) });
+  await localCore?.shutdown();
   exitAfterFlush(0);
 }
 

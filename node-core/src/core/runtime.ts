@@ -198,6 +198,13 @@ export class WaveCore {
   /** Stops every process tree and disposes every session. Safe to call more than once. */
   shutdown(): Promise<void> {
     this.shuttingDown ??= (async () => {
+      for (const hook of this.shutdownStartHooks) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error("shutdown hook failed", { error: err });
+        }
+      }
       await this.sessions.disposeAll();
       for (const hook of this.shutdownHooks.reverse()) {
         try {
@@ -211,11 +218,17 @@ export class WaveCore {
   }
 
   private readonly shutdownHooks: Array<() => Promise<void> | void> = [];
+  private readonly shutdownStartHooks: Array<() => Promise<void> | void> = [];
   private readonly resultHooks: ResultHook[] = [];
 
   /** Lets a concern amend every tool result before it is returned (e.g. background-task notices). */
   addResultHook(hook: ResultHook): void {
     this.resultHooks.push(hook);
+  }
+
+  /** Runs first when the core shuts down, before any session ends (e.g. to stop taking new clients). */
+  onShutdownStart(hook: () => Promise<void> | void): void {
+    this.shutdownStartHooks.push(hook);
   }
 
   /** Runs after all sessions are disposed (e.g. to stop a watchdog). */

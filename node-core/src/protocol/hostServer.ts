@@ -30,6 +30,8 @@ export interface HostServerOptions {
   write(line: string): void;
   /** Called once the server is finished: after `exit`, or after the input ended and cleanup ran. */
   onExit(code: number): void;
+  /** Called after `initialize` applied the host's root, directories and settings. */
+  onInitialized?(info: { hostInfo?: { name: string; version?: string } }): void;
 }
 
 export interface HostServer {
@@ -122,6 +124,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     if (p.capabilities?.permissionRequests === true) asker = hostAsker(peer);
     initialized = true;
     log.debug("initialized", { host: p.hostInfo?.name, root: core.workspace.root });
+    opts.onInitialized?.({ ...(p.hostInfo ? { hostInfo: { name: p.hostInfo.name, ...(p.hostInfo.version ? { version: p.hostInfo.version } : {}) } } : {}) });
     return {
       protocolVersion: PROTOCOL_VERSION,
       serverInfo: { name: SERVER_NAME, version: CORE_VERSION },
