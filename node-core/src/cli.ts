@@ -250,9 +250,10 @@ async function attach(values: Parameters<typeof coreFromOptions>[0], required: b
   const dir = canonicalDir(values.root ?? process.cwd());
   if (!directoryExists(dir)) throw new UsageError(`--root must be an existing directory: ${dir}`);
   const note = (line: string) => process.stderr.write(line + "\n");
-  const { findCore, runAttachProxy } = await import("./protocol/attach.js");
+  const { findCore, startAttachProxy } = await import("./protocol/attach.js");
   const found = await findCore(dir);
   for (const problem of found.problems) note(`wave-core: ${problem}`);
+  for (const skipped of found.target?.skipped ?? []) note(`wave-core: passed over ${skipped}`);
   if (!found.target) {
     if (required) {
       note(
@@ -276,9 +277,10 @@ async function attach(values: Parameters<typeof coreFromOptions>[0], required: b
     await createMcpSessionServer(localCore, localCore.sessions.main).server.connect(forServer);
     return forProxy;
   };
-  const stop = (code: number) => void (localCore?.shutdown() ?? Promise.resolve()).then(() => exitAfterFlush(code));
+  const proxy = await startAttachProxy(found.target, { stdin: process.stdin, stdout: process.stdout, note }, { dir, required, ...(required ? {} : { localFallback }) });
+  const stop = (code: number) => void proxy.stop().then(() => localCore?.shutdown()).then(() => exitAfterFlush(code));
   for (const [sig, code] of [["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const) process.on(sig, () => stop(code));
-  await runAttachProxy(found.target, { stdin: process.stdin, stdout: process.stdout, note }, { dir, required, ...(required ? {} : { localFallback }) });
+  await proxy.done;
   await localCore?.shutdown();
   exitAfterFlush(0);
 }

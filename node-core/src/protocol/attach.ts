@@ -2,17 +2,18 @@
 // JSON-RPC message passes unchanged in both directions (tools/list, tools/call with its progress
 // token, cancellations, elicitation requests to the agent and their answers, log messages), so
 // the agent's calls run in the IDE's core, in a session of their own that the tool window shows.
-// Messages from the agent are posted in order (each POST is answered once the core has taken the
-// message), answers stream back on each request's event stream, everything else on the
-// connection's GET stream.
+// Messages from the agent are posted in order (each POST returns once the core has taken the
+// message); answers stream back on each request's event stream, everything else on the
+// connection's GET stream. Lines are forwarded as they came: parsed only to track the requests
+// in flight, never re-encoded.
 import { randomBytes } from "node:crypto";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Readable, Writable } from "node:stream";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lockDir, processAlive, rankLocks, readLiveLocks, type IdeLock, type LockChoice } from "./ideLock.js";
+import { LineSplitter, MAX_LINE_BYTES } from "./jsonrpc.js";
 import { CLIENT_CWD_HEADER } from "./mcpHttp.js";
+import { StreamableHttpClient } from "./httpClientTransport.js";
 
 /** JSON-RPC error code the proxy answers with when the IDE's core cannot take a request. */
 export const CORE_UNREACHABLE = -32003;
@@ -44,8 +45,8 @@ export async function probe(lock: IdeLock, timeoutMs = PROBE_TIMEOUT_MS): Promis
     if (res.status === 400) return undefined;
     return res.status === 401 ? "it refused the token in its lock file" : `it answered HTTP ${res.status}`;
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    return `it did not answer (${cause})`;
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return `it did not answer (${cause?.code ?? cause?.message ?? (err as Error).message})`;
   }
 }
 
@@ -62,10 +63,56 @@ export async function findCore(dir: string, env: NodeJS.ProcessEnv = process.env
   return { problems: [...problems, ...skipped] };
 }
 
+/** One side of the pipe towards a core: the IDE's over HTTP, or a local one in this process. */
+export interface CoreLink {
+  readonly label: string;
+  /** The core's process, watched so calls in flight are answered if it dies. */
+  readonly pid?: number;
+  onmessage?: (message: JSONRPCMessage, raw?: string) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  /** Resolves once the core has taken the message. `raw` is its exact text, when there is one. */
+  send(message: JSONRPCMessage, raw?: string): Promise<void>;
+  setProtocolVersion(version: string): void;
+  /** Ends the session in the core now (its processes stop). */
+  terminate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function httpLink(lock: IdeLock, dir: string): CoreLink {
+  const client = new StreamableHttpClient(new URL(lock.url), { authorization: `Bearer ${lock.token}`, [CLIENT_CWD_HEADER]: encodeURIComponent(dir) });
+  const link: CoreLink = {
+    label: describe(lock),
+    pid: lock.pid,
+    send: (message, raw) => client.send(message, raw),
+    setProtocolVersion: (v) => client.setProtocolVersion(v),
+    terminate: () => client.terminateSession(),
+    close: () => client.close(),
+  };
+  client.onmessage = (m, raw) => link.onmessage?.(m, raw);
+  client.onerror = (e) => link.onerror?.(e);
+  client.onclose = () => link.onclose?.();
+  return link;
+}
+
+export function transportLink(transport: Transport, label: string): CoreLink {
+  const link: CoreLink = {
+    label,
+    send: (message) => transport.send(message),
+    setProtocolVersion: () => {},
+    terminate: async () => {},
+    close: () => transport.close(),
+  };
+  transport.onmessage = (m) => link.onmessage?.(m);
+  transport.onerror = (e) => link.onerror?.(e);
+  transport.onclose = () => link.onclose?.();
+  return link;
+}
+
 export interface AttachIo {
   stdin: Readable;
   stdout: Writable;
-  /** One line for the user (the agent shows MCP servers' stderr in its logs). */
+  /** One line for the user (agents keep MCP servers' stderr in their logs). */
   note(line: string): void;
 }
 
@@ -78,136 +125,115 @@ export interface AttachOptions {
   localFallback?: () => Promise<Transport>;
 }
 
-interface Upstream {
-  transport: Transport;
-  label: string;
-  pid?: number;
+type Id = string | number;
+type Message = JSONRPCMessage & { id?: Id; method?: string; result?: unknown; error?: unknown; params?: unknown };
+
+export interface AttachProxy {
+  /** Resolves when the agent has gone (stdin ended) and the core's session was ended. */
+  done: Promise<void>;
+  /** Ends the session in the core and stops (a signal, say). */
+  stop(): Promise<void>;
 }
 
 /**
- * Pipes the agent's stdio to `target` until stdin ends. If the core goes away, requests in flight
- * are answered with an error, and the next request re-attaches to whichever core now serves the
- * directory (re-sending the agent's own initialize), or to a local core.
+ * Pipes the agent's stdio to `target`. If the core goes away, requests in flight are answered with
+ * an error, and the next request re-attaches to whichever core now serves the directory
+ * (re-sending the agent's own initialize), or to a local core.
  */
-export async function runAttachProxy(target: AttachTarget, io: AttachIo, opts: AttachOptions): Promise<void> {
-  const agent = new StdioServerTransport(io.stdin, io.stdout);
-  const pending = new Map<string | number, string>();
-  let initialize: JSONRPCRequest | undefined;
+export async function startAttachProxy(target: AttachTarget, io: AttachIo, opts: AttachOptions): Promise<AttachProxy> {
+  const pending = new Map<Id, string>();
+  let initialize: Message | undefined;
   let initializedSeen = false;
-  let upstream: Upstream | undefined;
-  let connecting: Promise<Upstream | undefined> | undefined;
+  let link: CoreLink | undefined;
+  let connecting: Promise<CoreLink | undefined> | undefined;
   let sendChain: Promise<unknown> = Promise.resolve();
   let closed = false;
   let usedLocal = false;
-  const internalIds = new Map<string | number, (msg: JSONRPCMessage) => void>();
-
-  const toAgent = (msg: JSONRPCMessage) => void agent.send(msg).catch(() => {});
-  const failRequest = (id: string | number, message: string) =>
-    toAgent({ jsonrpc: "2.0", id, error: { code: CORE_UNREACHABLE, message } });
-
-  const connectHttp = (lock: IdeLock): Transport =>
-    new StreamableHTTPClientTransport(new URL(lock.url), {
-      requestInit: { headers: { authorization: `Bearer ${lock.token}`, [CLIENT_CWD_HEADER]: encodeURIComponent(opts.dir) } },
-    });
-
-  /** Everything the core sends goes to the agent, except answers to the proxy's own requests. */
-  const wire = (up: Upstream) => {
-    up.transport.onmessage = (msg) => {
-      if (up !== upstream) return;
-      if ("id" in msg && !("method" in msg) && msg.id !== undefined) {
-        const own = internalIds.get(msg.id);
-        if (own) {
-          internalIds.delete(msg.id);
-          own(msg);
-          return;
-        }
-        pending.delete(msg.id);
-        if ("result" in msg && initialize && msg.id === initialize.id) negotiated(up, msg.result as { protocolVersion?: string });
-      }
-      toAgent(msg);
-    };
-    up.transport.onerror = () => {
-      // A broken stream may mean the core died: look now rather than at the next tick.
-      if (up === upstream && up.pid !== undefined && !processAlive(up.pid)) lost(up, "it exited");
-    };
-    up.transport.onclose = () => {
-      if (up === upstream && !closed) lost(up, "the connection closed");
-    };
-  };
-
-  const negotiated = (up: Upstream, result: { protocolVersion?: string } | undefined) => {
-    const version = result?.protocolVersion;
-    if (version && up.transport instanceof StreamableHTTPClientTransport) up.transport.setProtocolVersion(version);
-  };
-
-  /** The agent already initialized: repeat its handshake on a new upstream without telling it. */
-  const handshake = async (up: Upstream): Promise<void> => {
-    if (!initialize) return;
-    const id = `wave-attach-${randomBytes(6).toString("hex")}`;
-    const answer = new Promise<JSONRPCMessage>((resolve) => internalIds.set(id, resolve));
-    await up.transport.send({ ...initialize, id });
-    const msg = await answer;
-    if ("error" in msg) throw new Error(`the core refused initialize: ${(msg as { error: { message: string } }).error.message}`);
-    negotiated(up, (msg as { result: { protocolVersion?: string } }).result);
-    if (initializedSeen) await up.transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  };
-
-  const start = async (up: Upstream, reinit: boolean): Promise<Upstream> => {
-    upstream = up;
-    wire(up);
-    await up.transport.start();
-    if (reinit) await handshake(up);
-    return up;
-  };
-
+  const ownRequests = new Map<Id, (msg: Message) => void>();
   let liveness: NodeJS.Timeout | undefined;
-  const watch = (up: Upstream) => {
-    clearInterval(liveness);
-    if (up.pid === undefined) return;
-    const pid = up.pid;
-    liveness = setInterval(() => {
-      if (upstream === up && !processAlive(pid)) lost(up, "it exited");
-    }, LIVENESS_INTERVAL_MS);
-    liveness.unref();
+
+  const toAgent = (msg: Message, raw?: string) => {
+    if (!closed) io.stdout.write((raw ?? JSON.stringify(msg)) + "\n");
+  };
+  const failRequest = (id: Id, message: string) => toAgent({ jsonrpc: "2.0", id, error: { code: CORE_UNREACHABLE, message } } as Message);
+
+  const negotiated = (l: CoreLink, result: unknown) => {
+    const version = (result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    if (typeof version === "string") l.setProtocolVersion(version);
   };
 
-  const lost = (up: Upstream, why: string) => {
-    if (upstream !== up) return;
-    upstream = undefined;
+  const lost = (l: CoreLink, why: string) => {
+    if (link !== l) return;
+    link = undefined;
     clearInterval(liveness);
-    void up.transport.close().catch(() => {});
-    io.note(`wave-core: lost the connection to ${up.label}: ${why}. The next request re-attaches.`);
+    void l.close().catch(() => {});
+    if (closed) return;
+    io.note(`wave-core: lost the connection to ${l.label}: ${why}. The next request re-attaches.`);
     for (const [id, method] of pending) {
-      failRequest(id, `The Wave core this agent was attached to (${up.label}) ended before it answered ${method}: ${why}. Processes it started were stopped. Send the request again.`);
+      failRequest(id, `The Wave core this agent was attached to (${l.label}) ended before it answered ${method}: ${why}. Processes it started were stopped. Send the request again.`);
     }
     pending.clear();
-    for (const resolve of internalIds.values()) resolve({ jsonrpc: "2.0", id: "lost", error: { code: CORE_UNREACHABLE, message: why } });
-    internalIds.clear();
+    for (const resolve of ownRequests.values()) resolve({ jsonrpc: "2.0", id: "lost", error: { code: CORE_UNREACHABLE, message: why } } as Message);
+    ownRequests.clear();
   };
 
-  /** The upstream to send to: the current one, or a new attachment after a loss. */
-  const current = (): Promise<Upstream | undefined> => {
-    if (upstream) return Promise.resolve(upstream);
+  /** Everything the core sends goes to the agent, except answers to the proxy's own requests. */
+  const use = async (l: CoreLink, reinitialize: boolean): Promise<CoreLink> => {
+    link = l;
+    l.onmessage = (msg: Message, raw) => {
+      if (link !== l) return;
+      if (msg.id !== undefined && msg.method === undefined) {
+        const own = ownRequests.get(msg.id);
+        if (own) {
+          ownRequests.delete(msg.id);
+          return own(msg);
+        }
+        pending.delete(msg.id);
+        if (initialize && msg.id === initialize.id && msg.result !== undefined) negotiated(l, msg.result);
+      }
+      toAgent(msg, raw);
+    };
+    // A broken stream may mean the core died: look now rather than at the next tick.
+    l.onerror = () => l.pid !== undefined && !processAlive(l.pid) && lost(l, "it exited");
+    l.onclose = () => lost(l, "the connection closed");
+    clearInterval(liveness);
+    if (l.pid !== undefined) {
+      const pid = l.pid;
+      liveness = setInterval(() => processAlive(pid) || lost(l, "it exited"), LIVENESS_INTERVAL_MS);
+      liveness.unref();
+    }
+    if (reinitialize && initialize) {
+      // The agent initialized long ago: repeat its handshake on the new core without telling it.
+      const id = `wave-attach-${randomBytes(6).toString("hex")}`;
+      const answer = new Promise<Message>((resolve) => ownRequests.set(id, resolve));
+      await l.send({ ...initialize, id } as JSONRPCMessage);
+      const reply = await answer;
+      if (reply.error !== undefined) throw new Error(`the core refused initialize: ${JSON.stringify(reply.error)}`);
+      negotiated(l, reply.result);
+      if (initializedSeen) await l.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    }
+    return l;
+  };
+
+  /** The link to send to: the current one, or a new attachment after a loss. */
+  const current = (): Promise<CoreLink | undefined> => {
+    if (link) return Promise.resolve(link);
     connecting ??= (async () => {
       try {
         const found = await findCore(opts.dir, opts.env);
         if (found.target) {
-          const lock = found.target.choice.lock;
-          const up: Upstream = { transport: connectHttp(lock), label: describe(lock), pid: lock.pid };
-          await start(up, true);
-          watch(up);
-          io.note(`wave-core: re-attached to ${up.label} for ${found.target.choice.folder}.`);
-          return up;
+          const l = await use(httpLink(found.target.choice.lock, opts.dir), true);
+          io.note(`wave-core: re-attached to ${l.label} for ${found.target.choice.folder}.`);
+          return l;
         }
         if (opts.required || !opts.localFallback) return undefined;
-        const up: Upstream = { transport: await opts.localFallback(), label: "a local core" };
-        await start(up, true);
+        const l = await use(transportLink(await opts.localFallback(), "a local core"), true);
         if (!usedLocal) io.note(`wave-core: no IDE core serves ${opts.dir} any more; this agent's tools now run in a local core (not shown in the IDE).`);
         usedLocal = true;
-        return up;
+        return l;
       } catch (err) {
         io.note(`wave-core: could not re-attach: ${(err as Error).message}`);
-        upstream = undefined;
+        link = undefined;
         return undefined;
       } finally {
         connecting = undefined;
@@ -216,72 +242,78 @@ export async function runAttachProxy(target: AttachTarget, io: AttachIo, opts: A
     return connecting;
   };
 
-  const forward = (msg: JSONRPCMessage): Promise<void> => {
-    const isRequest = "method" in msg && "id" in msg && msg.id !== undefined;
+  const forward = async (msg: Message, raw: string): Promise<void> => {
+    const isRequest = msg.method !== undefined && msg.id !== undefined;
     if (isRequest) {
-      const req = msg as JSONRPCRequest;
-      pending.set(req.id, req.method);
-      if (req.method === "initialize") initialize = req;
-    } else if ("method" in msg && msg.method === "notifications/initialized") {
+      pending.set(msg.id!, msg.method!);
+      if (msg.method === "initialize") initialize = msg;
+    } else if (msg.method === "notifications/initialized") {
       initializedSeen = true;
     }
-    return (async () => {
-      const up = await current();
-      if (!up) {
-        if (isRequest) {
-          pending.delete((msg as JSONRPCRequest).id);
-          failRequest(
-            (msg as JSONRPCRequest).id,
-            `No Wave core in an IDE serves ${opts.dir} now. Open the project in the IDE with the Wave Tools plugin (its core listens for agents), then send the request again${
-              opts.required ? "" : ", or restart this MCP server to run a local core"
-            }.`,
-          );
-        }
-        return;
+    const l = await current();
+    if (!l) {
+      if (isRequest && pending.delete(msg.id!)) {
+        failRequest(
+          msg.id!,
+          `No Wave core in an IDE serves ${opts.dir} now. Open the project in the IDE with the Wave Tools plugin (its core listens for agents), then send the request again${
+            opts.required ? "" : ", or restart this MCP server to run a local core"
+          }.`,
+        );
       }
-      try {
-        await up.transport.send(msg);
-      } catch (err) {
-        if (up === upstream) lost(up, (err as Error).message);
-        else if (isRequest && pending.delete((msg as JSONRPCRequest).id)) {
-          failRequest((msg as JSONRPCRequest).id, `The Wave core did not take the request: ${(err as Error).message}`);
-        }
-      }
-    })();
+      return;
+    }
+    try {
+      await l.send(msg, raw);
+    } catch (err) {
+      if (l === link) lost(l, (err as Error).message);
+      else if (isRequest && pending.delete(msg.id!)) failRequest(msg.id!, `The Wave core did not take the request: ${(err as Error).message}`);
+    }
   };
+
+  const splitter = new LineSplitter((event) => {
+    if (event.kind === "oversized") {
+      io.note(`wave-core: dropped a message of ${event.bytes} bytes from the agent (the limit is ${MAX_LINE_BYTES}).`);
+      return;
+    }
+    if (event.text.trim() === "") return;
+    let msg: Message;
+    try {
+      msg = JSON.parse(event.text) as Message;
+    } catch (err) {
+      io.note(`wave-core: ignored a line from the agent that is not JSON: ${(err as Error).message}`);
+      return;
+    }
+    if (msg === null || typeof msg !== "object" || Array.isArray(msg)) {
+      io.note("wave-core: ignored a line from the agent that is not a JSON-RPC message.");
+      return;
+    }
+    // In order: each POST returns once the core has taken the message.
+    sendChain = sendChain.then(() => forward(msg, event.text));
+  });
 
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
-  const finish = async () => {
-    if (closed) return;
+  const stop = async () => {
+    if (closed) return done;
     closed = true;
     clearInterval(liveness);
-    const up = upstream;
-    upstream = undefined;
-    if (up?.transport instanceof StreamableHTTPClientTransport) {
-      // Ends the agent's session in the core at once (its background tasks stop).
-      await Promise.race([up.transport.terminateSession().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
-    }
-    await up?.transport.close().catch(() => {});
+    const l = link;
+    link = undefined;
+    // Ends the agent's session in the core at once (its background tasks stop).
+    if (l) await Promise.race([l.terminate().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
+    await l?.close().catch(() => {});
     resolveDone();
+    return done;
   };
 
-  const first: Upstream = {
-    transport: connectHttp(target.choice.lock),
-    label: describe(target.choice.lock),
-    pid: target.choice.lock.pid,
+  await use(httpLink(target.choice.lock, opts.dir), false);
+  io.stdin.on("data", (chunk: Buffer) => splitter.push(chunk));
+  const ended = () => {
+    splitter.end();
+    void sendChain.then(stop);
   };
-  await start(first, false);
-  watch(first);
-  agent.onmessage = (msg) => {
-    // In order: each POST returns once the core has taken the message.
-    sendChain = sendChain.then(() => forward(msg));
-  };
-  agent.onclose = () => void finish();
-  agent.onerror = (err) => io.note(`wave-core: ignored a malformed message from the agent: ${err.message}`);
-  io.stdin.once("end", () => void sendChain.then(finish));
-  io.stdin.once("close", () => void sendChain.then(finish));
-  await agent.start();
-  io.note(`wave-core: attached to ${first.label} for ${target.choice.folder}; this agent's calls show in its tool window.`);
-  return done;
+  io.stdin.once("end", ended);
+  io.stdin.once("close", ended);
+  io.note(`wave-core: attached to ${target.choice.lock ? describe(target.choice.lock) : "the IDE"} for ${target.choice.folder}; this agent's calls show in its tool window.`);
+  return { done, stop };
 }

@@ -24,7 +24,7 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * How long a connection whose event stream (GET) closed may stay without opening a new one
  * before it counts as gone. The SDK client reconnects after 1 s; an agent that exited never does.
  */
-export const STREAM_GONE_GRACE_MS = 5000;
+export const STREAM_GONE_GRACE_MS = 3000;
 /** The header `mcp --attach` uses to tell the core the agent's working directory. */
 export const CLIENT_CWD_HEADER = "wave-client-cwd";
 
