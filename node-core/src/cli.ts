@@ -208,7 +208,13 @@ async function serve(argv: string[]): Promise<void> {
   if (address) {
     const { startListening } = await import("./protocol/listen.js");
     try {
-      listener = await startListening(core, address);
+      const { elicitationAsker } = await import("./permissions/elicitation.js");
+      listener = await startListening(core, {
+        ...address,
+        // An attached agent's questions go to the person at the IDE when the host answers them,
+        // else to the agent (elicitation), else the permission mode decides.
+        sessionOptions: () => ({ asker: (mcp, requestId) => server.asker() ?? elicitationAsker(mcp, requestId) }),
+      });
     } catch (err) {
       await core.shutdown();
       const code = (err as NodeJS.ErrnoException).code;

@@ -102,7 +102,7 @@ describe("mcp --attach", () => {
     const call = a.client.callTool({ name: "Bash", arguments: { command: "sleep 300" } }, undefined, { signal: controller.signal });
     const started = await core.waitFor((m) => m.method === "tool/started");
     const sessionId = started.params.sessionId as string;
-    await waitFor(() => processesWithEnv("WAVE_CORE_PID", String(core.child.pid)).some((p) => p.command.includes("sleep 300")));
+    expect(await waitFor(() => processesWithEnv("WAVE_CORE_PID", String(core.child.pid)).some((p) => p.command.includes("sleep 300")))).toBe(true);
     controller.abort("user pressed Esc");
     await expect(call).rejects.toThrow();
     const finished = await core.waitFor((m) => m.method === "tool/finished" && m.params.sessionId === sessionId);

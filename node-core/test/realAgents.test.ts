@@ -8,7 +8,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, type CoreProcess } from "./support/coreProcess.js";
-import { waitFor } from "./support/processes.js";
 import { startListeningCore, stateDirForTest } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";
 
@@ -58,14 +57,16 @@ describe("real agents reach the IDE's core through wave-core mcp --attach", () =
     cores.push(core);
     const env = agentEnv(stateDir);
     const claude = agentBinary("claude");
-    execFileSync(claude, ["mcp", "add", "-s", "user", "wave", "--", process.execPath, BUNDLE, "mcp", "--attach"], { cwd: root, env, encoding: "utf8" });
+    execFileSync(claude, ["mcp", "add", "--scope", "user", "wave", "--", process.execPath, BUNDLE, "mcp", "--attach"], { cwd: root, env, encoding: "utf8" });
     const config = JSON.parse(readFileSync(path.join(env.HOME!, ".claude.json"), "utf8"));
     expect(config.mcpServers.wave).toMatchObject({ type: "stdio", command: process.execPath, args: [BUNDLE, "mcp", "--attach"] });
 
     const list = await run(claude, ["mcp", "list"], { cwd: root, env });
     expect(list).toMatch(new RegExp(`wave: .*wave-core\\.js mcp --attach - ✔ Connected`));
-    // The handshake reached the IDE's core, not a local one.
-    expect(await waitFor(() => /MCP client connected \{"client":"claude-code","version":"[\d.]+"/.test(core.stderr))).toBe(true);
+    // The handshake reached the IDE's core, not a local one: its host saw Claude Code's session.
+    const opened = await core.waitFor((m) => m.method === "session/opened");
+    expect(opened.params.client).toEqual({ name: "claude-code", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    await core.waitFor((m) => m.method === "session/closed" && m.params.sessionId === opened.params.sessionId);
   });
 
   it("Gemini CLI: `gemini mcp add` then `gemini mcp list` reports the server connected to the listening core", async () => {
@@ -75,14 +76,16 @@ describe("real agents reach the IDE's core through wave-core mcp --attach", () =
     cores.push(core);
     // Gemini connects to no MCP server in a folder the user has not trusted; this is the documented
     // switch for a folder trusted without its dialog.
-    const env = { ...agentEnv(stateDir), GEMINI_CLI_TRUST_WORKSPACE: "true" };
+    const env: NodeJS.ProcessEnv = { ...agentEnv(stateDir), GEMINI_CLI_TRUST_WORKSPACE: "true" };
     const gemini = agentBinary("gemini");
-    execFileSync(gemini, ["mcp", "add", "-s", "user", "wave", process.execPath, BUNDLE, "mcp", "--attach"], { cwd: root, env, encoding: "utf8" });
+    execFileSync(gemini, ["mcp", "add", "--scope", "user", "--trust", "wave", process.execPath, BUNDLE, "mcp", "--attach"], { cwd: root, env, encoding: "utf8" });
     const settings = JSON.parse(readFileSync(path.join(env.HOME!, ".gemini", "settings.json"), "utf8"));
-    expect(settings.mcpServers.wave).toEqual({ command: process.execPath, args: [BUNDLE, "mcp", "--attach"] });
+    expect(settings.mcpServers.wave).toEqual({ command: process.execPath, args: [BUNDLE, "mcp", "--attach"], trust: true });
 
     const list = await run(gemini, ["mcp", "list"], { cwd: root, env });
     expect(list).toMatch(/✓ wave: .*wave-core\.js mcp --attach \(stdio\) - Connected/);
-    expect(await waitFor(() => /MCP client connected \{"client":"[^"]+"/.test(core.stderr) && /MCP client disconnected/.test(core.stderr))).toBe(true);
+    const opened = await core.waitFor((m) => m.method === "session/opened");
+    expect(opened.params.client).toMatchObject({ name: expect.any(String) });
+    await core.waitFor((m) => m.method === "session/closed" && m.params.sessionId === opened.params.sessionId);
   });
 });

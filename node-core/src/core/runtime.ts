@@ -34,6 +34,8 @@ export interface InFlightCall {
   moveToBackground?: () => string | undefined;
   /** True while the call waits for its permission check (possibly the user's answer). */
   awaitingPermission?: boolean;
+  /** Aborts the call as its caller's cancellation would; the caller still gets the aborted result. */
+  cancel: (reason: string) => void;
 }
 
 export type ResultHook = (result: ToolResult, call: { session: Session; origin: CallOrigin; name: string }) => ToolResult;
@@ -91,6 +93,17 @@ export class WaveCore {
   }
 
   /**
+   * Stops a running call from outside its caller (the host's Stop on an agent's call). The call
+   * answers its caller with the aborted result. False when no such call runs.
+   */
+  cancelCall(callId: string, reason = "stopped by the user"): boolean {
+    const call = this.calls.get(callId);
+    if (!call) return false;
+    call.cancel(reason);
+    return true;
+  }
+
+  /**
    * Validates and runs one tool call. Throws UnknownTool, InvalidToolArguments, UnknownSession or
    * DuplicateCallId for caller errors (each transport maps them); tool failures come back as
    * `isError` results.
@@ -111,7 +124,14 @@ export class WaveCore {
     session.signal.addEventListener("abort", onSessionAbort, { once: true });
 
     const args = (req.arguments ?? {}) as Record<string, unknown>;
-    const call: InFlightCall = { callId, sessionId: session.id, name: tool.name, arguments: args, startedAt: Date.now() };
+    const call: InFlightCall = {
+      callId,
+      sessionId: session.id,
+      name: tool.name,
+      arguments: args,
+      startedAt: Date.now(),
+      cancel: (reason) => abort(new Error(reason)),
+    };
     this.calls.set(callId, call);
     this.events.emit("tool/started", {
       callId,

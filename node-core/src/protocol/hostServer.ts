@@ -36,6 +36,8 @@ export interface HostServerOptions {
 
 export interface HostServer {
   push(chunk: Buffer): void;
+  /** The host's channel for permission questions, once it declared it answers them. */
+  asker(): PermissionAsker | undefined;
   /** The input ended (stdin EOF): stop everything the core started, then exit. */
   end(): void;
 }
@@ -151,9 +153,12 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     notification: (method, params) => {
       switch (method) {
         case "$/cancelRequest": {
-          const id = (params as { id?: unknown } | undefined)?.id;
+          const { id, callId } = (params ?? {}) as { id?: unknown; callId?: unknown };
           if (typeof id === "string" || typeof id === "number") peer.cancelIncoming(id);
-          else log.warn("$/cancelRequest without a string or number id was ignored");
+          // A call the host did not make (an attached agent's): stopped by its call id; the agent
+          // gets the aborted result.
+          else if (typeof callId === "string") core.cancelCall(callId);
+          else log.warn("$/cancelRequest without a string or number id (or a callId) was ignored");
           return;
         }
         case "exit":
@@ -174,6 +179,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
 
   return {
     push: (chunk) => peer.push(chunk),
+    asker: () => asker,
     end: () => {
       // Stop everything first (that also aborts running calls), then let their answers go out.
       peer.end();

@@ -3,7 +3,7 @@
 import type { WaveCore } from "../core/runtime.js";
 import { createLogger } from "../util/log.js";
 import { lockDir, removeLock, writeLock, LOCK_FORMAT_VERSION, type IdeLock } from "./ideLock.js";
-import { startMcpEndpoint, type McpEndpoint, type McpEndpointOptions } from "./mcpHttp.js";
+import { startMcpEndpoint, type McpConnection, type McpEndpoint, type McpEndpointOptions } from "./mcpHttp.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
 const log = createLogger("listen");
@@ -19,9 +19,19 @@ export interface Listener {
 
 export async function startListening(
   core: WaveCore,
-  opts: { host: string; port: number; env?: NodeJS.ProcessEnv } & Pick<McpEndpointOptions, "sessionOptions" | "onOpened" | "onClosed">,
+  opts: { host: string; port: number; env?: NodeJS.ProcessEnv } & Pick<McpEndpointOptions, "sessionOptions">,
 ): Promise<Listener> {
-  const endpoint = await startMcpEndpoint({ core, host: opts.host, port: opts.port, sessionOptions: opts.sessionOptions, onOpened: opts.onOpened, onClosed: opts.onClosed });
+  const client = (c: McpConnection) => c.clientInfo ?? { name: "unknown MCP client" };
+  const endpoint = await startMcpEndpoint({
+    core,
+    host: opts.host,
+    port: opts.port,
+    sessionOptions: opts.sessionOptions,
+    // The host shows each agent's session (a tab) from these; every call, task and permission
+    // message of the agent carries the same sessionId.
+    onOpened: (c) => core.events.emit("session/opened", { sessionId: c.session.id, client: client(c), cwd: c.session.cwd, transport: "mcp-http" }),
+    onClosed: (c, reason) => core.events.emit("session/closed", { sessionId: c.session.id, client: client(c), reason }),
+  });
   const dir = lockDir(opts.env);
   const startedAt = new Date().toISOString();
   let hostInfo: { name: string; version?: string } | undefined;

@@ -49,8 +49,8 @@ export interface McpEndpointOptions {
   token?: string;
   maxBodyBytes?: number;
   streamGoneGraceMs?: number;
-  /** Per-connection options (who answers permission questions, call ids). */
-  sessionOptions?: (connection: McpConnection) => McpSessionOptions;
+  /** Per-connection options (who answers permission questions). */
+  sessionOptions?: (connection: McpConnection) => Omit<McpSessionOptions, "beforeCall">;
   /** The client sent `initialized` (its name and version are known). */
   onOpened?: (connection: McpConnection) => void;
   /** The connection ended and its session was disposed. */
@@ -143,7 +143,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
         partial.transport = transport;
         partial.openStreams = 0;
         partial.opened = false;
-        partial.mcp = createMcpSessionServer(core, session, opts.sessionOptions?.(partial) ?? {});
+        partial.mcp = createMcpSessionServer(core, session, { ...opts.sessionOptions?.(partial), beforeCall: () => markOpened(partial) });
         conn = partial;
         live.set(id, conn);
         const c = conn;

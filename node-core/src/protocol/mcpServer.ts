@@ -39,8 +39,8 @@ export interface McpSessionOptions {
    * client through elicitation when it supports it; an IDE host may take the questions instead.
    */
   asker?: (server: Server, requestId: string | number) => PermissionAsker | undefined;
-  /** Called with each call's id before it starts, so a host can address it (move, stop). */
-  callId?: () => string | undefined;
+  /** Runs before each tool call starts (the HTTP endpoint announces the session first). */
+  beforeCall?: () => void;
 }
 
 /** An SDK server whose tool calls run in `session`. Connect it to a transport. */
@@ -55,13 +55,12 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;
+    opts.beforeCall?.();
     try {
-      const callId = opts.callId?.();
       const result = await core.callTool({
         name: request.params.name,
         arguments: request.params.arguments ?? {},
         sessionId: session.id,
-        ...(callId ? { callId } : {}),
         origin: "mcp",
         signal: extra.signal,
         asker: askerFor(server, extra.requestId),
