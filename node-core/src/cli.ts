@@ -204,6 +204,8 @@ async function serve(argv: string[]): Promise<void> {
     write: (line) => process.stdout.write(line + "\n"),
     onExit: exitAfterFlush,
     onInitialized: ({ hostInfo }) => listener?.setHostInfo(hostInfo),
+    agents: () =>
+      listener && { url: listener.endpoint.url, lockFile: listener.lockFile ?? null, ...(listener.problem ? { problem: listener.problem } : {}) },
   });
   if (address) {
     const { startListening } = await import("./protocol/listen.js");

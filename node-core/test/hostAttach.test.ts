@@ -25,6 +25,8 @@ async function ideWithAgent(args: string[] = [], agentOpts: Parameters<typeof at
   cores.push(core);
   const init = await core.request("initialize", { hostInfo: { name: "IntelliJ IDEA", version: "2025.3" }, capabilities: { permissionRequests: true } });
   expect(init.error).toBeUndefined();
+  // The host learns where agents reach its core (for its status line).
+  expect(init.result.agents).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), lockFile: path.join(stateDir, "ide", `${core.child.pid}.json`) });
   const agent = await attachedAgent(root, stateDir, { name: "claude-code", ...agentOpts });
   agents.push(agent);
   const opened = await core.waitFor((m) => m.method === "session/opened");
@@ -42,6 +44,10 @@ describe("the host sees and steers an attached agent", () => {
     const { core, agent, sessionId, opened } = await ideWithAgent(["--allow", "pwd"]);
     expect(opened.params).toMatchObject({ sessionId, client: { name: "claude-code", version: "4.5.6" }, transport: "mcp-http" });
     expect(sessionId).toMatch(/^mcp-/);
+    // A host that looks later finds the agent's session by its client.
+    const listed = (await core.request("sessions/list", {})).result.sessions;
+    expect(listed).toContainEqual(expect.objectContaining({ sessionId, client: { name: "claude-code", version: "4.5.6" } }));
+    expect(listed.find((s: { sessionId: string }) => s.sessionId === "main").client).toBeUndefined();
 
     await agent.client.callTool({ name: "Bash", arguments: { command: "pwd" } });
     const started = core.notifications("tool/started").map((m) => m.params);

@@ -2,7 +2,7 @@
 // HTTP and by raw HTTP requests an attacker could send; and the discovery lock file.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -204,6 +204,18 @@ describe("the discovery lock file", () => {
 
     await core.close();
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("when it cannot be written the endpoint still serves, and initialize says why agents cannot find the core", async () => {
+    const root = makeWorkspace();
+    const notADir = path.join(stateDirForTest(), "state-is-a-file");
+    writeFileSync(notADir, "");
+    const core = new CoreProcess(["serve", "--root", root, "--listen"], { env: { WAVE_STATE_DIR: notADir } });
+    cores.push(core);
+    const init = await core.request("initialize", {});
+    expect(init.result.agents).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/), lockFile: null });
+    expect(init.result.agents.problem).toMatch(/the lock file in .*state-is-a-file\/ide could not be written .* so wave-core mcp --attach cannot find this core/);
+    expect(core.stderr).toContain("cannot find this core");
   });
 
   it("is removed when the core is stopped by a signal", async () => {

@@ -22,7 +22,15 @@ export class ServiceKey<T extends SessionService> {
   ) {}
 }
 
+/** Who drives a session that an agent opened over MCP (its `clientInfo`). */
+export interface SessionClient {
+  name: string;
+  version?: string;
+}
+
 export class Session {
+  /** Set for an attached agent's session (`serve --listen`): the MCP client's name and version. */
+  client?: SessionClient;
   private _cwd: string;
   private readonly extraDirs: string[] = [];
   private readonly services = new Map<ServiceKey<SessionService>, SessionService>();

@@ -108,6 +108,7 @@ export const sessionsList = defineHostMethod({
       parentSessionId: s.parent?.id,
       cwd: s.cwd,
       originalCwd: s.originalCwd,
+      ...(s.client ? { client: s.client } : {}),
     })),
   }),
 });

@@ -32,6 +32,15 @@ export interface HostServerOptions {
   onExit(code: number): void;
   /** Called after `initialize` applied the host's root, directories and settings. */
   onInitialized?(info: { hostInfo?: { name: string; version?: string } }): void;
+  /** The MCP endpoint for agents (`serve --listen`), reported in `initialize`'s result. */
+  agents?(): AgentEndpointInfo | undefined;
+}
+
+export interface AgentEndpointInfo {
+  url: string;
+  /** The discovery lock file, or null when it could not be written (then `problem` says why). */
+  lockFile: string | null;
+  problem?: string;
 }
 
 export interface HostServer {
@@ -145,6 +154,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
       },
       sessionId: core.sessions.main.id,
       tools: core.registry.list(),
+      ...(opts.agents?.() ? { agents: opts.agents() } : {}),
     };
   };
 

@@ -11,6 +11,8 @@ const log = createLogger("listen");
 export interface Listener {
   readonly endpoint: McpEndpoint;
   readonly lockFile: string | undefined;
+  /** Why the lock file could not be written (agents cannot discover this core), if so. */
+  readonly problem: string | undefined;
   /** The host named itself in `initialize`: the lock file says which IDE this core belongs to. */
   setHostInfo(info: { name: string; version?: string } | undefined): void;
   /** Rewrites the lock file (the workspace root or its directories changed). */
@@ -36,6 +38,7 @@ export async function startListening(
   const startedAt = new Date().toISOString();
   let hostInfo: { name: string; version?: string } | undefined;
   let lockFile: string | undefined;
+  let problem: string | undefined;
   let removed = false;
 
   const lock = (): IdeLock => ({
@@ -52,9 +55,11 @@ export async function startListening(
     if (removed) return;
     try {
       lockFile = writeLock(dir, lock());
+      problem = undefined;
     } catch (err) {
       // The endpoint still works for clients given its URL and token; only discovery is lost.
-      log.error("could not write the discovery lock file; `wave-core mcp --attach` will not find this core", { dir, error: err });
+      problem = `the lock file in ${dir} could not be written (${(err as Error).message}), so wave-core mcp --attach cannot find this core`;
+      log.error(problem);
     }
   };
   const remove = () => {
@@ -78,6 +83,9 @@ export async function startListening(
     endpoint,
     get lockFile() {
       return lockFile;
+    },
+    get problem() {
+      return problem;
     },
     setHostInfo: (info) => {
       hostInfo = info;

@@ -113,6 +113,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
     conn.opened = true;
     const info = conn.mcp.server.getClientVersion();
     if (info) conn.clientInfo = { name: info.name, ...(info.version ? { version: info.version } : {}) };
+    conn.session.client = conn.clientInfo ?? { name: "unknown MCP client" };
     log.info("MCP client connected", { client: conn.clientInfo?.name, version: conn.clientInfo?.version, session: conn.session.id });
     opts.onOpened?.(conn);
   };
