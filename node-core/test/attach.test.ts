@@ -126,6 +126,7 @@ describe("mcp --attach", () => {
     a.transport.pid && process.kill(a.transport.pid, "SIGKILL");
     await core.waitFor((m) => m.method === "session/disposed" && m.params.sessionId === sessionId, 20_000);
     expect(isAlive(pid)).toBe(false);
+    expect((await core.waitFor((m) => m.method === "session/closed")).params.reason).toMatch(/^the agent went away/);
     await a.client.close().catch(() => {});
   });
 

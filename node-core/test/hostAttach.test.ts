@@ -60,7 +60,8 @@ describe("the host sees and steers an attached agent", () => {
 
     await agent.client.close();
     const closed = await core.waitFor((m) => m.method === "session/closed");
-    expect(closed.params).toMatchObject({ sessionId, client: { name: "claude-code", version: "4.5.6" } });
+    // Closing its stdin makes mcp --attach end the session at once (DELETE), not after the grace period.
+    expect(closed.params).toMatchObject({ sessionId, client: { name: "claude-code", version: "4.5.6" }, reason: "the agent disconnected" });
     expect(core.notifications("session/disposed").map((m) => m.params.sessionId)).toContain(sessionId);
   });
 

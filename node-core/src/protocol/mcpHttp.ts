@@ -149,7 +149,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
         live.set(id, conn);
         const c = conn;
         c.mcp.server.oninitialized = () => markOpened(c);
-        c.mcp.server.onclose = () => void closeConnection(c, "closed");
+        c.mcp.server.onclose = () => void closeConnection(c, "the agent disconnected");
         c.mcp.server.onerror = (err) => log.debug("MCP transport error", { session: c.session.id, error: err });
         // connect() is synchronous up to its first await; the initialize message is delivered after.
         void c.mcp.server.connect(transport).then(() => forwardCancellations(transport));
@@ -193,7 +193,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
     res.once("close", () => {
       conn.openStreams--;
       if (conn.openStreams > 0 || conn.closing) return;
-      conn.graceTimer = setTimeout(() => void closeConnection(conn, "its event stream closed and was not reopened"), graceMs);
+      conn.graceTimer = setTimeout(() => void closeConnection(conn, "the agent went away (its event stream closed and was not reopened)"), graceMs);
       conn.graceTimer.unref();
     });
   };

@@ -96,6 +96,12 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun moveToBackground(callId: String): CompletableFuture<MoveToBackgroundResult> =
         rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), DEFAULT_TIMEOUT).future
 
+    /**
+     * Stops a call this host did not make — an attached agent's — by its call id (from
+     * `tool/started`): the core kills its process tree and the agent gets the aborted result.
+     */
+    fun cancelCall(callId: String) = rpc.notify("\$/cancelRequest", mapOf("callId" to callId))
+
     fun callsList(sessionId: String? = null, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<CallInfo>> =
         rpc.request<CallsListResult>("calls/list", sessionParams(sessionId), timeout).future.thenApply { it.calls }
 
