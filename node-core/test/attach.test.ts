@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ensureLockDir, writeLock } from "../src/protocol/ideLock.js";
+import { ensureLockDir, writeLock, type IdeLock } from "../src/protocol/ideLock.js";
 import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
 import { isAlive, processesWithEnv, waitFor } from "./support/processes.js";
 import { attachedAgent, startListeningCore, stateDirForTest, type AttachedAgent, type ListeningCore } from "./support/listening.js";
@@ -30,6 +30,17 @@ async function agent(cwd: string, stateDir: string, opts: Parameters<typeof atta
   agents.push(a);
   return a;
 }
+
+/** A lock file for a core that is not there: the more specific folder, so attach would pick it first. */
+const fakeLock = (pid: number, url: string, folder: string): IdeLock => ({
+  pid,
+  url,
+  token: "0".repeat(64),
+  workspaceFolders: [folder],
+  protocolVersion: "1.0",
+  startedAt: new Date().toISOString(),
+  lockVersion: 1,
+});
 
 const textOf = (result: Record<string, unknown>) => (result.content as Array<{ text: string }>).map((c) => c.text).join("\n");
 
@@ -135,15 +146,7 @@ describe("mcp --attach", () => {
     const stateDir = stateDirForTest();
     const { core } = await listening(root, stateDir, ["--allow", "pwd"]);
     const dead = Number(spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim());
-    const stale = writeLock(path.join(stateDir, "ide"), {
-      pid: dead,
-      url: "http://127.0.0.1:9/mcp",
-      token: "0".repeat(64),
-      workspaceFolders: [path.join(root, "src")],
-      protocolVersion: "1.0",
-      startedAt: new Date().toISOString(),
-      lockVersion: 1,
-    });
+    const stale = writeLock(path.join(stateDir, "ide"), fakeLock(dead, "http://127.0.0.1:9/mcp", path.join(root, "src")));
     const a = await agent(path.join(root, "src"), stateDir);
     await a.client.callTool({ name: "Bash", arguments: { command: "pwd" } });
     expect(core.notifications("tool/started")).toHaveLength(1);
@@ -162,15 +165,7 @@ describe("mcp --attach", () => {
         server.close(() => resolve(port));
       });
     });
-    writeLock(path.join(stateDir, "ide"), {
-      pid: process.pid,
-      url: `http://127.0.0.1:${closedPort}/mcp`,
-      token: "0".repeat(64),
-      workspaceFolders: [path.join(root, "src")],
-      protocolVersion: "1.0",
-      startedAt: new Date().toISOString(),
-      lockVersion: 1,
-    });
+    writeLock(path.join(stateDir, "ide"), fakeLock(process.pid, `http://127.0.0.1:${closedPort}/mcp`, path.join(root, "src")));
     const a = await agent(path.join(root, "src"), stateDir);
     await a.client.callTool({ name: "Bash", arguments: { command: "pwd" } });
     expect(core.notifications("tool/started")).toHaveLength(1);

@@ -18,7 +18,7 @@ import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
 import { elicitationAsker } from "../permissions/elicitation.js";
-import { formatTaskNotice } from "../tasks/notices.js";
+import { formatTaskNotice, taskSummary } from "../tasks/notices.js";
 import type { TaskInfo } from "../tasks/manager.js";
 import type { PermissionAsker } from "../permissions/types.js";
 
@@ -112,15 +112,7 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
     if (method === "task/finished") {
       const task = params.task as TaskInfo;
       if (task.sessionId !== session.id || params.stoppedBy === "agent" || params.stoppedBy === "session" || session.disposed) return;
-      send(task.status === "completed" ? "info" : "notice", "tasks", {
-        message: formatTaskNotice(task),
-        taskId: task.taskId,
-        status: task.status,
-        exitCode: task.exitCode,
-        signal: task.signal,
-        outputPath: task.outputPath,
-        command: task.command,
-      });
+      send(task.status === "completed" ? "info" : "notice", "tasks", { message: formatTaskNotice(task), ...taskSummary(task) });
     }
   });
   return { server, detach };

@@ -25,6 +25,18 @@ export function formatTaskNotice(task: TaskInfo): string {
   return line;
 }
 
+/** The fields an agent needs about a task's end (TaskStop's result, the `tasks` log message). */
+export function taskSummary(task: TaskInfo) {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    exitCode: task.exitCode,
+    signal: task.signal,
+    outputPath: task.outputPath,
+    command: task.command,
+  };
+}
+
 export function formatTaskNotices(tasks: TaskInfo[]): string {
   return `<task-notifications>\n${tasks.map(formatTaskNotice).join("\n")}\n</task-notifications>`;
 }

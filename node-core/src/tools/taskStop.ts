@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Session } from "../core/session.js";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { TASKS, findTaskManager, type TaskInfo } from "../tasks/manager.js";
+import { taskSummary } from "../tasks/notices.js";
 
 export const TASK_STOP_DESCRIPTION = `Stops a background task started by Bash — with run_in_background, moved to the background when it ran past its timeout, or moved there by the user — together with every process it started (the whole process tree). Give the task ID from the Bash result. Stopping a task that has already finished tells you how it ended.`;
 
@@ -23,15 +24,7 @@ function ending(task: TaskInfo): string {
 }
 
 function summary(task: TaskInfo) {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    exitCode: task.exitCode,
-    signal: task.signal,
-    outputPath: task.outputPath,
-    command: task.command,
-    task,
-  };
+  return { ...taskSummary(task), task };
 }
 
 export const taskStopTool = defineTool({

@@ -297,19 +297,26 @@ object TomlTableEdit {
             return i < s.length && (s[i] == '=' || s[i] == '.')
         }
 
+        private fun unclosedString(startLine: Int): Nothing = throw ConfigEditException("$label line $startLine: a string is never closed; the file was not changed.")
+
+        /** At a multi-line string's closing delimiter: consumes it and the up to two quotes before it that belong to the text; returns how many those are. */
+        private fun closeMultiline(quote: Char): Int {
+            var quotes = 0
+            while (peek() == quote && quotes < 5) {
+                pos++
+                quotes++
+            }
+            return quotes - 3
+        }
+
         private fun basicString(multiline: Boolean): String {
             val startLine = line
             val sb = StringBuilder()
             pos += if (multiline) 3 else 1
             while (true) {
-                val c = peek() ?: throw ConfigEditException("$label line $startLine: a string is never closed; the file was not changed.")
+                val c = peek() ?: unclosedString(startLine)
                 if (multiline && s.startsWith("\"\"\"", pos)) {
-                    var quotes = 0
-                    while (peek() == '"' && quotes < 5) {
-                        pos++
-                        quotes++
-                    }
-                    repeat(quotes - 3) { sb.append('"') }
+                    repeat(closeMultiline('"')) { sb.append('"') }
                     return sb.toString()
                 }
                 if (!multiline && c == '"') {
@@ -363,13 +370,9 @@ object TomlTableEdit {
             pos += if (multiline) 3 else 1
             val from = pos
             while (true) {
-                val c = peek() ?: throw ConfigEditException("$label line $startLine: a string is never closed; the file was not changed.")
+                val c = peek() ?: unclosedString(startLine)
                 if (multiline && s.startsWith("'''", pos)) {
-                    var quotes = 0
-                    while (peek() == '\'' && quotes < 5) {
-                        pos++
-                        quotes++
-                    }
+                    closeMultiline('\'')
                     return s.substring(from, pos - 3)
                 }
                 if (!multiline && c == '\'') {
