@@ -77,6 +77,18 @@ describe("discovery lock files", () => {
     expect(readLiveLocks(dir).locks).toEqual([]);
   });
 
+  it("ignores a lock whose endpoint is not a loopback http URL (it would get the token and the agent's calls)", () => {
+    const dir = path.join(tmp(), "ide");
+    for (const url of ["http://evil.example:80/mcp", "https://127.0.0.1:1/mcp", "http://10.0.0.2:4000/mcp", "http://user:pw@127.0.0.1:1/mcp", "not a url"]) {
+      writeLock(dir, lock({ url }));
+      const scan = readLiveLocks(dir);
+      expect(scan.locks, url).toEqual([]);
+      expect(scan.problems.join("\n"), url).toMatch(/is not a Wave lock file; ignored/);
+    }
+    writeLock(dir, lock({ url: "http://[::1]:4000/mcp" }));
+    expect(readLiveLocks(dir).locks).toHaveLength(1);
+  });
+
   it("does not trust a folder other users can write (an attacker could plant a core there)", () => {
     const dir = path.join(tmp(), "ide");
     writeLock(dir, lock());

@@ -8,6 +8,7 @@ import { closeSync, fsyncSync, lstatSync, mkdirSync, chmodSync, openSync, readdi
 import os from "node:os";
 import path from "node:path";
 import { isWithin } from "../core/paths.js";
+import { isLoopbackAddress } from "./mcpHttpGuards.js";
 
 export const LOCK_FORMAT_VERSION = 1;
 
@@ -140,7 +141,19 @@ function parseLock(text: string): IdeLock | undefined {
   ) {
     return undefined;
   }
+  // A core only ever listens on loopback: a lock naming any other host is not one of ours, and
+  // following it would hand the token and the agent's calls to that host.
+  if (!isLoopbackUrl(v.url)) return undefined;
   return v as IdeLock;
+}
+
+function isLoopbackUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" && isLoopbackAddress(url.hostname) && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
 }
 
 export interface LockScan {
