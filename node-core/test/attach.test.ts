@@ -196,14 +196,15 @@ describe("mcp --attach", () => {
     const stateDir = stateDirForTest();
     const first = await listening(root, stateDir, ["--allow", "sleep:*", "--allow", "pwd"]);
     const a = await agent(root, stateDir);
-    const call = a.client.callTool({ name: "Bash", arguments: { command: "sleep 300" } });
-    await first.core.waitFor((m) => m.method === "tool/started");
-    first.core.kill();
-    await first.core.exited;
-    const failed = await call.then(
+    // The rejection is taken as soon as it comes (it may come while the test waits for the exit).
+    const call = a.client.callTool({ name: "Bash", arguments: { command: "sleep 300" } }).then(
       () => undefined,
       (err: Error) => err,
     );
+    await first.core.waitFor((m) => m.method === "tool/started");
+    first.core.kill();
+    await first.core.exited;
+    const failed = await call;
     expect(failed?.message).toMatch(/The Wave core this agent was attached to \(an IDE \(core pid \d+\)\) ended before it answered tools\/call/);
     // The IDE restarts its core: the agent's next request finds it without being reconfigured.
     const second = await listening(root, stateDir, ["--allow", "pwd"]);
