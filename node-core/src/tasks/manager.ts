@@ -270,6 +270,13 @@ export class TaskManager implements SessionService {
 
 export const TASKS = new ServiceKey<TaskManager>("tasks", (session) => new TaskManager(session));
 
+/** Every task of these sessions, running and finished, oldest first. */
+export function listTasks(sessions: Iterable<Session>): TaskInfo[] {
+  const tasks: TaskInfo[] = [];
+  for (const s of sessions) tasks.push(...(s.peekService(TASKS)?.list() ?? []));
+  return tasks.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
 /** Finds a task in any session of the core (task ids are unique per core process). */
 export function findTaskManager(sessions: Iterable<Session>, taskId: string): TaskManager | undefined {
   for (const s of sessions) {

@@ -1,7 +1,7 @@
 // Host methods of the login-environment concern (PROTOCOL.md `env/status`).
 import { z } from "zod";
-import { defineHostMethod } from "../protocol/hostMethod.js";
-import { loginEnvironmentStatus } from "./index.js";
+import { defineHostMethod } from "../hostMethod.js";
+import { loginEnvironmentStatus } from "../../env/index.js";
 
 export const envStatus = defineHostMethod({
   name: "env/status",

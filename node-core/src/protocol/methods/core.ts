@@ -1,10 +1,10 @@
-// Host methods that belong to the core itself: tool calls, sessions, workspace directories,
+// Host methods of the core itself: tool calls, sessions, workspace directories,
 // settings and in-flight call control.
 import { z } from "zod";
-import { directoryExists } from "../core/workspace.js";
-import { canonicalDir } from "../core/paths.js";
-import { defineHostMethod } from "./hostMethod.js";
-import { ErrorCode, RpcError } from "./jsonrpc.js";
+import { directoryExists } from "../../core/workspace.js";
+import { canonicalDir } from "../../core/paths.js";
+import { defineHostMethod } from "../hostMethod.js";
+import { ErrorCode, RpcError } from "../jsonrpc.js";
 
 const sessionId = z.string().min(1).optional().describe("Session to act on; the main session when omitted.");
 

@@ -2,7 +2,7 @@
 // Accept answers with the chosen decision; decline and cancel both mean the command does not run.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ErrorCode as McpErrorCode, McpError, type ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
-import { AskTimeout, type PermissionAnswer, type PermissionAsker, type PermissionPrompt } from "./types.js";
+import { AskTimeout, type PermissionAnswer, type PermissionAsker, type PermissionPrompt } from "../../permissions/types.js";
 
 /** A channel for one tool call, or undefined when the client cannot answer form elicitations. */
 export function elicitationAsker(server: Server, relatedRequestId?: string | number): PermissionAsker | undefined {

@@ -17,10 +17,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
-import { WaveCore } from "../core/runtime.js";
-import { defineTool, textResult, type ToolDefinition } from "../core/tool.js";
-import { startMcpServer } from "../protocol/mcpServer.js";
-import type { ParsedPolicy } from "./service.js";
+import { WaveCore } from "../../core/runtime.js";
+import { defineTool, textResult, type ToolDefinition } from "../../core/tool.js";
+import { startMcpServer } from "../mcpServer.js";
+import type { ParsedPolicy } from "../../permissions/service.js";
 
 const probeTool = defineTool({
   name: "Probe",

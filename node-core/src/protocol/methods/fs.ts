@@ -1,9 +1,8 @@
 // Host methods of the file tools (see PROTOCOL.md).
 import { z } from "zod";
-import { defineHostMethod } from "../protocol/hostMethod.js";
-import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
-import { fileKey, resolveToolPath } from "./paths.js";
-import { READ_STATE } from "./readState.js";
+import { defineHostMethod } from "../hostMethod.js";
+import { ErrorCode, RpcError } from "../jsonrpc.js";
+import { clearReadState } from "../../fs/readState.js";
 
 /**
  * Forgets what a session has read, e.g. after the host compacted the conversation: the model no
@@ -19,8 +18,6 @@ export const readStateClear = defineHostMethod({
   handle: (p, { core }) => {
     const session = core.sessions.get(p.sessionId);
     if (!session) throw new RpcError(ErrorCode.InvalidParams, `Unknown session "${p.sessionId}".`);
-    const state = session.service(READ_STATE);
-    const cleared = state.clear(p.paths?.map((f) => fileKey(resolveToolPath(f, session.cwd))));
-    return { cleared };
+    return { cleared: clearReadState(session, p.paths) };
   },
 });

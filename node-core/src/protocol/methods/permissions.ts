@@ -1,12 +1,12 @@
 // Host methods for the permission layer: list and edit the rules, set the mode, preview a
 // decision, and run a full check (which may ask the host through `permission/request`).
 import { z } from "zod";
-import { defineHostMethod, type HostMethod } from "../protocol/hostMethod.js";
-import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
-import { PERMISSION_MODES } from "./decide.js";
-import { RuleSyntaxError } from "./rules.js";
-import { PolicyError } from "./service.js";
-import type { PermissionCheck } from "./types.js";
+import { defineHostMethod, type HostMethod } from "../hostMethod.js";
+import { ErrorCode, RpcError } from "../jsonrpc.js";
+import { PERMISSION_MODES } from "../../permissions/decide.js";
+import { RuleSyntaxError } from "../../permissions/rules.js";
+import { PolicyError } from "../../permissions/service.js";
+import type { PermissionCheck } from "../../permissions/types.js";
 
 const kind = z.enum(["allow", "deny"]).default("allow").describe("allow (default) or deny");
 

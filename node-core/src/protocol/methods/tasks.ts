@@ -1,8 +1,8 @@
 // Host methods for the tool window's task list (PROTOCOL.md: tasks/list, tasks/stop).
 import { z } from "zod";
-import { defineHostMethod } from "../protocol/hostMethod.js";
-import { ErrorCode, RpcError } from "../protocol/jsonrpc.js";
-import { TASKS, findTaskManager, type TaskInfo } from "./manager.js";
+import { defineHostMethod } from "../hostMethod.js";
+import { ErrorCode, RpcError } from "../jsonrpc.js";
+import { findTaskManager, listTasks } from "../../tasks/manager.js";
 
 export const tasksList = defineHostMethod({
   name: "tasks/list",
@@ -10,10 +10,7 @@ export const tasksList = defineHostMethod({
   handle: (p, { core }) => {
     const sessions = p.sessionId ? [core.sessions.get(p.sessionId)] : core.sessions.list();
     if (p.sessionId && !sessions[0]) throw new RpcError(ErrorCode.InvalidParams, `Unknown session "${p.sessionId}".`, { sessionId: p.sessionId });
-    const tasks: TaskInfo[] = [];
-    for (const s of sessions) tasks.push(...(s?.peekService(TASKS)?.list() ?? []));
-    tasks.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-    return { tasks };
+    return { tasks: listTasks(sessions.filter((s) => s !== undefined)) };
   },
 });
 

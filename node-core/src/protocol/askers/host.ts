@@ -1,7 +1,7 @@
 // Asking over the host protocol: the core sends the host a `permission/request` and waits for the
 // person's answer (PROTOCOL.md). Cancelling the call cancels the request (`$/cancelRequest`).
-import { ErrorCode, RpcError, type JsonRpcPeer } from "../protocol/jsonrpc.js";
-import { AskTimeout, InvalidAnswer, permissionAnswerSchema, type PermissionAsker } from "./types.js";
+import { ErrorCode, RpcError, type JsonRpcPeer } from "../jsonrpc.js";
+import { AskTimeout, InvalidAnswer, permissionAnswerSchema, type PermissionAsker } from "../../permissions/types.js";
 
 export function hostAsker(peer: JsonRpcPeer): PermissionAsker {
   return async (prompt, { signal, timeoutMs }) => {
