@@ -184,7 +184,7 @@ describe("MCP server", () => {
     });
     expect(text(next!)).toContain(`Background task ${taskId} failed (exit code 4): echo done; exit 4. Output: ${structured(bg).outputPath}`);
 
-    const pending = c.request("tools/call", { name: "Bash", arguments: { command: `echo so-far; ${STUBBORN}` } }, 77);
+    void c.request("tools/call", { name: "Bash", arguments: { command: `echo so-far; ${STUBBORN}` } }, 77);
     expect(await waitFor(() => childrenOf(c).filter((p) => p.command === "sleep 300").length === 3)).toBe(true);
     c.notify("notifications/cancelled", { requestId: 77, reason: "user stop" });
     await waitFor(() => childrenOf(c).length === 0, 5000);

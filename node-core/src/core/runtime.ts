@@ -2,11 +2,12 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
-import { EventBus } from "./events.js";
+import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
-import { SessionManager, type Session } from "./session.js";
-import { errorResult, type CallOrigin, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
-import { Workspace } from "./workspace.js";
+import { SessionManager, type Session } from "../base/session.js";
+import type { CallOrigin } from "../base/origin.js";
+import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
+import { Workspace } from "../base/workspace.js";
 import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
 import type { PermissionAsker } from "../permissions/types.js";
 

@@ -1,6 +1,6 @@
 // Writes a probe result into the core's environment (BASH-ENV-4): allow-listed keys only, never
 // over a key the host already set, except PATH, which is merged (login entries first).
-import type { PlatformName } from "../shell/types.js";
+import type { PlatformName } from "../util/platform.js";
 
 const PROXY_KEYS = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"];
 

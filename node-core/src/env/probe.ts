@@ -4,7 +4,7 @@
 // Windows and macOS branches run here on recorded outputs and the real one runs real shells.
 import { homedir } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
-import type { PlatformName } from "../shell/types.js";
+import type { PlatformName } from "../util/platform.js";
 import { createLogger } from "../util/log.js";
 import { adoptInto } from "./adopt.js";
 import { parseProbeOutput, parseSingleValue } from "./parse.js";

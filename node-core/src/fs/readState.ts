@@ -2,7 +2,7 @@
 // (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
 // Each session owns its own; a sub-agent's reads are not its parent's.
 import { createHash } from "node:crypto";
-import { ServiceKey, type Session, type SessionService } from "../core/session.js";
+import { ServiceKey, type Session, type SessionService } from "../base/session.js";
 import { fileKey, resolveToolPath } from "./paths.js";
 
 export type ReadSource = "read" | "edit" | "write";

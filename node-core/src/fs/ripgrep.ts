@@ -5,7 +5,8 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
-import { isExecutableFile, vendorBinary } from "../util/vendor.js";
+import { isExecutableFile } from "../util/files.js";
+import { vendorBinary } from "../util/vendor.js";
 
 export type RipgrepSource = "@vscode/ripgrep" | "vendor" | "PATH";
 

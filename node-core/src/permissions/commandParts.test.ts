@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand, unwrap, wordInfo, type ShellWord } from "./commandParts.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 beforeAll(async () => {

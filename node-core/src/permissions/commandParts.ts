@@ -4,7 +4,7 @@
 // `eval '…'`, `find -exec …`, `xargs …` and a shell fed a heredoc.
 import path from "node:path";
 import type * as U from "unbash";
-import type { SyntaxLibraries } from "./syntax.js";
+import type { SyntaxLibraries } from "../util/bashSyntax.js";
 
 export interface ShellWord {
   /** As written, quotes included. */

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./commandParts.js";
 import { commandWarnings, WARNING_RULES, type WarningId } from "./danger.js";
 import type { Places } from "./paths.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 let ws: string;

@@ -4,9 +4,10 @@ import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { decideCommand, decidePath, type DecideContext, type PermissionMode, type RuleSet } from "./decide.js";
+import type { PermissionMode } from "../base/settings.js";
+import { decideCommand, decidePath, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule } from "./rules.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 let ctx: DecideContext;

@@ -7,10 +7,9 @@ import { splitCommand, unwrap, writesFile, type CommandPart } from "./commandPar
 import { dedupeWarnings, globalWarnings, partWarnings, type Warning } from "./danger.js";
 import { isInsideAllowed, realPath, type Places } from "./paths.js";
 import { commandRuleMatches, pathRuleMatches, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
-import type { SyntaxLibraries } from "./syntax.js";
+import type { PermissionMode } from "../base/settings.js";
+import type { SyntaxLibraries } from "../util/bashSyntax.js";
 
-export const PERMISSION_MODES = ["ask", "allow-all", "deny-all"] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface RuleSet {
   readonly allow: readonly Rule[];

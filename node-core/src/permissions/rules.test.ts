@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./commandParts.js";
 import { commandRuleMatches, parseRule, pathRuleMatches, quoteWord, RuleSyntaxError, suggestRule, type CommandRule, type PathRule } from "./rules.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 beforeAll(async () => {

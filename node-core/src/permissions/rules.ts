@@ -2,10 +2,10 @@
 // answering "Always allow". Command rules are one simple command, exact (`git status`) or a prefix
 // (`npm run test:*`, `git log *`); path rules (`Write(/tmp/scratch/**)`) cover file writes.
 import path from "node:path";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 import { baseName, unwrap, type CommandPart, type ShellWord } from "./commandParts.js";
 import { realPath } from "./paths.js";
-import type { SyntaxLibraries } from "./syntax.js";
+import type { SyntaxLibraries } from "../util/bashSyntax.js";
 
 export interface CommandRule {
   readonly type: "command";

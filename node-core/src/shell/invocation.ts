@@ -12,7 +12,7 @@
 // started with is not an rc file but an explicit request that every `bash -c` read that file, so
 // bash still reads it, expanded as bash expands it, before the shims are defined.
 import { CORE_PID_VAR, RUN_MARKER_VAR } from "./processTable.js";
-import { envValue } from "./platform.js";
+import { envValue } from "../util/platform.js";
 import type { ShimInjection } from "./shims/index.js";
 import type { ResolvedShell } from "./types.js";
 import { toGitBashPath } from "./winpath.js";

@@ -4,7 +4,7 @@
 // logged at error level and falls back to killing the direct child. Never throws.
 import { createLogger, type Logger } from "../util/log.js";
 import { decodeConsoleOutput, parseChcp } from "./consoleText.js";
-import { hostPlatform, type Platform } from "./platform.js";
+import { hostPlatform, type Platform } from "../util/platform.js";
 import { processTableFor, type MarkerQuery, type ProcInfo, type ProcessTable } from "./processTable.js";
 
 export const KILL_GRACE_MS = 1000;

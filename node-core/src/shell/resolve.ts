@@ -1,7 +1,7 @@
 // Which shell runs Bash-tool commands (BASH-SH, BASH-WIN-1..3): always an explicit bash or zsh on
 // macOS/Linux, Git Bash on Windows, never /bin/sh or cmd.exe. A failure names everything that was
 // looked at and what to set.
-import { envValue, hostPlatform, type Platform } from "./platform.js";
+import { envValue, hostPlatform, type Platform } from "../util/platform.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
 
 export class ShellNotFound extends Error {

@@ -12,7 +12,7 @@ import { createLogger } from "../util/log.js";
 import { buildInvocation, BASH_RC, BASH_RC_FILE, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
 import { killTree, collectTree, type KillReport } from "./killTree.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
-import { envValue, hostPlatform, type Platform } from "./platform.js";
+import { envValue, hostPlatform, type Platform } from "../util/platform.js";
 import {
   lastAllocatedPid,
   linuxProcessTable,

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createLogger } from "../util/log.js";
 import { PROCESS_TOKEN } from "./outputDir.js";
-import { hostPlatform, type Platform } from "./platform.js";
+import { hostPlatform, type Platform } from "../util/platform.js";
 import { RUN_MARKER_VAR } from "./processTable.js";
 
 const log = createLogger("watchdog");

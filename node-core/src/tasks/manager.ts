@@ -4,11 +4,11 @@
 // can stop them — stragglers of finished commands included — when the session is disposed.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { ServiceKey, type Session, type SessionService } from "../core/session.js";
+import { ServiceKey, type Session, type SessionService } from "../base/session.js";
 import { createLogger } from "../util/log.js";
 import { killTree } from "../shell/killTree.js";
 import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
-import { hostPlatform } from "../shell/platform.js";
+import { hostPlatform } from "../util/platform.js";
 import { processTableFor } from "../shell/processTable.js";
 import { startShellRun, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { ShellKind } from "../shell/types.js";

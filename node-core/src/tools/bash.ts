@@ -4,13 +4,12 @@
 import { rmSync } from "node:fs";
 import { z } from "zod";
 import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
-import { directoryExists } from "../core/workspace.js";
+import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
 import { startsWithSleep } from "../shell/invocation.js";
 import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
-import { shimsEnabled } from "../shell/shims/index.js";
 import { longTimeout } from "../shell/timer.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
@@ -203,9 +202,9 @@ export const bashTool = defineTool({
       cwdReset = true;
       notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
     }
-    if (!directoryExists(cwd)) {
+    if (!isDirectory(cwd)) {
       const root = ctx.workspace.root;
-      if (!directoryExists(root)) {
+      if (!isDirectory(root)) {
         return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
       }
       ctx.session.setCwd(root, true);
@@ -214,7 +213,7 @@ export const bashTool = defineTool({
       notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
     }
 
-    const shims = shimsEnabled(ctx.workspace);
+    const shims = ctx.workspace.setting("shims");
     const background = input.run_in_background === true;
     const taskId = background ? newTaskId() : undefined;
     // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):

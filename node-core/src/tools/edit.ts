@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { computeDiff, structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange } from "../fs/mutation.js";
+import { commitChange, describeFsError, isToolResult, loadForChange } from "./fileChange.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";

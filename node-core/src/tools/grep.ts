@@ -8,7 +8,6 @@ import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { VCS_DIRS } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
-import { DEFAULT_SEARCH_TIMEOUT_MS, SEARCH_TIMEOUT_SETTING } from "./glob.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
 export const GREP_MAX_COLUMNS = 500;
@@ -144,7 +143,7 @@ export const grepTool = defineTool({
 
     const target = displayPath(abs, cwd);
     const args = ripgrepArgs(input, mode, target);
-    const timeoutMs = ctx.workspace.setting(SEARCH_TIMEOUT_SETTING, DEFAULT_SEARCH_TIMEOUT_MS);
+    const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
     const headLimit = input.head_limit === 0 ? undefined : input.head_limit;
     const offset = input.offset ?? 0;
     const pager = new Pager(offset, headLimit);

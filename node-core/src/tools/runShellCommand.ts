@@ -8,7 +8,7 @@
 import { accessSync, constants as fsConstants, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
 import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
 import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
@@ -312,7 +312,7 @@ export const runShellCommandTool = defineTool({
         command: input.command,
         cwd: prep.directory.abs,
         trackCwd: false,
-        shimsEnabled: ctx.workspace.setting("shims", true),
+        shimsEnabled: ctx.workspace.setting("shims"),
         separateStderr: true,
         shellKind: "bash",
         signal: ctx.signal,

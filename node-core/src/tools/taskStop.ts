@@ -1,6 +1,6 @@
 // TaskStop (formerly KillBash): stops a background task and every process it started (BASH-BG-4).
 import { z } from "zod";
-import type { Session } from "../core/session.js";
+import type { Session } from "../base/session.js";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { TASKS, findTaskManager, type TaskInfo } from "../tasks/manager.js";
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { structuredDiff, wholeTextRegion } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange } from "../fs/mutation.js";
+import { commitChange, describeFsError, isToolResult, loadForChange } from "./fileChange.js";
 import { fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256 } from "../fs/readState.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";

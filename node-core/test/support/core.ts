@@ -1,7 +1,8 @@
 // In-process cores for tool tests: a real WaveCore over a temporary workspace, real shells.
 import { existsSync } from "node:fs";
 import type { WaveCore } from "../../src/core/runtime.js";
-import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
+import type { CallOrigin } from "../../src/base/origin.js";
+import type { ToolResult } from "../../src/core/tool.js";
 import type { BashStructured } from "../../src/tools/bash.js";
 import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
 import type { ParsedPolicy } from "../../src/permissions/service.js";

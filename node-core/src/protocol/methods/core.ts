@@ -1,8 +1,8 @@
 // Host methods of the core itself: tool calls, sessions, workspace directories,
 // settings and in-flight call control.
 import { z } from "zod";
-import { directoryExists } from "../../core/workspace.js";
-import { canonicalDir } from "../../core/paths.js";
+import { isDirectory } from "../../util/files.js";
+import { canonicalDir } from "../../util/paths.js";
 import { defineHostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
 
@@ -143,13 +143,13 @@ export const settingsUpdate = defineHostMethod({
   params: z.object({ settings: z.record(z.string(), z.unknown()) }),
   handle: (p, { core }) => {
     core.workspace.updateSettings(p.settings);
-    return { settings: core.workspace.settings };
+    return { settings: core.workspace.settings.asGiven() };
   },
 });
 
 export function checkRoot(root: string): string {
   const dir = canonicalDir(root);
-  if (!directoryExists(dir)) {
+  if (!isDirectory(dir)) {
     throw new RpcError(ErrorCode.InvalidParams, `workspaceRoot is not an existing directory: ${dir}.`, { field: "workspaceRoot" });
   }
   return dir;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineHostMethod, type HostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
-import { PERMISSION_MODES } from "../../permissions/decide.js";
+import { PERMISSION_MODES } from "../../base/settings.js";
 import { RuleSyntaxError } from "../../permissions/rules.js";
 import { PolicyError } from "../../permissions/service.js";
 import type { PermissionCheck } from "../../permissions/types.js";

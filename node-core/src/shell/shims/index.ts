@@ -15,9 +15,11 @@
 import { createHash } from "node:crypto";
 import { accessSync, chmodSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { isExecutableFile, isFile } from "../../util/files.js";
 import { createLogger, type Logger } from "../../util/log.js";
 import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
-import type { PlatformName, ResolvedShell } from "../types.js";
+import type { PlatformName } from "../../util/platform.js";
+import type { ResolvedShell } from "../types.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { resolveLaunch, type Launch } from "./launch.js";
 import {
@@ -55,26 +57,6 @@ export interface ShimOptions {
   enabled: boolean;
 }
 
-/** The workspace setting that turns the shims off (`{"shims": false}`); on when absent. */
-export const SHIMS_SETTING = "shims";
-
-let warnedValue: unknown;
-
-/**
- * Whether the workspace wants the shims (the `shims` setting, on when absent). A value that is not
- * a boolean keeps them on and is logged as a warning once, since a host that sent `"false"`
- * meant something.
- */
-export function shimsEnabled(workspace: { readonly settings: Readonly<Record<string, unknown>> }): boolean {
-  const value = workspace.settings[SHIMS_SETTING];
-  if (value === undefined || typeof value === "boolean") return value ?? true;
-  if (warnedValue !== value) {
-    warnedValue = value;
-    createLogger("shims").warn(`The "${SHIMS_SETTING}" setting must be true or false; got ${JSON.stringify(value)}. The search shims stay on.`);
-  }
-  return true;
-}
-
 /** Where msys's GNU find lives inside Git Bash (BASH-SHIM-5). */
 export const GIT_BASH_FIND = "/usr/bin/find";
 
@@ -98,20 +80,14 @@ export function shellPath(file: string, platform: PlatformName): string {
  * a plugin install that flattened the modes still has working shims; `restored` hears of it.
  */
 export function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
+  if (isExecutableFile(file)) return true;
+  if (!isFile(file)) return false;
   try {
-    // No exception for a missing file: most vendor roots looked in do not exist.
-    const stat = statSync(file, { throwIfNoEntry: false });
-    if (!stat?.isFile()) return false;
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      const mode = stat.mode & 0o777;
-      chmodSync(file, mode | ((mode & 0o444) >> 2));
-      accessSync(file, constants.X_OK);
-      restored?.(file);
-      return true;
-    }
+    const mode = statSync(file).mode & 0o777;
+    chmodSync(file, mode | ((mode & 0o444) >> 2));
+    accessSync(file, constants.X_OK);
+    restored?.(file);
+    return true;
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isDirectory } from "../../util/files.js";
 
 export class InjectionFiles {
   private dir: string | undefined;
@@ -91,14 +92,6 @@ function isFileOfSize(file: string, size: number): boolean {
   try {
     const s = statSync(file, { throwIfNoEntry: false });
     return s !== undefined && s.isFile() && s.size === size;
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }

@@ -6,12 +6,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { BASH_RC, BASH_RC_FILE, buildInvocation, ZSH_RC, ZSH_RC_DIR } from "../invocation.js";
-import { ensureSupportFile, processOutputDir } from "../outputDir.js";
-import type { ShellKind } from "../types.js";
-import type { ShimInjection } from "./index.js";
+import { BASH_RC, BASH_RC_FILE, buildInvocation, ZSH_RC, ZSH_RC_DIR } from "../../src/shell/invocation.js";
+import { ensureSupportFile, processOutputDir } from "../../src/shell/outputDir.js";
+import type { ShellKind } from "../../src/shell/types.js";
+import type { ShimInjection } from "../../src/shell/shims/index.js";
 
-export const NODE_CORE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+export const NODE_CORE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const REPO_DIR = path.dirname(NODE_CORE_DIR);
 export const REAL_VENDOR_ROOT = path.join(NODE_CORE_DIR, "vendor");
 export const TOOLS = ["ugrep", "bfs", "rg"] as const;

@@ -1,10 +1,10 @@
 // The core's start-up hook: createCore() starts the probe without waiting for it, forwards its
 // state change as `env/statusChanged`, and stops a still-running probe when the core shuts down.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCore } from "../startup.js";
-import { childEnvironment, loginEnvironmentStatus, resetLoginEnvironmentProbeForTests } from "./index.js";
-import type { EnvStatus } from "./status.js";
-import { eventually, isAlive, makeFakeHome, readPids, writeProfile, type FakeHome } from "./testSupport.js";
+import { createCore } from "./startup.js";
+import { childEnvironment, loginEnvironmentStatus, resetLoginEnvironmentProbeForTests } from "./env/index.js";
+import type { EnvStatus } from "./env/status.js";
+import { eventually, isAlive, makeFakeHome, readPids, writeProfile, type FakeHome } from "../test/support/loginEnv.js";
 
 const savedEnv = { ...process.env };
 let fake: FakeHome;

@@ -1,5 +1,5 @@
 // Test support for the login-environment tests (unit and end-to-end): fake HOME directories with
-// real rc files, and process checks. Not part of the bundle (nothing in src imports it).
+// real rc files, and process checks.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

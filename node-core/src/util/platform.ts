@@ -1,9 +1,11 @@
-// The operating-system surface the shell layer depends on. Production code uses `hostPlatform()`;
+// The operating-system surface the engines depend on. Production code uses `hostPlatform()`;
 // tests inject another platform to drive the Windows and macOS branches with recorded outputs.
 import { execFile } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import type { PlatformName } from "./types.js";
+import { isExecutableFile, isFile } from "./files.js";
+
+/** The platform a code path runs for. Injected in tests for the branches that cannot run here. */
+export type PlatformName = "linux" | "darwin" | "win32";
 
 export interface ExecOutcome {
   /** null when the program could not be started or was killed. */
@@ -22,14 +24,6 @@ export interface Platform {
   isExecutable(file: string): boolean;
   /** Runs a helper program to completion (taskkill, chcp, ps); never throws. */
   exec(file: string, args: string[], opts?: { timeoutMs?: number }): Promise<ExecOutcome>;
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function exec(file: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<ExecOutcome> {
@@ -64,16 +58,7 @@ export function hostPlatform(): Platform {
     name: currentPlatformName(),
     path: process.platform === "win32" ? path.win32 : path.posix,
     isFile,
-    isExecutable: (file) => {
-      if (!isFile(file)) return false;
-      if (process.platform === "win32") return true;
-      try {
-        accessSync(file, constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    isExecutable: (file) => (process.platform === "win32" ? isFile(file) : isExecutableFile(file)),
     exec,
   };
   return host;

@@ -2,11 +2,11 @@
 // (FS-STALE), a last check that nobody wrote the file while we prepared the change, the atomic
 // write itself (FS-ATOMIC), and the read-state update that lets the agent's next edit through.
 import { promises as fsp, type Stats } from "node:fs";
-import type { Session } from "../core/session.js";
+import type { Session } from "../base/session.js";
 import { errorResult, type ToolResult } from "../core/tool.js";
-import { writeFileAtomic, type AtomicWriteHooks, type WriteOutcome } from "./atomicWrite.js";
-import { fileKey } from "./paths.js";
-import { READ_STATE, checkFreshness, sha256, type ReadSource } from "./readState.js";
+import { writeFileAtomic, type AtomicWriteHooks, type WriteOutcome } from "../fs/atomicWrite.js";
+import { fileKey } from "../fs/paths.js";
+import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
 
 /** Files larger than this are not loaded for Edit (and not diffed by Write). */
 export const MAX_EDIT_BYTES = 64 * 1024 * 1024;

@@ -2,9 +2,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { WaveCore } from "../core/runtime.js";
-import { resultText, type ToolResult } from "../core/tool.js";
-import { allTools } from "../tools/index.js";
+import { WaveCore } from "../../src/core/runtime.js";
+import { resultText, type ToolResult } from "../../src/core/tool.js";
+import { allTools } from "../../src/tools/index.js";
 
 const made: string[] = [];
 

@@ -5,8 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
 import type { EventBus } from "./events.js";
-import { canonicalDir, isWithin } from "./paths.js";
-import { Workspace, directoryExists } from "./workspace.js";
+import { canonicalDir, isWithin } from "../util/paths.js";
+import { isDirectory } from "../util/files.js";
+import type { Workspace } from "./workspace.js";
 
 const log = createLogger("session");
 
@@ -72,7 +73,7 @@ export class Session {
    * the caller so) when the tracked one has disappeared.
    */
   effectiveCwd(): { cwd: string; resetFrom?: string } {
-    if (directoryExists(this._cwd)) return { cwd: this._cwd };
+    if (isDirectory(this._cwd)) return { cwd: this._cwd };
     const gone = this._cwd;
     this.setCwd(this.originalCwd, true);
     return { cwd: this._cwd, resetFrom: gone };
@@ -98,7 +99,7 @@ export class Session {
 
   addDirectory(dir: string): string {
     const canonical = canonicalDir(dir, this.workspace.root);
-    if (!directoryExists(canonical)) throw new Error(`Not a directory: ${canonical}. Give an existing directory to allow.`);
+    if (!isDirectory(canonical)) throw new Error(`Not a directory: ${canonical}. Give an existing directory to allow.`);
     if (!this.extraDirs.includes(canonical)) this.extraDirs.push(canonical);
     return canonical;
   }
@@ -169,7 +170,7 @@ export class SessionManager {
     const id = opts.id ?? `s-${randomBytes(4).toString("hex")}`;
     if (this.sessions.has(id)) throw new Error(`Session "${id}" already exists.`);
     const cwd = opts.cwd ? canonicalDir(opts.cwd, this.workspace.root) : (parent?.cwd ?? this.workspace.root);
-    if (!directoryExists(cwd)) throw new Error(`Not a directory: ${cwd}. Give an existing directory as the session's cwd.`);
+    if (!isDirectory(cwd)) throw new Error(`Not a directory: ${cwd}. Give an existing directory as the session's cwd.`);
     const session = new Session(id, this.workspace, this.events, cwd, parent);
     parent?.children.add(session);
     this.sessions.set(id, session);
