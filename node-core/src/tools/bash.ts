@@ -1,16 +1,15 @@
 // Bash: runs a command in a fresh bash/zsh (Git Bash on Windows), in the foreground with a
 // timeout that moves it to the background instead of killing it, or as a background task.
 // The engine lives in shell/ (runner, kill, cwd, output) and tasks/ (the session's task manager).
-import { rmSync } from "node:fs";
 import { z } from "zod";
 import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
 import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
 import { startsWithSleep } from "../shell/invocation.js";
-import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
+import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
+import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
-import { longTimeout } from "../shell/timer.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
 /** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
@@ -145,33 +144,6 @@ function survivorsLine(survivors: Survivor[], file: string): string {
   return `Still running after the shell exited (stopped when the session ends; their output keeps going to ${file}): ${list}`;
 }
 
-type Outcome = { kind: "exit" } | { kind: "timeout" } | { kind: "user"; task: TaskInfo } | { kind: "abort"; reason: string };
-
-function abortReason(signal: AbortSignal): string {
-  const r = signal.reason as unknown;
-  if (r instanceof Error) return r.message;
-  return typeof r === "string" ? r : "cancelled";
-}
-
-function readOutput(run: ShellRun): OutputSummary {
-  try {
-    return summarizeOutput(run.outputPath);
-  } catch (err) {
-    return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
-  }
-}
-
-/** Removed after the result is on its way: nobody waits for the unlink. */
-function removeFile(file: string): void {
-  setImmediate(() => {
-    try {
-      rmSync(file, { force: true });
-    } catch {
-      // A leftover file in our own temp directory is harmless; it is removed with the directory.
-    }
-  });
-}
-
 function bodyOf(summary: OutputSummary): string {
   const note = summary.binary ? "[the output contains binary data; non-text bytes are shown as \uFFFD]\n" : "";
   return note + summary.text;
@@ -238,36 +210,26 @@ export const bashTool = defineTool({
     }
 
     const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
-    let settled = false;
-    let cancelTimer = () => {};
-    let onAbort = () => {};
-    const outcome = await new Promise<Outcome>((resolve) => {
-      const settle = (o: Outcome) => {
-        if (settled) return;
-        settled = true;
-        resolve(o);
-      };
-      void run.exited.then(() => settle({ kind: "exit" }));
-      cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
-      const moveToBackground = (taskId?: string) => {
-        if (settled || !run.running) return undefined;
-        try {
-          const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
-          settle({ kind: "user", task });
-          return task.taskId;
-        } catch {
-          return undefined;
-        }
-      };
-      ctx.setMoveToBackgroundHandler(() => moveToBackground());
-      if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
-      onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const outcome = await awaitEnding<{ kind: "user"; task: TaskInfo }>(run, {
+      timeoutMs,
+      signal: ctx.signal,
+      // Ctrl+B: the running command becomes a background task and the call answers at once.
+      more: (settle, settled) => {
+        const moveToBackground = (taskId?: string) => {
+          if (settled() || !run.running) return undefined;
+          try {
+            const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
+            settle({ kind: "user", task });
+            return task.taskId;
+          } catch {
+            return undefined;
+          }
+        };
+        ctx.setMoveToBackgroundHandler(() => moveToBackground());
+        if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
+        return () => ctx.setMoveToBackgroundHandler(undefined);
+      },
     });
-    cancelTimer();
-    ctx.setMoveToBackgroundHandler(undefined);
-    ctx.signal.removeEventListener("abort", onAbort);
 
     switch (outcome.kind) {
       case "user":
@@ -320,14 +282,14 @@ export const bashTool = defineTool({
 /** The shell exited on its own: output, exit status, survivors, cwd. */
 async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {
   const status = run.exitStatus!;
-  const summary = readOutput(run);
+  const summary = readOutputSummary(run.outputPath);
   const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
   const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
   run.discardCwdFile();
   manager.runFinished(run, survivors.length > 0);
 
   const keepFile = summary.truncated || survivors.length > 0;
-  if (!keepFile) removeFile(run.outputPath);
+  if (!keepFile) removeFilesLater([run.outputPath]);
   const success = status.exitCode === 0;
   const tail: string[] = [];
   if (status.signal) tail.push(`Killed by ${status.signal}`);
@@ -365,10 +327,10 @@ async function finishStopped(
 ): Promise<ToolResult> {
   await run.stop();
   const status = run.exitStatus ?? (await run.exited);
-  const summary = readOutput(run);
+  const summary = readOutputSummary(run.outputPath);
   run.discardCwdFile();
   manager.runFinished(run, false);
-  if (!summary.truncated) removeFile(run.outputPath);
+  if (!summary.truncated) removeFilesLater([run.outputPath]);
   return result(
     joinParts(bodyOf(summary), [how.note, ...notes]),
     structured(ctx, {
