@@ -7,7 +7,7 @@ import { childEnvironment, holdLoginEnvironmentProbe, startLoginEnvironmentProbe
 import type { ParsedPolicy } from "./permissions/service.js";
 import { removeStaleOutput } from "./shell/outputDir.js";
 import { resolveShellCached } from "./shell/resolve.js";
-import { holdShims, prewarmShims } from "./shell/shims/index.js";
+import { SHELL_ENGINE } from "./shell/engine.js";
 import { TASKS } from "./tasks/manager.js";
 import { formatTaskNotices } from "./tasks/notices.js";
 import { hostPlatform } from "./util/platform.js";
@@ -89,20 +89,16 @@ const shimsLog = createLogger("shims");
 
 /**
  * The search shims: once the environment has landed and the shell is resolved, probe the bundled
- * binaries and write the prelude in the background, so the first Bash command finds them ready;
- * when the core shuts down, let go of the files written for shells. Nothing here delays
+ * binaries and write the prelude in the background, so the first Bash command finds them ready
+ * (the core's shell engine removes the files when the core shuts down). Nothing here delays
  * `initialize` or any call: a command that comes first simply shares the probes.
  */
 function startShims(core: WaveCore): void {
-  const release = holdShims();
   const stop = new AbortController();
   void prewarm(core, stop.signal);
-  core.onShutdown(() => {
-    // Shutdown never waits for a probe: one still running ends by itself within its timeout,
-    // and the aborted prewarm writes no files after this.
-    stop.abort();
-    release();
-  });
+  // Shutdown never waits for a probe: one still running ends by itself within its timeout, and
+  // the aborted prewarm writes no files after this.
+  core.onShutdown(() => stop.abort());
 }
 
 async function prewarm(core: WaveCore, signal: AbortSignal): Promise<void> {
@@ -110,7 +106,7 @@ async function prewarm(core: WaveCore, signal: AbortSignal): Promise<void> {
     const env = await childEnvironment({ signal });
     // The host may have turned the shims off in `initialize`: then there is nothing to warm.
     if (signal.aborted || !core.workspace.setting("shims")) return;
-    await prewarmShims(resolveShellCached(env, hostPlatform()), signal);
+    await core.services.get(SHELL_ENGINE).prewarmShims(resolveShellCached(env, hostPlatform()), signal);
   } catch (error) {
     // No shell (BASH-SH-4) or a cancelled wait: the first command reports or retries it.
     shimsLog.debug("search shims not prewarmed", { error });

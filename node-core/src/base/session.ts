@@ -4,6 +4,7 @@
 // protocol, and each MCP connection own one.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
+import type { CoreServices } from "./coreServices.js";
 import type { EventBus } from "./events.js";
 import { canonicalDir, isWithin } from "../util/paths.js";
 import { isDirectory } from "../util/files.js";
@@ -36,6 +37,8 @@ export class Session {
     readonly workspace: Workspace,
     readonly events: EventBus,
     originalCwd: string,
+    /** The services of the core this session belongs to (shared by all its sessions). */
+    readonly coreServices: CoreServices,
     readonly parent?: Session,
   ) {
     this._originalCwd = originalCwd;
@@ -151,8 +154,9 @@ export class SessionManager {
   constructor(
     private readonly workspace: Workspace,
     private readonly events: EventBus,
+    private readonly coreServices: CoreServices,
   ) {
-    this.main = new Session(MAIN_SESSION_ID, workspace, events, workspace.root);
+    this.main = new Session(MAIN_SESSION_ID, workspace, events, workspace.root, coreServices);
     this.sessions.set(MAIN_SESSION_ID, this.main);
   }
 
@@ -171,7 +175,7 @@ export class SessionManager {
     if (this.sessions.has(id)) throw new Error(`Session "${id}" already exists.`);
     const cwd = opts.cwd ? canonicalDir(opts.cwd, this.workspace.root) : (parent?.cwd ?? this.workspace.root);
     if (!isDirectory(cwd)) throw new Error(`Not a directory: ${cwd}. Give an existing directory as the session's cwd.`);
-    const session = new Session(id, this.workspace, this.events, cwd, parent);
+    const session = new Session(id, this.workspace, this.events, cwd, this.coreServices, parent);
     parent?.children.add(session);
     this.sessions.set(id, session);
     this.events.emit("session/created", { sessionId: id, parentSessionId: parent?.id, cwd });

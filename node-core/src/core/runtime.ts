@@ -2,6 +2,7 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
+import { CoreServices } from "../base/coreServices.js";
 import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
 import { SessionManager, type Session } from "../base/session.js";
@@ -59,6 +60,8 @@ export class WaveCore {
   readonly sessions: SessionManager;
   readonly registry: ToolRegistry;
   readonly permissions: PermissionService;
+  /** What this core owns beside its sessions (the shell engine, ...); disposed last at shutdown. */
+  readonly services = new CoreServices();
   private readonly calls = new Map<string, InFlightCall>();
   private nextCall = 1;
   private readonly callPrefix = randomBytes(3).toString("hex");
@@ -66,7 +69,7 @@ export class WaveCore {
 
   constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy }) {
     this.workspace = new Workspace(opts.root, opts.additionalDirectories);
-    this.sessions = new SessionManager(this.workspace, this.events);
+    this.sessions = new SessionManager(this.workspace, this.events, this.services);
     this.registry = new ToolRegistry(opts.tools);
     this.permissions = new PermissionService({ workspace: this.workspace, sessions: this.sessions, events: this.events }, opts.permissions);
   }
@@ -207,6 +210,7 @@ export class WaveCore {
           log.error("shutdown hook failed", { error: err });
         }
       }
+      await this.services.dispose();
     })();
     return this.shuttingDown;
   }

@@ -164,6 +164,7 @@ function mtimeOf(file: string): number | undefined {
   return st && st.isFile() ? st.mtimeMs : undefined;
 }
 
+// A fact about a binary on disk, the same for every core: asked once per process.
 const sortsGloballyCache = new Map<string, Promise<boolean>>();
 
 /**

@@ -193,6 +193,7 @@ async function killTreePosix(root: TreeRoot, deps: KillDeps): Promise<KillReport
   return { signalled, forced: true, remaining: members.map((p) => p.pid) };
 }
 
+// The console code page is the machine's, the same for every core: asked once per process.
 let cachedCodePage: Promise<number | undefined> | undefined;
 
 async function consoleCodePage(deps: KillDeps): Promise<number | undefined> {

@@ -159,6 +159,8 @@ export function findOnWindowsPath(command: string, env: NodeJS.ProcessEnv, platf
   return undefined;
 }
 
+// Keyed by everything that decides the answer, so it is a pure memo: sharing it between the cores
+// of a process changes no answer.
 const cache = new Map<string, ResolvedShell>();
 
 /**

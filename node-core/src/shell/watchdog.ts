@@ -51,6 +51,8 @@ export function watchdogMode(platform: Platform): WatchdogMode | undefined {
   return platform.name === "linux" && existsSync("/proc/self/environ") ? "proc" : "groups";
 }
 
+// One per process on purpose: it watches the process die (SIGKILL takes every core in it at once)
+// and sweeps every marker carrying the process token, so one watchdog covers every core.
 let current: { child: ChildProcess; mode: WatchdogMode } | undefined;
 
 /** Starts the watchdog if it is not running. Cheap to call before every spawn. */
