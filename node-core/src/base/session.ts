@@ -145,7 +145,7 @@ export class Session {
   }
 }
 
-export const MAIN_SESSION_ID = "main";
+const MAIN_SESSION_ID = "main";
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();

@@ -1,6 +1,6 @@
 // The workspace: its root, the extra directories the user allowed, and the host's settings.
 import { isDirectory } from "../util/files.js";
-import { canonicalDir, isWithin } from "../util/paths.js";
+import { canonicalDir } from "../util/paths.js";
 import { Settings, type SettingKey, type SettingValue } from "./settings.js";
 
 export class Workspace {
@@ -36,10 +36,6 @@ export class Workspace {
 
   allowedDirectories(): string[] {
     return [this._root, ...this.additional];
-  }
-
-  isAllowed(dir: string): boolean {
-    return this.allowedDirectories().some((d) => isWithin(dir, d));
   }
 
   updateSettings(patch: Readonly<Record<string, unknown>>): void {

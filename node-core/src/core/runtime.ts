@@ -74,10 +74,6 @@ export class WaveCore {
     this.permissions = new PermissionService({ workspace: this.workspace, sessions: this.sessions, events: this.events }, opts.permissions);
   }
 
-  get isShuttingDown(): boolean {
-    return this.shuttingDown !== undefined;
-  }
-
   session(id: string | undefined): Session {
     const s = this.sessions.get(id);
     if (!s) throw new UnknownSession(id ?? "main");

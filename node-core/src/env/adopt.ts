@@ -29,7 +29,7 @@ const ADOPTED = new Set(ADOPTED_KEYS);
  * runs (NODE_OPTIONS, the dynamic loader, git's repository selection, shell start-up files).
  * Checked as well as the allow-list so that widening the list can never let these in.
  */
-export function isNeverAdopted(key: string): boolean {
+function isNeverAdopted(key: string): boolean {
   const k = key.toUpperCase();
   if (k === "GIT_SSL_CAINFO") return false;
   return (
@@ -67,7 +67,7 @@ function hostDecided(env: NodeJS.ProcessEnv, key: string, platform: PlatformName
   return false;
 }
 
-export function pathDelimiter(platform: PlatformName): string {
+function pathDelimiter(platform: PlatformName): string {
   return platform === "win32" ? ";" : ":";
 }
 

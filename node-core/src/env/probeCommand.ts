@@ -32,7 +32,7 @@ export function posixProbeScript(markers: ProbeMarkers, form: ProbeForm = "full"
 }
 
 /** BASH-ENV-9: Git Bash converts its login PATH to Windows form; only PATH is adopted there. */
-export function windowsProbeScript(markers: ProbeMarkers): string {
+function windowsProbeScript(markers: ProbeMarkers): string {
   return `echo "${markers.start}"; cygpath -pw "$PATH" && echo "${markers.end}"`;
 }
 

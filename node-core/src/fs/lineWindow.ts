@@ -35,7 +35,7 @@ export interface LineWindow {
   hash?: string;
 }
 
-export const DEFAULT_COUNT_BUDGET = 64 * 1024 * 1024;
+const DEFAULT_COUNT_BUDGET = 64 * 1024 * 1024;
 
 /** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
 export function cutChars(text: string, max: number): string {

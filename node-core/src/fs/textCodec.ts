@@ -37,7 +37,7 @@ export function detectBom(buf: Uint8Array): { encoding: string; length: number }
 
 const utf8Fatal = new TextDecoder("utf-8", { fatal: true });
 
-export function isValidUtf8(buf: Uint8Array): boolean {
+function isValidUtf8(buf: Uint8Array): boolean {
   const native = (buffer as { isUtf8?: (b: Uint8Array) => boolean }).isUtf8;
   if (native) return native(buf);
   try {

@@ -24,7 +24,7 @@ function settingDirectories(session: Session): string[] {
   return session.workspace.setting("additionalDirectories").map((d) => canonicalDir(d, session.workspace.root));
 }
 
-export const cwdChangedNotice = (dir: string) => `Shell working directory changed to ${dir}`;
+const cwdChangedNotice = (dir: string) => `Shell working directory changed to ${dir}`;
 export const cwdResetNotice = (dir: string) => `Shell cwd was reset to ${dir}`;
 
 export function applyEndedCwd(

@@ -35,8 +35,8 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 };
 
 /** Variables the start-up files consume (and remove) before the command runs. */
-export const CWD_FILE_VAR = "WAVE_CWD_FILE";
-export const SHIMS_FILE_VAR = "WAVE_SHIMS_FILE";
+const CWD_FILE_VAR = "WAVE_CWD_FILE";
+const SHIMS_FILE_VAR = "WAVE_SHIMS_FILE";
 const USER_BASH_ENV_VAR = "WAVE_USER_BASH_ENV";
 const USER_ZDOTDIR_VAR = "WAVE_USER_ZDOTDIR";
 

@@ -7,7 +7,7 @@ import { decodeConsoleOutput, parseChcp } from "./consoleText.js";
 import { hostPlatform, type Platform } from "../util/platform.js";
 import { processTableFor, type MarkerQuery, type ProcInfo, type ProcessTable } from "./processTable.js";
 
-export const KILL_GRACE_MS = 1000;
+const KILL_GRACE_MS = 1000;
 const POLL_MS = 40;
 /** SIGKILL cannot be ignored: the tree is gone within milliseconds. */
 const KILL_POLL_MS = 10;

@@ -18,7 +18,7 @@ const log = createLogger("output");
  */
 export const PROCESS_TOKEN = randomBytes(4).toString("hex");
 
-export const OUTPUT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
+const OUTPUT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 
 function userTag(): string {
   try {
@@ -28,7 +28,7 @@ function userTag(): string {
   }
 }
 
-export function outputRoot(env: NodeJS.ProcessEnv = process.env): string {
+function outputRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.WAVE_OUTPUT_DIR ? path.resolve(env.WAVE_OUTPUT_DIR) : path.join(os.tmpdir(), `wave-core-${userTag()}`);
 }
 

@@ -86,7 +86,6 @@ export class ShellRun {
   private endedAt: number | undefined;
   private status: ExitStatus | undefined;
   private stopInFlight: Promise<KillReport> | undefined;
-  private stopRequestedAt: number | undefined;
   readonly exited: Promise<ExitStatus>;
 
   constructor(
@@ -142,9 +141,6 @@ export class ShellRun {
   get exitStatus(): ExitStatus | undefined {
     return this.status;
   }
-  get stopRequested(): boolean {
-    return this.stopRequestedAt !== undefined;
-  }
   get durationMs(): number {
     return (this.endedAt ?? Date.now()) - this.startedAt;
   }
@@ -161,7 +157,6 @@ export class ShellRun {
    */
   stop(): Promise<KillReport> {
     if (this.stopInFlight) return this.stopInFlight;
-    this.stopRequestedAt ??= Date.now();
     const stopping = killTree(
       {
         pid: this.pid,

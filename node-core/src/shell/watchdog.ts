@@ -46,7 +46,7 @@ exit 0
 
 export type WatchdogMode = "proc" | "groups";
 
-export function watchdogMode(platform: Platform): WatchdogMode | undefined {
+function watchdogMode(platform: Platform): WatchdogMode | undefined {
   if (platform.name === "win32") return undefined;
   return platform.name === "linux" && existsSync("/proc/self/environ") ? "proc" : "groups";
 }
@@ -90,9 +90,4 @@ export function watchGroup(pgid: number): void {
 
 export function unwatchGroup(pgid: number): void {
   if (current?.mode === "groups") current.child.stdin?.write(`-${pgid}\n`);
-}
-
-/** The watchdog's pid (tests). */
-export function watchdogPid(): number | undefined {
-  return current?.child.pid;
 }

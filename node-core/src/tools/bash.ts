@@ -18,13 +18,13 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 
 const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
 /** The sentence both the tool description and the `timeout` parameter use. */
-export const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
+const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
 
 /**
  * What models need to know about the search shims (README "Search shims"): what a recursive grep
  * and find skip, how to search everything anyway, where the system tools run, and the opt-out.
  */
-export const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
+const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
 - In these commands a recursive grep (-r/-R, or a directory operand) and find run bundled tools that respect .gitignore: ignored files (node_modules, build output, ...), binary files and .git are skipped, and paths print without "./". A grep -r whose only matches are in ignored files exits 1 ("no match").
 - To search ignored files anyway: \`grep -r --no-ignore-files ...\`; binary files too: add \`-a\`; exactly as the system grep or find would: \`command grep -r ...\`, \`command find ...\`. rg is the bundled ripgrep only when the system has no rg.
 - xargs, timeout, env, find -exec and nested \`bash -c\`/\`zsh -c\` run the system grep, find and rg, which skip nothing.
@@ -73,13 +73,11 @@ const inputSchema = z.strictObject({
     .describe("Run the command as a background task and return at once with its task ID and output file. No timeout applies."),
 });
 
-export type BashInput = z.output<typeof inputSchema>;
-
 /** Exact texts of BASH-TO-6, BASH-BG-1 and BASH-BG-5. */
-export const autoBackgroundText = (timeoutMs: number, id: string, file: string) =>
+const autoBackgroundText = (timeoutMs: number, id: string, file: string) =>
   `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was moved to the background with ID: ${id}. It is still running — you will be notified when it completes. Output is being written to: ${file}`;
-export const backgroundText = (id: string, file: string) => `Command running in background with ID: ${id}. Output is being written to: ${file}`;
-export const userBackgroundText = (id: string, file: string) =>
+const backgroundText = (id: string, file: string) => `Command running in background with ID: ${id}. Output is being written to: ${file}`;
+const userBackgroundText = (id: string, file: string) =>
   `Command was manually backgrounded by user with ID: ${id}. Output is being written to: ${file}`;
 
 function formatSeconds(ms: number): string {

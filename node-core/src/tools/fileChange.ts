@@ -1,4 +1,4 @@
-// What Edit and Write share: read-before-write (FS-EDIT-5, FS-WRITE-1), stale detection
+// What Edit and Write share (a module of tools/, not a tool): read-before-write (FS-EDIT-5, FS-WRITE-1), stale detection
 // (FS-STALE), a last check that nobody wrote the file while we prepared the change, the atomic
 // write itself (FS-ATOMIC), and the read-state update that lets the agent's next edit through.
 import { promises as fsp, type Stats } from "node:fs";
@@ -9,11 +9,15 @@ import { fileKey } from "../fs/paths.js";
 import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
 
 /** Files larger than this are not loaded for Edit (and not diffed by Write). */
-export const MAX_EDIT_BYTES = 64 * 1024 * 1024;
+const MAX_EDIT_BYTES = 64 * 1024 * 1024;
 
 export type ToolName = "Edit" | "Write";
 
-/** Test seam: hooks every Edit/Write passes to the atomic writer (failure injection). */
+/**
+ * Failure injection for the Edit and Write tests: a failure after the temporary file is complete
+ * and before the rename (ENOSPC, EIO) cannot be provoked from outside, and the tools must still
+ * leave the file, the read state and the directory as they were. Unset in production.
+ */
 export const writeHooks: { current?: AtomicWriteHooks } = {};
 
 export interface ExistingFile {
@@ -30,14 +34,14 @@ function verb(tool: ToolName): string {
   return tool === "Edit" ? "editing" : "writing";
 }
 
-export function notReadError(abs: string, tool: ToolName): ToolResult {
+function notReadError(abs: string, tool: ToolName): ToolResult {
   return errorResult(
     `You must Read ${abs} in this conversation before ${verb(tool)} it (Grep and Glob results do not count as reading). Read it first, then retry.`,
     { filePath: abs, reason: "not-read" },
   );
 }
 
-export function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-read-outdated"): ToolResult {
+function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-read-outdated"): ToolResult {
   const why =
     reason === "modified"
       ? `${abs} has been modified since you last read it (by another program, a formatter, git, or a Bash command).`

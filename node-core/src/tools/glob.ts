@@ -7,7 +7,7 @@ import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type 
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep } from "../fs/ripgrep.js";
 
-export const GLOB_DEFAULT_LIMIT = 100;
+const GLOB_DEFAULT_LIMIT = 100;
 
 const description = `Finds files by name with a glob pattern, e.g. "**/*.ts" or "src/**/*.{ts,tsx}". Returns matching file paths, most recently modified first.
 

@@ -10,11 +10,11 @@ import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
-export const GREP_MAX_COLUMNS = 500;
+const GREP_MAX_COLUMNS = 500;
 /** Files kept (newest first) in files_with_matches mode when no head_limit is given. */
 const DEFAULT_FILES_KEPT = 5_000;
 
-export const GREP_DESCRIPTION = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
+const GREP_DESCRIPTION = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
 
 Usage:
 - output_mode: "files_with_matches" (default: paths of matching files, newest first), "content" (matching lines as path:line:text, with optional context -A/-B/-C), or "count" (matches per file).
@@ -63,7 +63,7 @@ export function splitGlobs(spec: string): string[] {
   return out;
 }
 
-export function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
+function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
   const args = ["--no-config", "--color=never", "--hidden", "--no-require-git", `--max-columns=${GREP_MAX_COLUMNS}`, "--max-columns-preview"];
   for (const d of VCS_DIRS) args.push("--glob", `!${d}`);
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");

@@ -19,12 +19,12 @@ import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { TASKS } from "../tasks/manager.js";
 
-export const RSC_NAME = "run_shell_command";
+const RSC_NAME = "run_shell_command";
 export const RSC_DEFAULT_TIMEOUT_MS = 120_000;
 /** Progress goes out at most this often (the seed: output updated once a second). */
-export const RSC_PROGRESS_INTERVAL_MS = 1000;
+const RSC_PROGRESS_INTERVAL_MS = 1000;
 /** A command that prints nothing still reports progress this often, so waiting clients know it runs. */
-export const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
+const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
 const PROGRESS_TAIL_BYTES = 4096;
 const PROGRESS_TAIL_LINES = 20;
 const STDERR_EVIDENCE_BYTES = 8192;
@@ -65,7 +65,7 @@ export type DirectoryCheck =
   | { ok: false; failure: Failure; display: string };
 
 /** `directory` as the model gave it → the real directory inside the workspace root, or why not. */
-export function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
+function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
   if (input === undefined || input === "" || input === ".") return { ok: true, abs: root, display: "(root)" };
   const display = input;
   const fail = (kind: Failure["kind"], message: string): DirectoryCheck => ({ ok: false, failure: { kind, message }, display });
@@ -179,7 +179,7 @@ export interface RunShellCommandStructured {
 const orNone = (v: string | number | null | undefined) => (v === null || v === undefined || v === "" ? "(none)" : String(v));
 const orEmpty = (s: string) => (s === "" ? "(empty)" : s.replace(/\n$/, ""));
 
-export function formatResult(s: RunShellCommandStructured): string {
+function formatResult(s: RunShellCommandStructured): string {
   const lines = [
     `Command: ${s.command}`,
     `Directory: ${s.directory}`,

@@ -19,7 +19,7 @@ export function elicitationAsker(server: Server, relatedRequestId?: string | num
   };
 }
 
-export function elicitationParams(prompt: PermissionPrompt): ElicitRequestFormParams {
+function elicitationParams(prompt: PermissionPrompt): ElicitRequestFormParams {
   const lines = [
     prompt.kind === "command" ? `${prompt.tool} wants to run:\n  ${prompt.command}` : `${prompt.tool} wants to write ${prompt.path}`,
     ...(prompt.description ? [`Purpose: ${prompt.description}`] : []),
@@ -55,7 +55,7 @@ export function elicitationParams(prompt: PermissionPrompt): ElicitRequestFormPa
   };
 }
 
-export function answerFrom(action: "accept" | "decline" | "cancel", content: Record<string, unknown> | undefined): PermissionAnswer {
+function answerFrom(action: "accept" | "decline" | "cancel", content: Record<string, unknown> | undefined): PermissionAnswer {
   const message = typeof content?.message === "string" && content.message.trim() ? content.message.trim() : undefined;
   if (action === "decline") return { decision: "deny", message: message ?? "The user declined." };
   if (action === "cancel") return { decision: "deny", message: message ?? "The user dismissed the request without answering." };

@@ -8,13 +8,13 @@ import { ErrorCode, RpcError } from "../jsonrpc.js";
 
 const sessionId = z.string().min(1).optional().describe("Session to act on; the main session when omitted.");
 
-export const toolsList = defineHostMethod({
+const toolsList = defineHostMethod({
   name: "tools/list",
   params: z.object({}).passthrough(),
   handle: (_p, { core }) => ({ tools: core.registry.list() }),
 });
 
-export const toolsCall = defineHostMethod({
+const toolsCall = defineHostMethod({
   name: "tools/call",
   params: z.object({
     name: z.string().min(1),
@@ -34,7 +34,7 @@ export const toolsCall = defineHostMethod({
     }),
 });
 
-export const callsMoveToBackground = defineHostMethod({
+const callsMoveToBackground = defineHostMethod({
   name: "calls/moveToBackground",
   params: z.object({ callId: z.string().min(1) }),
   handle: (p, { core }) => {
@@ -50,7 +50,7 @@ export const callsMoveToBackground = defineHostMethod({
   },
 });
 
-export const callsList = defineHostMethod({
+const callsList = defineHostMethod({
   name: "calls/list",
   params: z.object({ sessionId }),
   handle: (p, { core }) => ({
@@ -69,7 +69,7 @@ export const callsList = defineHostMethod({
   }),
 });
 
-export const sessionsCreate = defineHostMethod({
+const sessionsCreate = defineHostMethod({
   name: "sessions/create",
   params: z.object({
     parentSessionId: z.string().min(1).optional(),
@@ -86,7 +86,7 @@ export const sessionsCreate = defineHostMethod({
   },
 });
 
-export const sessionsDispose = defineHostMethod({
+const sessionsDispose = defineHostMethod({
   name: "sessions/dispose",
   params: z.object({ sessionId: z.string().min(1) }),
   handle: async (p, { core }) => {
@@ -99,7 +99,7 @@ export const sessionsDispose = defineHostMethod({
   },
 });
 
-export const sessionsList = defineHostMethod({
+const sessionsList = defineHostMethod({
   name: "sessions/list",
   params: z.object({}).passthrough(),
   handle: (_p, { core }) => ({
@@ -112,7 +112,7 @@ export const sessionsList = defineHostMethod({
   }),
 });
 
-export const workspaceAddDirectory = defineHostMethod({
+const workspaceAddDirectory = defineHostMethod({
   name: "workspace/addDirectory",
   params: z.object({ path: z.string().min(1), sessionId }),
   handle: (p, { core }) => {
@@ -138,7 +138,7 @@ export const workspaceAddDirectory = defineHostMethod({
   },
 });
 
-export const settingsUpdate = defineHostMethod({
+const settingsUpdate = defineHostMethod({
   name: "settings/update",
   params: z.object({ settings: z.record(z.string(), z.unknown()) }),
   handle: (p, { core }) => {

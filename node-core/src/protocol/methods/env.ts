@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineHostMethod } from "../hostMethod.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
 
-export const envStatus = defineHostMethod({
+const envStatus = defineHostMethod({
   name: "env/status",
   params: z.object({}).passthrough(),
   handle: () => loginEnvironmentStatus(),

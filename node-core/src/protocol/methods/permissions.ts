@@ -42,19 +42,19 @@ async function userErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export const permissionsList = defineHostMethod({
+const permissionsList = defineHostMethod({
   name: "permissions/list",
   params: z.object({}).passthrough(),
   handle: async (_p, { core, asker }) => ({ ...(await core.permissions.state()), canAsk: asker !== undefined }),
 });
 
-export const permissionsSetMode = defineHostMethod({
+const permissionsSetMode = defineHostMethod({
   name: "permissions/setMode",
   params: z.object({ mode: z.enum(PERMISSION_MODES) }),
   handle: (p, { core }) => userErrors(() => core.permissions.setMode(p.mode)),
 });
 
-export const permissionsAddRule = defineHostMethod({
+const permissionsAddRule = defineHostMethod({
   name: "permissions/addRule",
   params: z.object({ rule: z.string(), kind }),
   handle: (p, { core }) =>
@@ -64,7 +64,7 @@ export const permissionsAddRule = defineHostMethod({
     }),
 });
 
-export const permissionsRemoveRule = defineHostMethod({
+const permissionsRemoveRule = defineHostMethod({
   name: "permissions/removeRule",
   params: z.object({ rule: z.string(), kind }),
   handle: (p, { core }) =>
@@ -74,7 +74,7 @@ export const permissionsRemoveRule = defineHostMethod({
     }),
 });
 
-export const permissionsSetRules = defineHostMethod({
+const permissionsSetRules = defineHostMethod({
   name: "permissions/setRules",
   params: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
   handle: (p, { core }) =>
@@ -84,13 +84,13 @@ export const permissionsSetRules = defineHostMethod({
     }),
 });
 
-export const permissionsEvaluate = defineHostMethod({
+const permissionsEvaluate = defineHostMethod({
   name: "permissions/evaluate",
   params: checkParams,
   handle: (p, { core }) => userErrors(async () => (await core.permissions.evaluate(toCheck(p))).decision),
 });
 
-export const permissionsCheck = defineHostMethod({
+const permissionsCheck = defineHostMethod({
   name: "permissions/check",
   params: checkParams,
   handle: (p, { core, signal, asker }) => userErrors(() => core.permissions.check(toCheck(p), { signal, asker, origin: "host" })),

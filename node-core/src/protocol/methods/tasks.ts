@@ -4,7 +4,7 @@ import { defineHostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
 import { findTaskManager, listTasks } from "../../tasks/manager.js";
 
-export const tasksList = defineHostMethod({
+const tasksList = defineHostMethod({
   name: "tasks/list",
   params: z.object({ sessionId: z.string().min(1).optional() }),
   handle: (p, { core }) => {
@@ -14,7 +14,7 @@ export const tasksList = defineHostMethod({
   },
 });
 
-export const tasksStop = defineHostMethod({
+const tasksStop = defineHostMethod({
   name: "tasks/stop",
   params: z.object({ taskId: z.string().min(1) }),
   handle: async (p, { core }) => {

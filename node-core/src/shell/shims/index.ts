@@ -74,7 +74,7 @@ export function shellPath(file: string, platform: PlatformName): string {
  * unzip that drops Unix modes, a copy without `-p`) gets them back — x wherever it is readable — so
  * a plugin install that flattened the modes still has working shims; `restored` hears of it.
  */
-export function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
+function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
   if (isExecutableFile(file)) return true;
   if (!isFile(file)) return false;
   try {
