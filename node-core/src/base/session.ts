@@ -3,31 +3,19 @@
 // state) that are disposed with it. The main agent, each sub-agent created through the host
 // protocol, and each MCP connection own one.
 import { randomBytes } from "node:crypto";
-import { createLogger } from "../util/log.js";
-import type { CoreServices } from "./coreServices.js";
+import { Services, type CoreServices, type Service, type ServiceKey } from "./services.js";
 import type { EventBus } from "./events.js";
 import { canonicalDir, isWithin } from "../util/paths.js";
 import { isDirectory } from "../util/files.js";
 import type { Workspace } from "./workspace.js";
 
-const log = createLogger("session");
-
-export interface SessionService {
-  dispose(): Promise<void> | void;
-}
-
-/** Identifies a per-session service and how to create it on first use. */
-export class ServiceKey<T extends SessionService> {
-  constructor(
-    readonly name: string,
-    readonly create: (session: Session) => T,
-  ) {}
-}
+/** A per-session service (read state, background tasks), identified by a ServiceKey<T, Session>. */
+export type SessionService = Service;
 
 export class Session {
   private _cwd: string;
   private readonly extraDirs: string[] = [];
-  private readonly services = new Map<ServiceKey<SessionService>, SessionService>();
+  private readonly services: Services<Session>;
   private readonly controller = new AbortController();
   private disposing: Promise<void> | undefined;
   readonly children = new Set<Session>();
@@ -43,6 +31,7 @@ export class Session {
   ) {
     this._originalCwd = originalCwd;
     this._cwd = originalCwd;
+    this.services = new Services<Session>(this, `Session ${id}`);
   }
 
   private _originalCwd: string;
@@ -108,19 +97,14 @@ export class Session {
   }
 
   /** The session's instance of a service, created on first use. */
-  service<T extends SessionService>(key: ServiceKey<T>): T {
+  service<T extends SessionService>(key: ServiceKey<T, Session>): T {
     if (this.disposed) throw new Error(`Session ${this.id} has ended.`);
-    let svc = this.services.get(key as ServiceKey<SessionService>);
-    if (!svc) {
-      svc = key.create(this);
-      this.services.set(key as ServiceKey<SessionService>, svc);
-    }
-    return svc as T;
+    return this.services.get(key);
   }
 
   /** The service if it was ever created (does not create it). */
-  peekService<T extends SessionService>(key: ServiceKey<T>): T | undefined {
-    return this.services.get(key as ServiceKey<SessionService>) as T | undefined;
+  peekService<T extends SessionService>(key: ServiceKey<T, Session>): T | undefined {
+    return this.services.peek(key);
   }
 
   /** Stops everything the session started: child sessions first, then services in reverse order. */
@@ -132,14 +116,7 @@ export class Session {
   private async doDispose(): Promise<void> {
     this.controller.abort(new Error(`session ${this.id} ended`));
     await Promise.all([...this.children].map((c) => c.dispose()));
-    const services = [...this.services.entries()].reverse();
-    for (const [key, svc] of services) {
-      try {
-        await svc.dispose();
-      } catch (err) {
-        log.error("a session service failed to dispose", { session: this.id, service: key.name, error: err });
-      }
-    }
+    await this.services.dispose();
     this.parent?.children.delete(this);
     this.events.emit("session/disposed", { sessionId: this.id });
   }

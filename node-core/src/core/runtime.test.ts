@@ -43,7 +43,7 @@ describe("two WaveCores in one process", () => {
 
     await a.core.shutdown();
     expect(existsSync(preludeA!)).toBe(false);
-    expect(() => a.core.services.get(SHELL_ENGINE)).toThrow(/has shut down/);
+    expect(() => a.core.services.get(SHELL_ENGINE)).toThrow(/The core has ended/);
     expect(existsSync(preludeB!)).toBe(true);
     expect(await grepKind(b)).toBe(shimmed);
     expect(b.core.sessions.main.disposed).toBe(false);

@@ -2,7 +2,7 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
-import { CoreServices } from "../base/coreServices.js";
+import { Services } from "../base/services.js";
 import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
 import { SessionManager, type Session } from "../base/session.js";
@@ -61,7 +61,7 @@ export class WaveCore {
   readonly registry: ToolRegistry;
   readonly permissions: PermissionService;
   /** What this core owns beside its sessions (the shell engine, ...); disposed last at shutdown. */
-  readonly services = new CoreServices();
+  readonly services = new Services<void>(undefined, "The core");
   private readonly calls = new Map<string, InFlightCall>();
   private nextCall = 1;
   private readonly callPrefix = randomBytes(3).toString("hex");

@@ -2,7 +2,8 @@
 // (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
 // Each session owns its own; a sub-agent's reads are not its parent's.
 import { createHash } from "node:crypto";
-import { ServiceKey, type Session, type SessionService } from "../base/session.js";
+import type { Session, SessionService } from "../base/session.js";
+import { ServiceKey } from "../base/services.js";
 import { fileKey, resolveToolPath } from "./paths.js";
 
 export type ReadSource = "read" | "edit" | "write";
@@ -53,7 +54,7 @@ export class ReadState implements SessionService {
   }
 }
 
-export const READ_STATE = new ServiceKey<ReadState>("fs.readState", () => new ReadState());
+export const READ_STATE = new ServiceKey<ReadState, Session>("fs.readState", () => new ReadState());
 
 /**
  * Forgets what a session has read (some paths, resolved against its cwd, or everything), e.g.

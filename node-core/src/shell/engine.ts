@@ -3,7 +3,7 @@
 // tracking reads. Each WaveCore owns one (a core service): two cores in one process probe and
 // write for themselves, and one core's shutdown removes only its own files.
 import path from "node:path";
-import { CoreServiceKey, type CoreService } from "../base/coreServices.js";
+import { ServiceKey, type Service } from "../base/services.js";
 import { BASH_RC, BASH_RC_FILE, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
 import { NO_SHIMS, ShimInjector, type ShimInjection } from "./shims/index.js";
@@ -16,7 +16,7 @@ export interface StartupFiles {
   zshDir: string;
 }
 
-export class ShellEngine implements CoreService {
+export class ShellEngine implements Service {
   private startup: StartupFiles | undefined;
   private disposed = false;
 
@@ -61,4 +61,4 @@ export class ShellEngine implements CoreService {
   }
 }
 
-export const SHELL_ENGINE = new CoreServiceKey<ShellEngine>("shell", () => new ShellEngine());
+export const SHELL_ENGINE = new ServiceKey<ShellEngine, void>("shell", () => new ShellEngine());

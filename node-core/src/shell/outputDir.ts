@@ -7,6 +7,7 @@ import { mkdirSync, promises as fsp, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createLogger } from "../util/log.js";
+import { processExists } from "../util/processes.js";
 
 const log = createLogger("output");
 
@@ -59,15 +60,6 @@ export function ensureSupportFile(relative: string, content: string): string {
   return file;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Removes output directories of core processes that are gone and idle for the retention period. */
 export async function removeStaleOutput(now = Date.now(), root = outputRoot()): Promise<string[]> {
   const removed: string[] = [];
@@ -84,7 +76,7 @@ export async function removeStaleOutput(now = Date.now(), root = outputRoot()): 
     try {
       const st = await fsp.stat(dir);
       if (now - st.mtimeMs < OUTPUT_RETENTION_MS) continue;
-      if (processAlive(Number(m[1]))) continue;
+      if (processExists(Number(m[1]))) continue;
       await fsp.rm(dir, { recursive: true, force: true });
       removed.push(dir);
     } catch (err) {

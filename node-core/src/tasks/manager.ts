@@ -4,7 +4,8 @@
 // can stop them — stragglers of finished commands included — when the session is disposed.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { ServiceKey, type Session, type SessionService } from "../base/session.js";
+import type { Session, SessionService } from "../base/session.js";
+import { ServiceKey } from "../base/services.js";
 import { createLogger } from "../util/log.js";
 import { killTree } from "../shell/killTree.js";
 import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
@@ -275,7 +276,7 @@ export class TaskManager implements SessionService {
   }
 }
 
-export const TASKS = new ServiceKey<TaskManager>("tasks", (session) => new TaskManager(session, session.coreServices.get(SHELL_ENGINE)));
+export const TASKS = new ServiceKey<TaskManager, Session>("tasks", (session) => new TaskManager(session, session.coreServices.get(SHELL_ENGINE)));
 
 /** Every task of these sessions, running and finished, oldest first. */
 export function listTasks(sessions: Iterable<Session>): TaskInfo[] {

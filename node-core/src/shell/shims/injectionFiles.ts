@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writ
 import os from "node:os";
 import path from "node:path";
 import { isDirectory } from "../../util/files.js";
+import { processExists } from "../../util/processes.js";
 
 export class InjectionFiles {
   private dir: string | undefined;
@@ -73,18 +74,8 @@ function removeAbandoned(parent: string): void {
   }
   for (const name of names) {
     const m = /^wave-shims-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processExists(Number(m[1]))) continue;
     rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, someone else's. Only "no such process" means abandoned.
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 
