@@ -41,8 +41,11 @@ describe("two WaveCores in one process", () => {
     expect(await grepKind(b)).toBe(shimmed);
     expect(b.core.workspace.setting("shims")).toBe(true);
 
+    const exitListeners = process.listenerCount("exit");
     await a.core.shutdown();
     expect(existsSync(preludeA!)).toBe(false);
+    // Its files' exit hook went with them: cores that come and go leave no listeners behind.
+    expect(process.listenerCount("exit")).toBe(exitListeners - 1);
     expect(() => a.core.services.get(SHELL_ENGINE)).toThrow(/The core has ended/);
     expect(existsSync(preludeB!)).toBe(true);
     expect(await grepKind(b)).toBe(shimmed);

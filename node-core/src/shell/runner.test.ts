@@ -5,7 +5,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
 import { tempDir, waitFor } from "../../test/support/processes.js";
 import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
-import { hostPlatform, platformWith } from "../util/platform.js";
+import { hostPlatform } from "../util/platform.js";
+import { platformWith } from "../../test/support/platform.js";
 import { ShellEngine } from "./engine.js";
 import { ShellRun, SpawnFailed, startShellRun } from "./runner.js";
 

@@ -64,16 +64,6 @@ export function hostPlatform(): Platform {
   return host;
 }
 
-/** A platform for tests: the host's behaviour with some parts replaced. */
-export function platformWith(overrides: Partial<Platform> & { name: PlatformName }): Platform {
-  const base = hostPlatform();
-  return {
-    ...base,
-    path: overrides.name === "win32" ? path.win32 : path.posix,
-    ...overrides,
-  };
-}
-
 /** Case-insensitive on Windows, where `Path` and `PATH` are the same variable. */
 export function envValue(env: NodeJS.ProcessEnv, key: string, platform: PlatformName): string | undefined {
   if (platform !== "win32") return env[key];

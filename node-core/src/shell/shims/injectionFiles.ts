@@ -11,7 +11,8 @@ import { processExists } from "../../util/processes.js";
 
 export class InjectionFiles {
   private dir: string | undefined;
-  private exitHook = false;
+  /** Removes the directory if the process exits first; registered while the directory exists. */
+  private readonly onExit = () => this.dispose();
   private readonly sets = new Map<string, Record<string, string>>();
 
   constructor(private readonly parent: () => string = os.tmpdir) {}
@@ -35,6 +36,7 @@ export class InjectionFiles {
 
   /** Removes the private directory (tests, shutdown). */
   dispose(): void {
+    process.off("exit", this.onExit);
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
     this.sets.clear();
@@ -54,10 +56,9 @@ export class InjectionFiles {
     const parent = this.parent();
     this.dir = mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
     removeAbandoned(parent);
-    if (!this.exitHook) {
-      this.exitHook = true;
-      process.once("exit", () => this.dispose());
-    }
+    // Once per directory made: one listener per live injector (per core), none after dispose.
+    process.off("exit", this.onExit);
+    process.once("exit", this.onExit);
     return this.dir;
   }
 }
