@@ -28,18 +28,18 @@ const answer = (core: CoreProcess, ask: Message, result: unknown) => core.send({
 describe("permission/request round trip (bundled core)", () => {
   it("shows the preview, and allow-once lets it through", async () => {
     const { core, root } = await start();
-    const check = core.request("permissions/check", { tool: "Bash", command: "git status && rm -rf ~/scratch", description: "tidy up" });
+    const check = core.request("permissions/check", { tool: "Bash", command: "git fetch && rm -rf ~/scratch", description: "tidy up" });
     const ask = await core.waitFor(isAsk);
     expect(ask.id).toBe("core-1");
     expect(ask.params).toMatchObject({
       sessionId: "main",
       tool: "Bash",
       kind: "command",
-      command: "git status && rm -rf ~/scratch",
+      command: "git fetch && rm -rf ~/scratch",
       description: "tidy up",
       directory: root,
       warnings: [{ id: "delete-outside-workspace", part: "rm -rf ~/scratch" }],
-      suggestedRules: ["git status:*", "rm -rf ~/scratch"],
+      suggestedRules: ["git fetch:*", "rm -rf ~/scratch"],
       timeoutMs: 600000,
     });
     expect(ask.params.warnings[0].message).toMatch(/^Deletes recursively .*scratch, outside the workspace\.$/);
@@ -278,9 +278,10 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
   it("run_shell_command asks with its directory resolved against the root, then runs there", async () => {
     const { core, root } = await start();
     mkdirSync(path.join(root, "pkg"));
-    const pending = call(core, "run_shell_command", { command: "realpath .", directory: "pkg", description: "where" }, "s1");
+    // `realpath .` alone only reads (the read-only list runs it without a question); `touch` writes.
+    const pending = call(core, "run_shell_command", { command: "touch made && realpath .", directory: "pkg", description: "where" }, "s1");
     const ask = await askFor(core, "s1");
-    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "realpath .", description: "where", directory: path.join(root, "pkg") });
+    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "touch made && realpath .", description: "where", directory: path.join(root, "pkg") });
     answer(core, ask, { decision: "allow-once" });
     expect((await pending).result.structuredContent).toMatchObject({ stdout: `${path.join(root, "pkg")}\n`, directory: "pkg", exitCode: 0 });
   });

@@ -31,7 +31,7 @@ describe("splitCommand: every simple command that will run is a part", () => {
     ["while read l; do echo $l; done < in.txt", ["read l", "echo $l"]],
     ["case $x in a) rm a;; *) ls;; esac", ["rm a", "ls"]],
     ["f() { rm -rf /tmp/x; }; f", ["rm -rf /tmp/x", "f"]],
-    ["[[ -n $(git diff) ]] && git commit", ["git diff", "git commit"]],
+    ["[[ -n $(git diff) ]] && git commit", ["git diff", "[[ -n $(git diff) ]]", "git commit"]],
     ["echo $(( $(wc -l < f) + 1 ))", ["wc -l < f", "echo $(( $(wc -l < f) + 1 ))"]],
     ["sleep 1 & wait", ["sleep 1", "wait"]],
     ["coproc cat", ["cat"]],
@@ -41,7 +41,9 @@ describe("splitCommand: every simple command that will run is a part", () => {
 
   it("reads the strings shells and eval run: bash -c, sh -lc, eval, a shell fed a heredoc or herestring", () => {
     expect(texts("bash -c 'git status && rm -rf ~'")).toEqual(["git status", "rm -rf ~"]);
-    expect(texts('sh -lc "npm test"')).toEqual(["npm test"]);
+    // A login shell reads start-up files first: it stays a part of its own.
+    expect(texts('sh -c "npm test"')).toEqual(["npm test"]);
+    expect(texts('sh -lc "npm test"')).toEqual(["npm test", 'sh -lc "npm test"']);
     expect(texts("eval 'rm -rf /' ")).toEqual(["rm -rf /"]);
     expect(texts("bash <<EOF\nrm -rf ~\nEOF")).toEqual(["rm -rf ~"]);
     expect(texts("bash <<< 'rm -rf ~'")).toEqual(["rm -rf ~"]);

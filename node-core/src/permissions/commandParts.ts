@@ -1,10 +1,18 @@
 // Splits a shell command into the simple commands ("parts") that will actually run, using a real
 // Bash parser (unbash). Every part is judged on its own: `git status && rm -rf ~` is two parts,
 // and so are the commands inside `$(…)`, backticks, `<(…)`, subshells, functions, `bash -c '…'`,
-// `eval '…'`, `find -exec …`, `xargs …` and a shell fed a heredoc.
+// `eval '…'`, `trap '…'`, `find -exec …`, `xargs …`, `flock -c '…'`, `watch '…'` and a shell fed a
+// heredoc. `[[ … ]]` and `(( … ))` are parts too: they evaluate expressions.
+//
+// The reading is conservative: what a static reading cannot know (code hidden in expansions,
+// start-up files, variables set by earlier statements) is recorded on the parts, so the
+// decision can ask instead of guessing.
 import path from "node:path";
 import type * as U from "unbash";
+import { analyzeWord, arithmetic, isPositional, valueRunsCode, type HiddenCode, type WordAnalysis } from "./expansions.js";
 import type { SyntaxLibraries } from "./syntax.js";
+
+export type { HiddenCode } from "./expansions.js";
 
 export interface ShellWord {
   /** As written, quotes included. */
@@ -15,6 +23,10 @@ export interface ShellWord {
   readonly globPrefix?: string;
   /** For a word with an expansion: the first expansion as written (`$DIR`, `$(pwd)`). */
   readonly expansion?: string;
+  /** Only literals, quotes, plain `$NAME` expansions and simple globs (no substitution, no operator). */
+  readonly plain?: boolean;
+  /** Expands to exactly one word (it is quoted), so it cannot turn into several arguments. */
+  readonly oneWord?: boolean;
   /** A placeholder for paths somewhere below this word's path (`find DIR -exec … {}`). */
   readonly within?: ShellWord;
 }
@@ -44,6 +56,32 @@ export interface CommandPart {
   readonly pipedFrom: readonly CommandPart[];
   /** Commands run by substitutions in this part's words: `$(…)`, backticks, `<(…)`. */
   readonly substitutions: readonly CommandPart[];
+  /** Code the shell evaluates from this part's expansions when it runs (see expansions.ts). */
+  readonly hiddenCode: readonly HiddenCode[];
+  /** `[[ … ]]` or `(( … ))` (also `for ((…))`): not a simple command, no rule can name it. */
+  readonly compound?: "[[" | "((";
+  /** For `[[ … ]]`: nothing in it is evaluated as code (no arithmetic on variables, no `-v` subscripts). */
+  readonly inertTest?: boolean;
+  /** Why this shell runs files or functions before its command (start-up files, BASH_ENV, …). */
+  readonly startupFiles?: string;
+  /** Runs code given as a string this reading could not see (`trap "$x"`, `watch "$cmd"`, …). */
+  readonly dynamicCode?: string;
+}
+
+/** Something a statement changes for the commands after it: a variable, an alias, a function, an option. */
+export interface EnvironmentChange {
+  /** As written: `PATH=/x`, `export PATH`, `alias ll=…`, `set -k`. */
+  readonly text: string;
+  /** The variable it sets, exports or unsets. */
+  readonly name?: string;
+  /** `NAME=value` when the value is known (a rule can name it as a prefix). */
+  readonly assignment?: string;
+  /** Exports the variable to the programs started after it (export, declare -x, …). */
+  readonly exports?: boolean;
+  /** Changes more than one variable's value (alias, hash -p, enable, trap, source, set -k, …). */
+  readonly opaque?: boolean;
+  /** The part that makes the change (it is not changed by it itself). */
+  readonly part?: CommandPart;
 }
 
 export interface SplitCommand {
@@ -52,6 +90,14 @@ export interface SplitCommand {
   errors: string[];
   /** Functions that start copies of themselves in the background or in a pipe (fork bombs). */
   selfSpawningFunctions: string[];
+  /** What statements change for later ones, in any order (loops can run a later statement first). */
+  changes: EnvironmentChange[];
+  /** `set -a` / `set -o allexport`: every variable set afterwards is exported. */
+  exportsAll: boolean;
+  /** Functions the command defines: calling one runs its body, not the program of that name. */
+  functions: string[];
+  /** Code hidden in expansions outside any simple command (`case $((x)) in`, `for i in ${!x}`). */
+  hiddenCode: HiddenCode[];
 }
 
 export interface SplitOptions {
@@ -61,6 +107,19 @@ export interface SplitOptions {
 
 const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"]);
 const MAX_NESTING = 8;
+const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly", "integer", "float"]);
+/** Built-ins whose prefix assignments stay set after them (POSIX special built-ins). */
+const SPECIAL_BUILTINS = new Set([":", ".", "source", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset", "break", "continue"]);
+/** Built-ins that change how later commands are found or run. */
+const OPAQUE_CHANGES = new Set(["alias", "unalias", "hash", "enable", "emulate", "zmodload", "autoload", "functions", "disable", "rehash", "bind", "complete", "compdef"]);
+/** Variables that change what a started shell runs before its command, or which program runs. */
+export const STARTUP_VARIABLE = /^(BASH_ENV|ENV|ZDOTDIR|HOME|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PATH|IFS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH)$/;
+/** Prompt strings: bash (and zsh with PROMPT_SUBST) runs their command substitutions when it shows them. */
+const PROMPT_VARIABLE = /^(PS[0-4]|PROMPT[0-9]?|RPROMPT[0-9]?|RPS[12]|SPROMPT|PROMPT_COMMAND)$/;
+const SAFE_SET_FLAGS = /^[-+][euxvfCBhmbHPTE]*o?$/;
+const SAFE_SET_OPTIONS = new Set(["pipefail", "errexit", "nounset", "xtrace", "verbose", "noglob", "noclobber", "errtrace", "functrace", "braceexpand", "hashall", "monitor", "notify"]);
+const SAFE_SHOPT = new Set(["nullglob", "globstar", "extglob", "dotglob", "failglob", "nocaseglob", "nocasematch", "lastpipe", "inherit_errexit", "globasciiranges", "checkwinsize", "cmdhist", "histappend"]);
+const SAFE_SETOPT = /^(no_?)?(nullglob|nomatch|errexit|err_exit|pipefail|pipe_fail|nounset|no_unset|xtrace|globdots|glob_dots|ksharrays|ksh_arrays|shwordsplit|sh_word_split|localoptions|local_options|warncreateglobal)$/i;
 
 interface Env {
   cwd: string | undefined;
@@ -72,14 +131,31 @@ interface Env {
   spawning: boolean;
 }
 
+interface Candidate {
+  /** A shell whose inner parts stand for it, unless an earlier statement changed what it runs first. */
+  part: CommandPart;
+  /** Where in `parts` it goes if it has to stand on its own after all. */
+  at: number;
+}
+
 export function splitCommand(source: string, lib: SyntaxLibraries, opts: SplitOptions): SplitCommand {
-  const out: SplitCommand = { parts: [], errors: [], selfSpawningFunctions: [] };
+  const out: SplitCommand = { parts: [], errors: [], selfSpawningFunctions: [], changes: [], exportsAll: false, functions: [], hiddenCode: [] };
   const walker = new Walker(lib, opts, out);
   walker.script(lib.parse(source), { cwd: opts.cwd, via: [], pipedFrom: [], depth: 0, src: source, spawning: false }, "");
+  walker.finish();
   return out;
 }
 
+type MutablePart = { -readonly [K in keyof CommandPart]: CommandPart[K] } & { hiddenCode: HiddenCode[] };
+
 class Walker {
+  /** Every value a variable is given in this command (undefined: known only at run time). */
+  private readonly values = new Map<string, (string | undefined)[]>();
+  /** A name set or referenced at run time (`declare -n`, `printf -v "$n"`, `source`): any variable may hold anything. */
+  private anyVariable = false;
+  private readonly candidates: Candidate[] = [];
+  private readonly partsOutside: HiddenCode[] = [];
+
   constructor(
     private readonly lib: SyntaxLibraries,
     private readonly opts: SplitOptions,
@@ -134,6 +210,7 @@ class Walker {
         return;
       case "Function": {
         const name = node.name.value ?? node.name.text;
+        if (!this.out.functions.includes(name)) this.out.functions.push(name);
         this.visit(node.body, this.fork(env, { fn: name, spawning: false }));
         return;
       }
@@ -144,18 +221,50 @@ class Walker {
         this.visit(node.command, env);
         const redirects = node.redirects.map((r) => this.redirect(r));
         this.nestedIn(node.redirects, env);
-        // `{ …; } > file` writes a file of its own: that write is a part to judge.
-        if (redirects.some(writesFile)) {
-          this.out.parts.push(this.part(env, { text: this.slice(env, node.redirects), assignments: [], words: [], redirects, substitutions: [] }));
+        const analysis = this.analyzeAll(node.redirects.flatMap(redirectWords));
+        // `{ …; } > file` writes a file of its own, and `< /dev/tcp/…` connects: a part to judge.
+        const opens = (r: ShellRedirect) => (r.operator === "<" || r.operator === "<&") && (r.target?.value === undefined || networkPath(r.target.value));
+        if (redirects.some((r) => writesFile(r) || opens(r)) || analysis.hidden.length > 0) {
+          this.push(this.part(env, { text: this.slice(env, node.redirects), assignments: [], words: [], redirects, substitutions: [] }), analysis.hidden);
         }
         return;
       }
-      case "If":
+      case "TestCommand":
+        this.testCommand(node, env);
+        return;
+      case "ArithmeticCommand":
+        this.arithmeticPart(node.body, `((${node.body}))`, env, node);
+        return;
+      case "ArithmeticFor": {
+        const header = /\(\(([\s\S]*)\)\)/.exec(env.src.slice(node.pos, node.body.pos));
+        // Its three expressions are read like one joined by commas.
+        this.arithmeticPart((header?.[1] ?? "").replace(/;/g, ","), `for ((${header?.[1] ?? "…"}))`, env, node);
+        const inner = this.fork(env);
+        this.visit(node.body, inner);
+        if (inner.cwd !== env.cwd) env.cwd = undefined;
+        return;
+      }
       case "For":
-      case "ArithmeticFor":
-      case "Select":
-      case "While":
+      case "Select": {
+        const values = (node.wordlist ?? []).map((w) => this.valueOf(w));
+        this.assign(node.name.value, node.wordlist ? values : [undefined]);
+        this.change({ text: `${node.type === "For" ? "for" : "select"} ${node.name.value} in …`, name: node.name.value });
+        this.outside(node.wordlist ?? []);
+        this.nestedIn(node.wordlist ?? [], env);
+        const inner = this.fork(env);
+        this.visit(node.body, inner);
+        if (inner.cwd !== env.cwd) env.cwd = undefined;
+        return;
+      }
       case "Case": {
+        this.outside([node.word, ...node.items.flatMap((i) => i.pattern)]);
+        const inner = this.fork(env);
+        this.lib.forEachChild(node, (child) => this.visit(child, inner));
+        if (inner.cwd !== env.cwd) env.cwd = undefined;
+        return;
+      }
+      case "If":
+      case "While": {
         // Branches and loop bodies may or may not run: a `cd` inside leaves the directory unknown.
         const inner = this.fork(env);
         this.lib.forEachChild(node, (child) => this.visit(child, inner));
@@ -196,6 +305,27 @@ class Walker {
     return env.src.slice(nodes[0]!.pos, nodes[nodes.length - 1]!.end);
   }
 
+  /** Words outside any simple command (for, select and case headers): their hidden code counts for the whole command. */
+  private outside(words: readonly U.Word[]): void {
+    const a = this.analyzeAll(words);
+    this.partsOutside.push(...a.hidden);
+  }
+
+  private analyzeAll(words: readonly (U.Word | undefined)[]): WordAnalysis {
+    const all: WordAnalysis = { plain: true, hidden: [], assigns: [] };
+    for (const w of words) {
+      const a = analyzeWord(w);
+      all.plain &&= a.plain;
+      all.hidden.push(...a.hidden);
+      all.assigns.push(...a.assigns);
+    }
+    for (const { name, value } of all.assigns) {
+      this.assign(name, [value]);
+      this.change({ text: `${name}=${value ?? "…"}`, name, ...(value !== undefined ? { assignment: `${name}=${value}` } : {}) });
+    }
+    return all;
+  }
+
   private command(cmd: U.Command, env: Env): void {
     const start = this.out.parts.length;
     this.lib.forEachChild(cmd, (child) => this.nested(child, this.fork(env)));
@@ -204,16 +334,33 @@ class Walker {
     const assignments: ShellWord[] = [];
     const redirects: ShellRedirect[] = [];
     const words: ShellWord[] = [];
+    const analyzed: (U.Word | undefined)[] = [];
     for (const p of cmd.prefix) {
-      if (p.type === "Assignment") assignments.push(assignmentWord(p, this.opts.home));
-      else redirects.push(this.redirect(p));
+      if (p.type === "Assignment") {
+        assignments.push(assignmentWord(p, this.opts.home));
+        analyzed.push(...assignmentParts(p));
+      } else {
+        redirects.push(this.redirect(p));
+        analyzed.push(...redirectWords(p));
+      }
     }
-    if (cmd.name) words.push(wordInfo(cmd.name, this.opts.home));
+    if (cmd.name) {
+      words.push(wordInfo(cmd.name, this.opts.home));
+      analyzed.push(cmd.name);
+    }
     for (const s of cmd.suffix) {
-      if (s.type === "Word") words.push(wordInfo(s, this.opts.home));
-      else if (s.type === "Assignment") words.push(assignmentWord(s, this.opts.home));
-      else redirects.push(this.redirect(s));
+      if (s.type === "Word") {
+        words.push(wordInfo(s, this.opts.home));
+        analyzed.push(s);
+      } else if (s.type === "Assignment") {
+        words.push(assignmentWord(s, this.opts.home));
+        analyzed.push(...assignmentParts(s));
+      } else {
+        redirects.push(this.redirect(s));
+        analyzed.push(...redirectWords(s));
+      }
     }
+    const analysis = this.analyzeAll(analyzed);
     const part = this.part(env, { text: env.src.slice(cmd.pos, cmd.end), assignments, words, redirects, substitutions });
 
     const name = words[0]?.value;
@@ -221,13 +368,21 @@ class Walker {
       this.out.selfSpawningFunctions.push(name);
     }
 
+    this.recordChanges(cmd, part, words, analysis);
+    if (name !== undefined) numericOperands(name, words.slice(1), analysis);
     const transparent = this.runsNested(part, env);
-    if (!transparent) this.out.parts.push(part);
+    if (transparent) this.candidates.push({ part, at: this.out.parts.length });
+    else this.push(part, analysis.hidden);
     this.trackDirectory(part, env);
   }
 
-  private part(env: Env, fields: Pick<CommandPart, "text" | "assignments" | "words" | "redirects" | "substitutions">): CommandPart {
-    return { ...fields, cwd: env.cwd, via: env.via, pipedFrom: env.pipedFrom };
+  private push(part: MutablePart, hidden: readonly HiddenCode[]): void {
+    part.hiddenCode.push(...hidden);
+    this.out.parts.push(part);
+  }
+
+  private part(env: Env, fields: Pick<CommandPart, "text" | "assignments" | "words" | "redirects" | "substitutions">): MutablePart {
+    return { ...fields, cwd: env.cwd, via: env.via, pipedFrom: env.pipedFrom, hiddenCode: [] };
   }
 
   private redirect(r: U.Redirection): ShellRedirect {
@@ -241,51 +396,264 @@ class Walker {
     return { operator: r.operator, fd, target };
   }
 
+  private valueOf(w: U.Word): string | undefined {
+    return wordInfo(w, this.opts.home).value;
+  }
+
+  private assign(name: string, values: (string | undefined)[]): void {
+    const list = this.values.get(name);
+    if (list) list.push(...values);
+    else this.values.set(name, [...values]);
+  }
+
+  private change(c: EnvironmentChange): void {
+    this.out.changes.push(c);
+  }
+
+  /** What this simple command changes for later ones: variables, exports, aliases, options, traps. */
+  private recordChanges(cmd: U.Command, part: MutablePart, words: ShellWord[], analysis: WordAnalysis): void {
+    const name = words[0]?.value;
+    const ownAssignments = cmd.prefix.filter((p): p is U.Assignment => p.type === "Assignment");
+    for (const a of ownAssignments) this.assign(a.name, assignedValues(a, this.opts.home));
+    // A line of assignments sets them for everything after it; so do assignments before a special built-in.
+    if (words.length === 0 || (name !== undefined && SPECIAL_BUILTINS.has(name))) {
+      ownAssignments.forEach((a, i) => {
+        const w = part.assignments[i]!;
+        this.change({ text: a.text, name: a.name, ...(w.value !== undefined ? { assignment: w.value } : {}), part });
+      });
+    }
+    if (name === undefined) {
+      if (words.length > 0) {
+        // A command whose name is known only at run time may be any of the built-ins below.
+        this.anyVariable = true;
+        this.change({ text: part.text, opaque: true, part });
+      }
+      return;
+    }
+    const args = words.slice(1);
+    const rawArgs = cmd.suffix;
+    if (DECLARATIONS.has(name)) {
+      const options = args.filter((w) => w.value?.startsWith("-") || w.value?.startsWith("+")).map((w) => w.value!);
+      const exports = name === "export" || options.some((o) => /^-[a-zA-Z]*x/.test(o));
+      if (options.some((o) => /^-[a-zA-Z]*[nTf]/.test(o)) || args.some((w) => w.value === undefined && !w.text.includes("="))) {
+        // Name references, tied arrays, exported functions, names known only at run time.
+        this.anyVariable = true;
+        this.change({ text: part.text, opaque: true, exports, part });
+      }
+      for (const s of rawArgs) {
+        if (s.type === "Assignment") {
+          const w = assignmentWord(s, this.opts.home);
+          this.assign(s.name, assignedValues(s, this.opts.home));
+          this.change({ text: `${name} ${s.text}`, name: s.name, exports, ...(w.value !== undefined ? { assignment: w.value } : {}), part });
+        } else if (s.type === "Word" && s.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?=/.test(s.value)) {
+          // `declare 'a[$(id)]=1'`: quoted, so not an assignment to the parser, but one to the shell.
+          const n = s.value.slice(0, s.value.search(/[[=]/));
+          const v = s.value.slice(s.value.indexOf("=") + 1);
+          this.assign(n, [v]);
+          const subscript = /^[^=[]*\[(.*?)\]=/.exec(s.value)?.[1];
+          if (subscript !== undefined) arithmetic(subscript, s.text, analysis);
+          this.change({ text: `${name} ${s.text}`, name: n, exports, assignment: `${n}=${v}`, part });
+        } else if (s.type === "Word" && s.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(s.value)) {
+          this.change({ text: `${name} ${s.value}`, name: s.value, exports, part });
+        }
+      }
+      return;
+    }
+    switch (name) {
+      case "read":
+      case "mapfile":
+      case "readarray":
+      case "getopts":
+      case "printf":
+      case "wait":
+      case "unset":
+      case "let":
+        this.targetChanges(name, args, part, analysis);
+        return;
+      case "set":
+        this.setChanges(args, part);
+        return;
+      case "shopt":
+        if (!args.every((w) => w.value !== undefined && (/^-[supqo]+$/.test(w.value) || SAFE_SHOPT.has(w.value)))) this.change({ text: part.text, opaque: true, part });
+        return;
+      case "setopt":
+      case "unsetopt":
+        if (!args.every((w) => w.value !== undefined && SAFE_SETOPT.test(w.value))) this.change({ text: part.text, opaque: true, part });
+        return;
+      case "source":
+      case ".":
+        this.anyVariable = true;
+        this.change({ text: part.text, opaque: true, part });
+        return;
+      case "trap":
+        if (args.length > 0 && !(args[0]!.value === "-p" || args[0]!.value === "-l")) this.change({ text: part.text, opaque: true, part });
+        return;
+      case "cd":
+      case "pushd":
+      case "popd":
+        return;
+      default:
+        if (OPAQUE_CHANGES.has(name)) this.change({ text: part.text, opaque: true, part });
+    }
+  }
+
+  /** Variables `read`, `mapfile`, `getopts`, `printf -v`, `wait -p`, `unset` and `let` set. */
+  private targetChanges(name: string, args: ShellWord[], part: MutablePart, analysis: WordAnalysis): void {
+    const targets: ShellWord[] = [];
+    const valued: Record<string, string[]> = {
+      read: ["-a", "-A", "-d", "-i", "-n", "-N", "-p", "-t", "-u", "-k", "-q"],
+      mapfile: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"],
+      readarray: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"],
+    };
+    if (name === "let") {
+      for (const w of args) {
+        if (w.value === undefined) this.anyVariable = true;
+        else arithmetic(w.value, w.text, analysis);
+      }
+      for (const { name: n } of analysis.assigns) this.change({ text: part.text, name: n, part });
+      return;
+    }
+    if (name === "printf" || name === "wait") {
+      const flag = name === "printf" ? "-v" : "-p";
+      const i = args.findIndex((w) => w.value === flag);
+      if (i >= 0 && args[i + 1]) targets.push(args[i + 1]!);
+    } else if (name === "getopts") {
+      if (args[1]) targets.push(args[1]);
+    } else {
+      const opts = valued[name] ?? [];
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!.value;
+        if (v !== undefined && v.startsWith("-") && name !== "unset") {
+          if (opts.includes(v)) {
+            if (v === "-a" || v === "-A") targets.push(args[i + 1] ?? { text: "" });
+            i++;
+          }
+          continue;
+        }
+        if (v !== undefined && name === "unset" && v.startsWith("-")) continue;
+        targets.push(args[i]!);
+      }
+      if (targets.length === 0 && name !== "unset") targets.push({ text: "REPLY", value: name === "read" ? "REPLY" : "MAPFILE" });
+    }
+    for (const t of targets) {
+      if (t.value === undefined) {
+        this.anyVariable = true;
+        this.change({ text: part.text, opaque: true, part });
+        continue;
+      }
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(.*)\])?$/.exec(t.value);
+      if (!m) continue;
+      // `printf -v 'a[$(id)]'`, `read 'a[$(id)]'`: the subscript is evaluated.
+      if (m[2] !== undefined) arithmetic(m[2], t.text, analysis);
+      if (name !== "unset") this.assign(m[1]!, [undefined]);
+      this.change({ text: part.text, name: m[1]!, part });
+    }
+  }
+
+  private setChanges(args: ShellWord[], part: MutablePart): void {
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined || v === "--" || v === "-") return; // the rest are positional parameters
+      if (!v.startsWith("-") && !v.startsWith("+")) return;
+      if (/^-[a-zA-Z]*a/.test(v) || (/o$/.test(v) && args[i + 1]?.value === "allexport" && v.startsWith("-"))) this.out.exportsAll = true;
+      const safe = SAFE_SET_FLAGS.test(v) && (!v.endsWith("o") || SAFE_SET_OPTIONS.has(args[i + 1]?.value ?? ""));
+      if (!safe && !(v.startsWith("-") && /o$/.test(v) && args[i + 1]?.value === "allexport")) this.change({ text: part.text, opaque: true, part });
+      if (v.endsWith("o")) i++;
+    }
+  }
+
   /**
-   * Walks what `bash -c STR`, `eval STR`, `su -c STR`, a shell reading a heredoc, `find -exec` and
-   * `xargs` run. Returns true when the outer command is only a plain shell around that script (no
-   * wrapper, assignment or file redirection), so the inner parts stand for it.
+   * Walks what `bash -c STR`, `eval STR`, `trap STR`, `su -c STR`, `flock -c STR`, `watch STR`, a
+   * shell reading a heredoc, `find -exec`, `fd -x`, `xargs` and `parallel` run. Returns true when
+   * the outer command is only a plain shell around that script (no wrapper, assignment, file
+   * redirection or start-up file), so the inner parts stand for it.
    */
-  private runsNested(part: CommandPart, env: Env): boolean {
-    const { inner, layers } = unwrap(part.words);
+  private runsNested(part: MutablePart, env: Env): boolean {
+    const { inner, layers, strings, wrappers } = unwrap(part.words);
+    for (const s of strings) {
+      if (s.value === undefined) part.dynamicCode = `${wrappers.at(-1)} runs ${s.text}, a command built when it runs`;
+      else this.parseNested(s.value, `${wrappers.at(-1)} -c`, env);
+    }
     const name = inner[0]?.value;
     if (!name) return false;
     const plain = layers.length === 1 && part.assignments.length === 0 && !part.redirects.some(writesFile);
     const base = baseName(name);
 
     if (SHELLS.has(base)) {
+      const startup = startupReason(base, inner, part.assignments, layers);
+      if (startup) part.startupFiles = startup;
       const script = shellScriptOperand(inner);
       if (script.kind === "string") {
         if (script.word.value === undefined) return false;
-        return this.parseNested(script.word.value, `${base} -c`, env) && plain;
+        return this.parseNested(script.word.value, `${base} -c`, env) && plain && !startup;
       }
       if (script.kind === "stdin") {
         const input = part.redirects.find((r) => r.inputText !== undefined && (r.fd === undefined || r.fd === 0));
-        if (input?.inputText !== undefined) return this.parseNested(input.inputText, `${base} <<`, env) && plain;
+        if (input?.inputText !== undefined) return this.parseNested(input.inputText, `${base} <<`, env) && plain && !startup;
       }
       return false;
     }
-    if (base === "eval") {
-      const args = inner.slice(1);
-      if (args.length === 0 || args.some((w) => w.value === undefined)) return false;
-      return this.parseNested(args.map((w) => w.value).join(" "), "eval", env) && plain;
+    switch (base) {
+      case "eval": {
+        const args = inner.slice(1);
+        if (args.length === 0 || args.some((w) => w.value === undefined)) {
+          this.anyVariable = true;
+          if (args.length) this.change({ text: part.text, opaque: true, part });
+          return false;
+        }
+        return this.parseNested(args.map((w) => w.value).join(" "), "eval", env) && plain;
+      }
+      case "trap": {
+        const action = inner[1];
+        if (!action || action.value === "-p" || action.value === "-l" || action.value === "-") return false;
+        if (action.value === undefined) part.dynamicCode = `the trap runs ${action.text}, known only when the command runs`;
+        else this.parseNested(action.value, "trap", env);
+        return false;
+      }
+      case "su":
+      case "sg":
+      case "script": {
+        const i = inner.findIndex((w, k) => k > 0 && (w.value === "-c" || w.value === "--command" || (base === "script" && w.value !== undefined && /^-[a-z]*c$/.test(w.value))));
+        // `sg GROUP CMD…` runs the rest of its words through sh -c, like `sg GROUP -c CMD`.
+        const words = i > 0 ? inner.slice(i + 1, i + 2) : base === "sg" ? inner.slice(2) : [];
+        if (words.length === 0) return false;
+        if (words.every((w) => w.value !== undefined)) this.parseNested(words.map((w) => w.value).join(" "), `${base} -c`, env);
+        else part.dynamicCode = `${base} runs ${words.map((w) => w.text).join(" ")}, known only when the command runs`;
+        return false;
+      }
+      case "watch": {
+        const cmd = watchCommand(inner);
+        if (cmd.shell) {
+          if (cmd.words.every((w) => w.value !== undefined)) this.parseNested(cmd.words.map((w) => w.value).join(" "), "watch", env);
+          else part.dynamicCode = `watch runs ${cmd.words.map((w) => w.text).join(" ")}, known only when the command runs`;
+        } else if (cmd.words.length) this.synthesized(cmd.words, "watch -x", env);
+        return false;
+      }
+      case "parallel":
+      case "sem": {
+        const { command, inputs } = parallelCommand(inner);
+        const texts = command.length ? [command] : inputs.map((w) => [w]);
+        for (const words of texts) {
+          if (words.every((w) => w.value !== undefined)) this.parseNested(words.map((w) => w.value).join(" "), base, env);
+          else part.dynamicCode = `${base} runs ${words.map((w) => w.text).join(" ")}, known only when the command runs`;
+        }
+        return false;
+      }
+      case "find":
+        for (const run of findExecCommands(inner)) this.synthesized(run, "find -exec", env);
+        return false;
+      case "fd":
+      case "fdfind":
+        for (const run of fdExecCommands(inner)) this.synthesized(run, "fd -x", env);
+        return false;
+      case "xargs": {
+        const run = xargsCommand(inner);
+        if (run.length > 0) this.synthesized([...run, { text: "(input)", expansion: "(input)" }], "xargs", env);
+        return false;
+      }
+      default:
+        return false;
     }
-    if (base === "su") {
-      const i = inner.findIndex((w, k) => k > 0 && (w.value === "-c" || w.value === "--command"));
-      const str = i > 0 ? inner[i + 1] : undefined;
-      if (str?.value !== undefined) this.parseNested(str.value, "su -c", env);
-      return false;
-    }
-    if (base === "find") {
-      for (const run of findExecCommands(inner)) this.synthesized(run, "find -exec", env);
-      return false;
-    }
-    if (base === "xargs") {
-      const run = xargsCommand(inner);
-      if (run.length > 0) this.synthesized([...run, { text: "(input)", expansion: "(input)" }], "xargs", env);
-      return false;
-    }
-    return false;
   }
 
   private parseNested(text: string, label: string, env: Env): boolean {
@@ -300,7 +668,7 @@ class Walker {
   }
 
   private synthesized(words: ShellWord[], label: string, env: Env): void {
-    const part: CommandPart = {
+    const part: MutablePart = {
       text: words.map((w) => w.text).join(" "),
       assignments: [],
       words,
@@ -309,10 +677,71 @@ class Walker {
       via: [...env.via, label],
       pipedFrom: [],
       substitutions: [],
+      hiddenCode: [],
     };
     this.out.parts.push(part);
     // `find … -exec sh -c '…' {} \;` and `xargs sh -c '…'`: read that script too.
     this.runsNested(part, this.fork(env, { via: part.via as string[] }));
+  }
+
+  /** `[[ … ]]`: a part; arithmetic operands and `-v` names evaluate code, the rest only tests. */
+  private testCommand(node: U.TestCommand, env: Env): void {
+    const start = this.out.parts.length;
+    this.lib.forEachChild(node, (child) => this.nested(child, this.fork(env)));
+    const substitutions = this.out.parts.slice(start);
+    const operands: U.Word[] = [];
+    const analysis: WordAnalysis = { plain: true, hidden: [], assigns: [] };
+    let inert = true;
+    const visitTest = (e: U.TestExpression): void => {
+      switch (e.type) {
+        case "TestUnary":
+          operands.push(e.operand);
+          if (e.operator === "-v" || e.operator === "-R") inert = nameOperand(e.operand, analysis) && inert;
+          else if (e.operator === "-t") inert = numericOperand(e.operand, analysis) && inert;
+          return;
+        case "TestBinary":
+          operands.push(e.left, e.right);
+          if (/^-(eq|ne|lt|le|gt|ge)$/.test(e.operator)) {
+            inert = numericOperand(e.left, analysis) && inert;
+            inert = numericOperand(e.right, analysis) && inert;
+          }
+          return;
+        case "TestLogical":
+          e.operands.forEach(visitTest);
+          return;
+        case "TestNot":
+          visitTest(e.operand);
+          return;
+        case "TestGroup":
+          visitTest(e.expression);
+      }
+    };
+    visitTest(node.expression);
+    const words = operands.map((w) => wordInfo(w, this.opts.home));
+    const words_ = this.analyzeAll(operands);
+    analysis.hidden.push(...words_.hidden);
+    const part = this.part(env, { text: env.src.slice(node.pos, node.end), assignments: [], words: [{ text: "[[", value: "[[" }, ...words, { text: "]]", value: "]]" }], redirects: [], substitutions });
+    part.compound = "[[";
+    part.inertTest = inert && words_.plain;
+    this.push(part, analysis.hidden);
+  }
+
+  /** `(( … ))` and `for (( … ))`: a part that evaluates arithmetic and may assign variables. */
+  private arithmeticPart(expr: string, text: string, env: Env, node: U.SyntaxNode): void {
+    const start = this.out.parts.length;
+    this.lib.forEachChild(node, (child) => {
+      if (child.type !== "CompoundList") this.nested(child, this.fork(env));
+    });
+    const substitutions = this.out.parts.slice(start);
+    const analysis: WordAnalysis = { plain: false, hidden: [], assigns: [] };
+    arithmetic(expr, text, analysis);
+    for (const { name } of analysis.assigns) {
+      this.assign(name, ["0"]);
+      this.change({ text, name });
+    }
+    const part = this.part(env, { text, assignments: [], words: [{ text: "((", value: "((" }, { text: expr, value: expr }, { text: "))", value: "))" }], redirects: [], substitutions });
+    part.compound = "((";
+    this.push(part, analysis.hidden);
   }
 
   /** Follows `cd`, `pushd` and `popd` so later relative paths resolve where they will run. */
@@ -331,6 +760,199 @@ class Walker {
     }
     env.cwd = target.value === "-" ? undefined : resolveWordPath(target, env.cwd, this.opts.home).path;
   }
+
+  /**
+   * Settles what needed the whole command: which variables can hold code (so which arithmetic
+   * really can run it), and which shells run start-up files an earlier statement pointed at.
+   */
+  finish(): void {
+    const dangerous = this.dangerousVariables();
+    const settle = (list: readonly HiddenCode[]) =>
+      list.flatMap((h): HiddenCode[] => {
+        if (!h.names) return [h];
+        const bad = h.names.filter(dangerous);
+        if (bad.length === 0) return [];
+        return [{ text: h.text, reason: `${h.reason}, and ${bad.map(describeSource(this.values)).join("; ")}` }];
+      });
+    for (const p of this.out.parts as MutablePart[]) p.hiddenCode = settle(p.hiddenCode);
+    this.out.hiddenCode = settle(this.partsOutside);
+    // An assignment whose value runs code when evaluated as arithmetic: integer variables
+    // (RANDOM, OPTIND, SECONDS, COLUMNS in zsh, `declare -i`) evaluate what they are given.
+    for (const p of this.out.parts as MutablePart[]) {
+      for (const a of p.assignments) {
+        const [name, value] = splitAssignment(a);
+        if (!name || value === undefined) continue;
+        if (valueRunsCode(value, dangerous) && (/[A-Z]/.test(name) || this.integerDeclared())) {
+          p.hiddenCode.push({ text: a.text, reason: `assigns ${name} a value with an array subscript, which the shell evaluates (running its commands) when ${name} is an integer variable` });
+        }
+        if (PROMPT_VARIABLE.test(name) && /\$\(|`|\$\{/.test(value)) {
+          p.hiddenCode.push({ text: a.text, reason: `${name} is a prompt string: its command substitutions run whenever it is shown (PS4 with set -x)` });
+        }
+      }
+    }
+    const startupChanges = this.out.changes.filter((c) => c.opaque || (c.name !== undefined && STARTUP_VARIABLE.test(c.name)));
+    const insertions: { at: number; part: CommandPart }[] = [];
+    for (const c of this.candidates) {
+      const own = startupChanges.filter((ch) => ch.part !== c.part);
+      if (own.length === 0) continue;
+      (c.part as MutablePart).startupFiles = `an earlier statement changes what the shell runs first (${own.map((ch) => ch.text).join("; ")})`;
+      insertions.push({ at: c.at, part: c.part });
+    }
+    for (const p of this.out.parts as MutablePart[]) {
+      const name = unwrap(p.words).inner[0]?.value;
+      if (!p.startupFiles && name !== undefined && SHELLS.has(baseName(name))) {
+        const own = startupChanges.filter((ch) => ch.part !== p);
+        if (own.length) p.startupFiles = `an earlier statement changes what the shell runs first (${own.map((ch) => ch.text).join("; ")})`;
+      }
+    }
+    for (const ins of insertions.reverse()) this.out.parts.splice(ins.at, 0, ins.part);
+  }
+
+  private integerDeclared(): boolean {
+    return this.out.changes.some((c) => /^(declare|typeset|local|integer)\b.*\s-[a-zA-Z]*i/.test(c.text) || c.text.startsWith("integer "));
+  }
+
+  /** Variables that may hold code for arithmetic: set from run-time data, or to a subscript that runs commands. */
+  private dangerousVariables(): (name: string) => boolean {
+    const memo = new Map<string, boolean>();
+    const check = (name: string): boolean => {
+      if (isPositional(name)) return true;
+      if (this.anyVariable) return true;
+      const known = memo.get(name);
+      if (known !== undefined) return known;
+      memo.set(name, false); // cycles (`x=y; y=x`) are not code
+      const values = this.values.get(name) ?? [];
+      const result = values.some((v) => v === undefined || valueRunsCode(v, check));
+      memo.set(name, result);
+      return result;
+    };
+    return check;
+  }
+}
+
+function describeSource(values: Map<string, (string | undefined)[]>): (name: string) => string {
+  return (name) => {
+    if (isPositional(name)) return `$${name} is an argument, known only when the command runs`;
+    const list = values.get(name) ?? [];
+    const literal = list.find((v) => v !== undefined && /\[/.test(v));
+    if (literal !== undefined) return `${name} is set in this command to ${JSON.stringify(literal)}, whose subscript runs commands`;
+    if (list.some((v) => v === undefined)) return `${name} is set in this command to a value known only when it runs`;
+    return `${name} can hold anything (a name or file read at run time sets variables)`;
+  };
+}
+
+/** `NAME=value` → [NAME, value] when the value is static. */
+function splitAssignment(w: ShellWord): [string | undefined, string | undefined] {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=([\s\S]*)$/.exec(w.value ?? w.text);
+  if (!m) return [undefined, undefined];
+  return [m[1], w.value !== undefined ? m[3] : undefined];
+}
+
+function assignedValues(a: U.Assignment, home: string): (string | undefined)[] {
+  if (a.value.type === "ArrayValue") return a.value.elements.map((e) => wordInfo(e, home).value);
+  return [wordInfo(a.value, home).value];
+}
+
+function assignmentParts(a: U.Assignment): U.Word[] {
+  const out: U.Word[] = [];
+  if (a.value.type === "ArrayValue") out.push(...a.value.elements);
+  else out.push(a.value);
+  return out;
+}
+
+function redirectWords(r: U.Redirection): U.Word[] {
+  if (r.type === "HereDoc") {
+    if (r.delimiter?.quoted || !r.body.parts) return [];
+    return [{ type: "Word", text: r.body.text, value: r.body.text, pos: r.body.pos, end: r.body.end, parts: r.body.parts }];
+  }
+  return r.target ? [r.target] : [];
+}
+
+/**
+ * Arguments that built-ins read as numbers or variable names, which bash or zsh evaluate:
+ * `test -v NAME`, zsh's `test -t N`, `exit N`/`return N`/`shift N`, zsh's `printf '%d' N`.
+ */
+function numericOperands(name: string, args: readonly ShellWord[], analysis: WordAnalysis): void {
+  const evaluate = (w: ShellWord | undefined) => {
+    if (!w) return;
+    if (w.value !== undefined) {
+      if (!/^-?[0-9]+$/.test(w.value)) arithmetic(w.value, w.text, analysis);
+      return;
+    }
+    const m = /^"?\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])\}?"?$/.exec(w.text);
+    if (m) analysis.hidden.push({ text: w.text, reason: `evaluates ${m[1]} as arithmetic`, names: [m[1]!] });
+  };
+  if (name === "test" || name === "[") {
+    args.forEach((w, i) => {
+      if (w.value === "-v" || w.value === "-R" || w.value === "-t") evaluate(args[i + 1]);
+    });
+  } else if (name === "exit" || name === "return" || name === "shift" || name === "break" || name === "continue") {
+    evaluate(args[0]);
+  } else if (name === "printf") {
+    const from = args[0]?.value === "-v" ? 2 : 0;
+    const format = args[from]?.value === "--" ? args[from + 1] : args[from];
+    if (format?.value !== undefined && /%[-+ #0-9.]*\*|%[-+ #0-9.]*[diouxXeEfFgGaA]/.test(format.value)) {
+      for (const w of args.slice(args.indexOf(format) + 1)) evaluate(w);
+    }
+  }
+}
+
+/** `[[ -v NAME ]]`: a literal name, or a subscript that is plain arithmetic; a plain `$x` names whatever x holds. */
+function nameOperand(w: U.Word, analysis: WordAnalysis): boolean {
+  const m = /^[A-Za-z_][A-Za-z0-9_]*(?:\[(.*)\])?$/.exec(w.value);
+  if (!w.parts || w.parts.every((p) => p.type === "Literal" || p.type === "Glob" || p.type === "SingleQuoted")) {
+    if (!m) return false;
+    if (m[1] !== undefined && !/^[0-9]+$/.test(m[1])) {
+      arithmetic(m[1], w.text, analysis);
+      return false;
+    }
+    return true;
+  }
+  const name = plainVariable(w);
+  if (name) analysis.hidden.push({ text: w.text, reason: `tests the variable named by ${name}'s value, and a subscript in it is evaluated`, names: [name] });
+  return false;
+}
+
+/** An arithmetic operand (`[[ a -eq b ]]`, `-t`): inert when it is a number or `$?`-like. */
+function numericOperand(w: U.Word, analysis: WordAnalysis): boolean {
+  if (/^-?[0-9]+$/.test(w.value) && (!w.parts || w.parts.every((p) => p.type === "Literal" || p.type === "SingleQuoted"))) return true;
+  if (/^"?\$\{?[#?$!]\}?"?$/.test(w.text)) return true;
+  const name = plainVariable(w);
+  if (name) analysis.hidden.push({ text: w.text, reason: `evaluates ${name} as arithmetic`, names: [name] });
+  else arithmetic(w.value, w.text, analysis);
+  return false;
+}
+
+/** The variable of a word that is exactly `$NAME`, `${NAME}` or `"$NAME"`. */
+function plainVariable(w: U.Word): string | undefined {
+  const m = /^"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])\}|([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*]))"?$/.exec(w.text);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** Why a shell runs code before its command: start-up files, or an environment that points at some. */
+function startupReason(base: string, inner: readonly ShellWord[], assignments: readonly ShellWord[], layers: readonly (readonly ShellWord[])[]): string | undefined {
+  const flags: string[] = [];
+  for (let i = 1; i < inner.length; i++) {
+    const v = inner[i]!.value;
+    if (v === undefined || v === "--") break;
+    if (v === "-c") break;
+    if (v === "--rcfile" || v === "--init-file") {
+      flags.push(`${v} ${inner[i + 1]?.text ?? ""}`.trim());
+      i++;
+      continue;
+    }
+    if (v === "--login" || v === "--interactive" || v === "-i" || v === "-l") flags.push(v);
+    else if (/^-[A-Za-z]+$/.test(v) && /[il]/.test(v.replace(/c.*$/, "").slice(1))) flags.push(v);
+    else if ((v === "-o" || v === "+o") && /^(login|interactive)$/.test(inner[i + 1]?.value ?? "")) flags.push(`-o ${inner[++i]!.value}`);
+    else if (!v.startsWith("-") && !v.startsWith("+")) break;
+  }
+  // Assignments that reach the shell: its own prefix, and env's NAME=value words before it.
+  const envWords = [...assignments, ...layers.slice(0, -1).flatMap((l) => l.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*(%%)?=/.test(w.value ?? w.text)))];
+  const names = envWords.map((w) => /^([A-Za-z_][A-Za-z0-9_]*(%%)?)=/.exec(w.value ?? w.text)?.[1]).filter((n): n is string => n !== undefined && STARTUP_VARIABLE.test(n.replace(/%%$/, "")));
+  const reasons: string[] = [];
+  if (flags.length) reasons.push(`${base} ${flags.join(" ")} reads start-up files (${base === "zsh" ? "~/.zshrc, ~/.zprofile" : base === "bash" ? "~/.bashrc, ~/.profile or the file given" : "$ENV, ~/.profile"}) before the command`);
+  if (names.length) reasons.push(`${names.join(", ")} set for ${base} change${names.length === 1 ? "s" : ""} what it runs before the command`);
+  return reasons.length ? reasons.join("; ") : undefined;
 }
 
 /** The word's static meaning: quotes removed, `$HOME`/`${HOME}` substituted; or why it has none. */
@@ -339,10 +961,22 @@ export function wordInfo(word: U.Word, home: string): ShellWord {
   let value = "";
   let globPrefix: string | undefined;
   let expansion: string | undefined;
+  let quotedExpansion = true;
   const literal = (p: U.WordPart | U.DoubleQuotedChild, quoted: boolean): void => {
-    if (expansion !== undefined) return;
+    if (expansion !== undefined) {
+      if (!quoted && p.type !== "Literal" && p.type !== "SingleQuoted" && p.type !== "AnsiCQuoted" && p.type !== "DoubleQuoted") quotedExpansion = false;
+      return;
+    }
     switch (p.type) {
       case "Literal":
+        // zsh expands `$~x`, `$=x`, `$^x` that bash leaves as text.
+        if (/(^|[^\\])\$[~=^+]/.test(p.text)) {
+          expansion = p.text;
+          if (!quoted) quotedExpansion = false;
+          return;
+        }
+        value += p.value;
+        return;
       case "SingleQuoted":
       case "AnsiCQuoted":
         value += p.value;
@@ -356,7 +990,10 @@ export function wordInfo(word: U.Word, home: string): ShellWord {
         const plainHome =
           p.type === "SimpleExpansion" ? p.text === "$HOME" : p.parameter === "HOME" && !p.operation && !p.prefix && !p.index;
         if (plainHome) value += home;
-        else expansion = p.text;
+        else {
+          expansion = p.text;
+          if (!quoted) quotedExpansion = false;
+        }
         return;
       }
       case "Glob":
@@ -366,11 +1003,15 @@ export function wordInfo(word: U.Word, home: string): ShellWord {
         return;
       default:
         expansion = p.text;
+        if (!quoted) quotedExpansion = false;
     }
   };
   for (const p of word.parts) literal(p, false);
-  if (expansion !== undefined) return { text: word.text, expansion };
-  if (globPrefix !== undefined) return { text: word.text, globPrefix };
+  if (expansion !== undefined) {
+    const a = analyzeWord(word);
+    return { text: word.text, expansion, ...(a.plain ? { plain: true } : {}), ...(quotedExpansion ? { oneWord: true } : {}) };
+  }
+  if (globPrefix !== undefined) return { text: word.text, globPrefix, ...(analyzeWord(word).plain ? { plain: true } : {}) };
   return { text: word.text, value };
 }
 
@@ -380,7 +1021,7 @@ function assignmentWord(a: U.Assignment, home: string): ShellWord {
     return dynamic ? { text: a.text, expansion: dynamic.expansion ?? dynamic.text } : { text: a.text, value: a.text };
   }
   const v = wordInfo(a.value, home);
-  if (v.value === undefined) return { text: a.text, expansion: v.expansion ?? v.text };
+  if (v.value === undefined) return { text: a.text, expansion: v.expansion ?? v.text, ...(v.plain ? { plain: true } : {}) };
   return { text: a.text, value: `${a.name}${a.index ? `[${a.index.text}]` : ""}${a.append ? "+=" : "="}${v.value}` };
 }
 
@@ -397,6 +1038,8 @@ export function writesFile(r: ShellRedirect): boolean {
     if (r.operator !== ">&") return false;
     const t = r.target?.value;
     if (t !== undefined && /^(\d+|-)$/.test(t)) return false;
+    // `>&$fd` copies a descriptor held in a variable.
+    if (t === undefined && /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?$/.test(r.target?.text ?? "")) return false;
   }
   const target = r.target?.value;
   if (target === undefined) return true;
@@ -408,8 +1051,16 @@ export function normalizedPath(p: string): string {
   return p.startsWith("/") ? path.posix.normalize(p) : p;
 }
 
-/** Devices that are safe to write: they store nothing and reach no disk. */
-export const HARMLESS_DEVICES = /^\/dev\/(null|zero|full|stdout|stderr|stdin|tty|random|urandom|fd\/\d+|pts\/\d+|shm\/.*)$/;
+/**
+ * Devices that are safe to write: they store nothing and reach no disk. Not `/dev/shm`,
+ * `/dev/mqueue` or other writable places: files there are ordinary files outside the workspace.
+ */
+export const HARMLESS_DEVICES = /^\/dev\/(null|zero|full|stdout|stderr|stdin|tty|random|urandom|fd\/\d+|pts\/\d+)$/;
+
+/** bash's network pseudo-files: a redirection to one opens a TCP or UDP connection. */
+export function networkPath(p: string): boolean {
+  return /^\/dev\/(tcp|udp)\//.test(p) || /^\/dev\/(tcp|udp)\//.test(normalizedPath(p));
+}
 
 /** Where a word points on disk. `path` is absolute and normalised; `unknown` says why it cannot be known. */
 export function resolveWordPath(
@@ -441,6 +1092,8 @@ export interface Unwrapped {
   layers: (readonly ShellWord[])[];
   /** The wrappers removed, outermost first. */
   wrappers: string[];
+  /** Command strings a wrapper runs through a shell or splits into words (`flock -c STR`, `env -S STR`). */
+  strings: ShellWord[];
 }
 
 interface WrapperSpec {
@@ -452,14 +1105,17 @@ interface WrapperSpec {
   notExec?: string[];
   /** `NAME=value` words are skipped (env, sudo). */
   assignments?: boolean;
+  /** Options whose value is a whole command string (`flock -c STR`, `env -S STR`). */
+  strings?: string[];
 }
 
+/** Commands that run the command given in their arguments (README "Rules": deny rules see through them). */
 const WRAPPERS: Record<string, WrapperSpec> = {
   sudo: { valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--close-from"], assignments: true, notExec: ["-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit", "-V"] },
   doas: { valued: ["-u", "-C"] },
   pkexec: { valued: ["--user"] },
   run0: { valued: ["-u", "--user", "-g", "--group", "-D", "--chdir", "--setenv", "--unit", "--property", "--slice", "--nice"] },
-  env: { valued: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"], assignments: true },
+  env: { valued: ["-u", "--unset", "-C", "--chdir", "-a", "--argv0"], assignments: true, strings: ["-S", "--split-string"] },
   nohup: { valued: [] },
   setsid: { valued: [] },
   time: { valued: ["-f", "--format", "-o", "--output"] },
@@ -469,15 +1125,51 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   nice: { valued: ["-n", "--adjustment"] },
   ionice: { valued: ["-c", "--class", "-n", "--classdata"], notExec: ["-p", "--pid", "-P", "--pgid", "-u", "--uid"] },
   timeout: { valued: ["-s", "--signal", "-k", "--kill-after"], operands: 1 },
+  gtimeout: { valued: ["-s", "--signal", "-k", "--kill-after"], operands: 1 },
   stdbuf: { valued: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  gstdbuf: { valued: ["-i", "-o", "-e", "--input", "--output", "--error"] },
   unbuffer: { valued: [] },
   chronic: { valued: [] },
+  flock: { valued: ["-w", "--timeout", "-E", "--conflict-exit-code"], operands: 1, strings: ["-c", "--command"] },
+  taskset: { valued: [], operands: 1, notExec: ["-p", "--pid"] },
+  chrt: { valued: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"], operands: 1, notExec: ["-p", "--pid", "-m", "--max"] },
+  strace: { valued: ["-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U", "--output", "--attach", "--user", "--env"] },
+  ltrace: { valued: ["-e", "-o", "-p", "-u", "-n", "-s", "-a", "-A", "-D", "-F", "-l", "-x", "-w", "--output", "--library"] },
+  watch: { valued: ["-n", "--interval", "-d", "-q", "--equexit"] },
+  busybox: { valued: [] },
+  setpriv: { valued: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--ruid", "--rgid", "--euid", "--egid"] },
+  unshare: { valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--propagation"] },
+  nsenter: { valued: ["-t", "--target", "-S", "--setuid", "-G", "--setgid"] },
+  chroot: { valued: ["--userspec", "--groups"], operands: 1 },
+  prlimit: { valued: [], notExec: ["-p", "--pid"] },
+  numactl: { valued: ["-N", "-C", "-m", "-i", "-p", "--cpunodebind", "--physcpubind", "--membind", "--interleave", "--preferred"] },
+  cpulimit: { valued: ["-l", "--limit"], notExec: ["-p", "--pid", "-P", "--path", "-e", "--exe"] },
+  firejail: { valued: [] },
+  "systemd-run": { valued: ["-u", "--unit", "-p", "--property", "--slice", "-E", "--setenv", "--uid", "--gid", "--nice", "--working-directory", "-M", "--machine", "-H", "--host", "--description"] },
+  runuser: { valued: ["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"], strings: ["-c", "--command"] },
+  "xvfb-run": { valued: ["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "--xauth-protocol", "-w", "--wait"] },
+  "dbus-run-session": { valued: ["--config-file", "--dbus-daemon"] },
+  eatmydata: { valued: [] },
+  fakeroot: { valued: ["-l", "--lib", "--faked", "-s", "-i", "-b"] },
+  torsocks: { valued: ["-u", "-p", "-a", "-P"] },
+  proxychains: { valued: ["-f"] },
+  proxychains4: { valued: ["-f"] },
+  faketime: { valued: ["-m", "-f"], operands: 1 },
+  catchsegv: { valued: [] },
+  valgrind: { valued: [] },
+  nocache: { valued: [] },
+  ifne: { valued: [] },
+  caffeinate: { valued: ["-t", "-w"] },
+  rlwrap: { valued: ["-f", "-H", "-l", "-p", "-P", "-s", "-S", "-z"] },
+  "ssh-agent": { valued: ["-a", "-E", "-t", "-P"] },
+  dotenv: { valued: ["-e", "-c", "-v"] },
 };
 
 /** Removes wrapper commands so rules and warnings also see the command that really runs. */
 export function unwrap(words: readonly ShellWord[]): Unwrapped {
   const layers: (readonly ShellWord[])[] = [words];
   const wrappers: string[] = [];
+  const strings: ShellWord[] = [];
   let current = words;
   for (let guard = 0; guard < 16; guard++) {
     const name = current[0]?.value;
@@ -493,12 +1185,22 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
         i++;
         break;
       }
-      if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) {
+      if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*(%%)?=/.test(w)) {
         i++;
         continue;
       }
       if (!w.startsWith("-") || w === "-") break;
       if (spec.notExec?.some((o) => w === o || (o.length === 2 && !o.startsWith("--") && /^-[A-Za-z]+$/.test(w) && w.includes(o[1]!)))) {
+        stop = true;
+        break;
+      }
+      const stringFlag = spec.strings?.find((o) => w === o || w.startsWith(`${o}=`) || (!o.startsWith("--") && w.startsWith(o) && w.length > o.length));
+      if (stringFlag) {
+        const inline = w.startsWith(`${stringFlag}=`) ? w.slice(stringFlag.length + 1) : w.length > stringFlag.length && !stringFlag.startsWith("--") ? w.slice(stringFlag.length) : undefined;
+        const str: ShellWord | undefined = inline !== undefined ? { text: current[i]!.text, value: inline } : current[i + 1];
+        if (str) strings.push(str);
+        // `env -S 'cmd args' more` runs the split string followed by the remaining words.
+        i = current.length;
         stop = true;
         break;
       }
@@ -511,20 +1213,31 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       else if (!w.startsWith("--") && w.length > 2 && spec.valued.includes(w.slice(0, 2))) i++;
       else i++;
     }
-    if (stop) break;
-    i += spec.operands ?? 0;
-    const next = current.slice(i);
-    if (next.length === 0) {
+    if (stop && strings.length === 0) break;
+    if (stop) {
       wrappers.push(baseName(name));
-      current = next;
-      layers.push(next);
+      current = [];
+      layers.push(current);
       break;
     }
+    let operands = spec.operands ?? 0;
+    // `flock FILE -c STR`: the option comes after the lock file.
+    if (baseName(name) === "flock" && current[i + 1] && spec.strings!.includes(current[i + 1]!.value ?? "")) {
+      const str = current[i + 2];
+      if (str) strings.push(str);
+      wrappers.push("flock");
+      current = [];
+      layers.push(current);
+      break;
+    }
+    while (operands-- > 0 && i < current.length) i++;
+    const next = current.slice(i);
     wrappers.push(baseName(name));
     current = next;
     layers.push(next);
+    if (next.length === 0) break;
   }
-  return { inner: current, layers, wrappers };
+  return { inner: current, layers, wrappers, strings };
 }
 
 /** What a shell invocation runs: a `-c` string, a script file, or its standard input. */
@@ -557,7 +1270,7 @@ export function shellScriptOperand(words: readonly ShellWord[]): { kind: "string
 export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
   const runs: ShellWord[][] = [];
   const roots = findRoots(words);
-  const each: ShellWord = { text: "{}", expansion: "{} (each file found)", ...(roots.length === 1 ? { within: roots[0] } : {}) };
+  const each: ShellWord = { text: "{}", expansion: "{} (each file found)", oneWord: true, ...(roots.length === 1 ? { within: roots[0] } : {}) };
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!.value;
     if (w !== "-exec" && w !== "-execdir" && w !== "-ok" && w !== "-okdir") continue;
@@ -566,12 +1279,28 @@ export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
     for (; j < words.length; j++) {
       const v = words[j]!.value;
       if (v === ";" || v === "+") break;
-      run.push(v === "{}" ? each : words[j]!);
+      run.push(v !== undefined && v.includes("{}") ? each : words[j]!);
     }
     if (run.length > 0) runs.push(run);
     i = j;
   }
   return runs;
+}
+
+/** The commands `fd … -x CMD …` / `-X CMD …` runs (to the end, or up to `;`). */
+function fdExecCommands(words: readonly ShellWord[]): ShellWord[][] {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (v === "-x" || v === "--exec" || v === "-X" || v === "--exec-batch") {
+      const run: ShellWord[] = [];
+      for (let j = i + 1; j < words.length && words[j]!.value !== ";"; j++) {
+        const t = words[j]!.value;
+        run.push(t !== undefined && /\{[/.]*\/?\}|\{\}|\{\/\.?\}|\{\/\/\}|\{\.\}/.test(t) ? { text: words[j]!.text, expansion: "{} (each file found)", oneWord: true } : words[j]!);
+      }
+      return run.length ? [run] : [];
+    }
+  }
+  return [];
 }
 
 /** The starting points of a `find` command (`.` when none is given). */
@@ -589,9 +1318,10 @@ export function findRoots(words: readonly ShellWord[]): ShellWord[] {
 
 const XARGS_VALUED = new Set(["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--replace", "--eof", "--process-slot-var"]);
 
-/** The command `xargs [options] CMD …` runs (without the arguments it reads). */
+/** The command `xargs [options] CMD …` runs (without the arguments it reads); the -I string stands for input. */
 export function xargsCommand(words: readonly ShellWord[]): ShellWord[] {
   let i = 1;
+  let replace: string | undefined;
   while (i < words.length) {
     const w = words[i]!.value;
     if (w === undefined) return words.slice(i);
@@ -600,8 +1330,47 @@ export function xargsCommand(words: readonly ShellWord[]): ShellWord[] {
       break;
     }
     if (!w.startsWith("-")) break;
-    if (XARGS_VALUED.has(w)) i += 2;
+    if (w === "-I") replace = words[i + 1]?.value;
+    else if (w.startsWith("-I")) replace = w.slice(2);
+    else if (w === "-i" || w === "--replace") replace = "{}";
+    else if (w.startsWith("-i") || w.startsWith("--replace=")) replace = w.slice(w.startsWith("-i") ? 2 : 10);
+    if (XARGS_VALUED.has(w) && w !== "-i" && w !== "--replace") i += 2;
     else i++;
   }
-  return words.slice(i);
+  const run = words.slice(i);
+  if (replace === undefined || replace === "") return run;
+  return run.map((w) => (w.value !== undefined && w.value.includes(replace!) ? { text: w.text, expansion: `${replace} (input)`, oneWord: true } : w));
+}
+
+/** What `watch` runs: its words, through `sh -c` unless `-x` says to run them directly. */
+function watchCommand(words: readonly ShellWord[]): { shell: boolean; words: ShellWord[] } {
+  let shell = true;
+  let i = 1;
+  for (; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (v === undefined || !v.startsWith("-") || v === "-") break;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === "-x" || v === "--exec" || (/^-[a-zA-Z]+$/.test(v) && v.includes("x"))) shell = false;
+    if (WRAPPERS.watch!.valued.includes(v)) i++;
+  }
+  return { shell, words: words.slice(i) };
+}
+
+const PARALLEL_VALUED = new Set(["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "--joblog", "--results", "--tmpdir", "-d", "--delimiter", "-E", "-I", "--colsep", "-N", "-n", "-L", "-l", "-P", "-s", "--workdir", "--wd", "--env", "--timeout", "--delay", "--memfree", "--load", "--retries", "--halt", "--tag-string", "--tagstring"]);
+
+/** GNU parallel: the command template before `:::`, and the inputs after (each a command when there is no template). */
+function parallelCommand(words: readonly ShellWord[]): { command: ShellWord[]; inputs: ShellWord[] } {
+  let i = 1;
+  for (; i < words.length; i++) {
+    const v = words[i]!.value;
+    if (v === undefined || !v.startsWith("-") || v.startsWith(":::")) break;
+    if (PARALLEL_VALUED.has(v)) i++;
+  }
+  const sep = words.findIndex((w, k) => k >= i && /^::::?\+?$/.test(w.value ?? ""));
+  const command = words.slice(i, sep < 0 ? undefined : sep);
+  const inputs = sep < 0 ? [] : words.slice(sep + 1).filter((w) => !/^::::?\+?$/.test(w.value ?? ""));
+  return { command, inputs };
 }
