@@ -216,6 +216,17 @@ describe("code hidden in expansions evaluated at run time", () => {
     { command: `a=(1); x='${P}'; let x`, shells: ["bash", "zsh"] },
     { command: `declare '${P}=1'`, shells: ["bash", "zsh"] },
     { command: `read '${P}' <<< x`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x='${P}'; echo "\${a[x]}"`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x='${P}'; : $((x))`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x='${P}'; [[ x -eq 1 ]]`, shells: ["bash", "zsh"] },
+    { command: `a=(1); [[ '${P}' -eq 1 ]]`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x=$'${P}'; echo $((x))`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x='${P}'; for i in $((x)); do :; done`, shells: ["bash", "zsh"] },
+    { command: `a=(1); f() { echo $(($1)); }; f '${P}'`, shells: ["bash", "zsh"] },
+    { command: `a=(1); set -- '${P}'; echo $(($1))`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x='${P}' bash -c 'echo $((x))'`, shells: ["bash", "zsh"] },
+    { command: `a=(1); x='${P}'; cat <<< $((x))`, shells: ["bash", "zsh"], allow: ["cat:*"] },
+    { command: `x='$(touch MARK)'; y=\${x@P}`, shells: ["bash"], askedWhenSandboxed: true },
     // Behind a prefix rule: the rule names the command, not the code its arguments run.
     { command: `a=(1); x='${P}'; git log -n $((x))`, shells: ["bash", "zsh"], allow: ["git log:*"] },
     { command: `a=(1); x='${P}'; ls \${a[x]}`, shells: ["bash", "zsh"], allow: ["ls:*"] },
@@ -247,6 +258,10 @@ describe("redirections that reach the network", () => {
     { command: "echo hi > /dev/udp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
     { command: ": < /dev/udp/127.0.0.1/PORT; echo hi >/dev/udp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
     { command: "{ echo hi; } > /dev/tcp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
+    { command: "while read l; do :; done < /dev/tcp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
+    { command: "echo hi >& /dev/tcp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
+    { command: "exec 3</dev/tcp/127.0.0.1/PORT", shells: ["bash"], allow: ["exec:*"], askedWhenSandboxed: true },
+    { command: "f=/dev/tcp/127.0.0.1/PORT; echo hi > $f", shells: ["bash"], askedWhenSandboxed: true },
   ];
   it.each(attacks.map((a) => [a.command, a] as const))("%s", async (_name, attack) => {
     await check(attack);
@@ -282,6 +297,9 @@ describe("shells started with start-up files", () => {
     { command: "BASH_ENV=./rc; bash -c true", shells: ["bash", "zsh"], setup: rc, env: () => ({ BASH_ENV: "" }), askedWhenSandboxed: true },
     { command: "ENV=./rc; sh -i -c true", shells: ["bash"], setup: rc, env: () => ({ ENV: "" }) },
     { command: "env BASH_ENV=./rc bash -c true", shells: ["bash"], setup: rc },
+    { command: "bash -o posix -i -c true", shells: ["bash"], setup: rc, env: (lab) => ({ ENV: path.join(lab.ws, "rc") }) },
+    { command: "exec -l bash -c true", shells: ["bash"], setup: homeFile(".profile"), askedWhenSandboxed: true },
+    { command: "exec -a -bash bash -c true", shells: ["bash"], setup: homeFile(".profile") },
     { command: "env 'BASH_FUNC_true%%=() { touch MARK; }' bash -c true", shells: ["bash", "zsh"], allow: ["env:*"], mode: "ask", expect: "ask" },
   ];
   it.each(attacks.map((a) => [a.command, a] as const))("%s", async (_name, attack) => {
@@ -320,6 +338,10 @@ describe("assignments in their own statement change later commands", () => {
     { command: "trap ./evil EXIT; git status", shells: ["bash", "zsh"], setup: evil, allow: ["git status", "trap:*"] },
     { command: "set -a; PATH=WS/bin:$PATH; git status", shells: ["bash", "zsh"], setup: evilGit, allow: ["git status", "set:*"] },
     { command: "PS4='$(touch MARK)'; set -x; true", shells: ["bash"], askedWhenSandboxed: true },
+    { command: "BASH_CMDS[git]=./evil; git status", shells: ["bash"], setup: evil, allow: ["git status"] },
+    { command: "commands[git]=./evil; git status", shells: ["zsh"], setup: evil, allow: ["git status"] },
+    { command: "functions[git]=./evil; git status", shells: ["zsh"], setup: evil, allow: ["git status"] },
+    { command: "PATH=WS/bin:$PATH; export PATH\ngit status", shells: ["bash", "zsh"], setup: evilGit, allow: ["git status", "export:*"] },
   ];
   it.each(attacks.map((a) => [a.command, a] as const))("%s", async (_name, attack) => {
     await check(attack, /git (status|commit|diff)/.test(attack.command));
@@ -379,6 +401,17 @@ describe("deny rules catch what they name however it is invoked", () => {
     ["runuser -u root -- rm -f victim", ["bash", "zsh"]],
     ["unshare rm -f victim", ["bash", "zsh"]],
     ["ls | xargs -I{} {} -f victim", []],
+    ["nice -- rm -f victim", ["bash", "zsh"]],
+    ["nice -10 /bin/rm -f victim", ["bash", "zsh"]],
+    ["env -u X rm -f victim", ["bash", "zsh"]],
+    ["timeout --preserve-status 5 rm -f victim", ["bash", "zsh"]],
+    ["ionice -c3 rm -f victim", ["bash", "zsh"]],
+    ["echo victim | xargs -I % rm -f %", ["bash", "zsh"]],
+    ['eval "$(echo rm) -f victim"', ["bash", "zsh"]],
+    ['bash -c "$(echo rm) -f victim"', ["bash", "zsh"]],
+    ["shopt -s expand_aliases\nalias r='rm -f'\nr victim", ["bash"]],
+    ["hash -p /bin/rm r; r -f victim", ["bash"]],
+    ["watch -x rm -f victim", []],
   ];
   const attacks: Attack[] = [
     ...cases.map(([command, shells]) => ({ ...base, command, shells })),
@@ -447,6 +480,10 @@ describe("prefix rules do not allow the write flags of read commands", () => {
     { ...w, command: "xxd in.txt OUT/x", shells: ["bash", "zsh"], allow: ["xxd:*"] },
     { command: "sort --compress-program=./evil -S 1k in.txt", shells: [], setup: evil, allow: ["sort:*"] },
     { command: "fd -x ./evil", shells: [], allow: ["fd:*", "./evil"] },
+    { ...w, command: "sort --out=OUT/x in.txt", shells: ["bash", "zsh"], allow: ["sort:*"] },
+    { command: "sed --in=.bak s/a/b/ in.txt", shells: ["bash", "zsh"], setup: input, proof: (lab) => existsSync(path.join(lab.ws, "in.txt.bak")), allow: ["sed:*"] },
+    { ...w, command: "echo x | tee -a OUT/x", shells: ["bash", "zsh"], allow: ["tee:*"] },
+    { ...w, command: "sed -n $'/a/{w OUT/x\\n}' in.txt", shells: ["bash", "zsh"], allow: ["sed:*"] },
     // A word known only at run time may be the write flag.
     { ...w, command: "o=--output=OUT/x; git log $o", shells: ["bash", "zsh"], allow: ["git log:*"] },
   ];
@@ -490,6 +527,16 @@ describe("workspace files that run code later are sensitive", () => {
     ".devcontainer/devcontainer.json",
     ".pre-commit-config.yaml",
     "bare/config",
+    ".gitconfig",
+    ".cursor/mcp.json",
+    ".zed/tasks.json",
+    ".githooks/pre-commit",
+    "lefthook.yml",
+    "bunfig.toml",
+    ".venv/lib/python3.11/site-packages/evil.pth",
+    ".venv/lib/python3.11/site-packages/sitecustomize.py",
+    ".GIT/config",
+    ".Vscode/tasks.json",
   ];
 
   it.each(SENSITIVE)("Write/Edit of %s is asked (ask) and denied (deny-all), even inside the workspace", (rel) => {
@@ -542,6 +589,8 @@ describe("/dev/shm and other shared places are not harmless devices", () => {
     { ...inShm, command: `echo x | tee ${shmFile}`, shells: ["bash", "zsh"], allow: ["tee:*"], mode: "ask", expect: "ask" },
     { ...inShm, command: `cat in.txt > ${shmFile}`, shells: ["bash", "zsh"], allow: ["cat:*"], mode: "ask", expect: "ask", setup: (lab) => (rmSync(shmFile, { force: true }), writeFileSync(path.join(lab.ws, "in.txt"), "x")) },
     { ...inShm, command: `cp in.txt ${shmFile}`, shells: ["bash", "zsh"], allow: ["cp:*"], mode: "ask", expect: "ask", setup: (lab) => (rmSync(shmFile, { force: true }), writeFileSync(path.join(lab.ws, "in.txt"), "x")) },
+    { ...inShm, command: `touch ${shmFile}`, shells: ["bash", "zsh"], allow: ["touch:*"], mode: "ask", expect: "ask" },
+    { ...inShm, command: `dd if=/dev/zero of=${shmFile} count=1`, shells: ["bash", "zsh"], allow: ["dd:*"], mode: "ask", expect: "ask" },
   ];
   it.each(attacks.map((a) => [a.command, a] as const))("%s", async (_name, attack) => {
     await check(attack);

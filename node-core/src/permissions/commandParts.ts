@@ -114,6 +114,11 @@ const SPECIAL_BUILTINS = new Set([":", ".", "source", "eval", "exec", "exit", "e
 const OPAQUE_CHANGES = new Set(["alias", "unalias", "hash", "enable", "emulate", "zmodload", "autoload", "functions", "disable", "rehash", "bind", "complete", "compdef"]);
 /** Variables that change what a started shell runs before its command, or which program runs. */
 export const STARTUP_VARIABLE = /^(BASH_ENV|ENV|ZDOTDIR|HOME|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|PATH|IFS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH)$/;
+/**
+ * Shell tables whose entries are code or programs: zsh's `functions[x]='…'`, `aliases`, `commands`
+ * (the command hash), `options`; bash's `BASH_ALIASES` and `BASH_CMDS`.
+ */
+const CODE_TABLES = /^(functions|aliases|galiases|saliases|dis_functions|dis_aliases|dis_galiases|dis_saliases|commands|options|BASH_ALIASES|BASH_CMDS)$/;
 /** Prompt strings: bash (and zsh with PROMPT_SUBST) runs their command substitutions when it shows them. */
 const PROMPT_VARIABLE = /^(PS[0-4]|PROMPT[0-9]?|RPROMPT[0-9]?|RPS[12]|SPROMPT|PROMPT_COMMAND)$/;
 const SAFE_SET_FLAGS = /^[-+][euxvfCBhmbHPTE]*o?$/;
@@ -369,6 +374,7 @@ class Walker {
     }
 
     this.recordChanges(cmd, part, words, analysis);
+    this.codeInTables(cmd, part, env);
     if (name !== undefined) numericOperands(name, words.slice(1), analysis);
     const transparent = this.runsNested(part, env);
     if (transparent) this.candidates.push({ part, at: this.out.parts.length });
@@ -419,7 +425,7 @@ class Walker {
     if (words.length === 0 || (name !== undefined && SPECIAL_BUILTINS.has(name))) {
       ownAssignments.forEach((a, i) => {
         const w = part.assignments[i]!;
-        this.change({ text: a.text, name: a.name, ...(w.value !== undefined ? { assignment: w.value } : {}), part });
+        this.change({ text: a.text, name: a.name, ...(w.value !== undefined ? { assignment: w.value } : {}), ...(CODE_TABLES.test(a.name) ? { opaque: true } : {}), part });
       });
     }
     if (name === undefined) {
@@ -494,6 +500,21 @@ class Walker {
         return;
       default:
         if (OPAQUE_CHANGES.has(name)) this.change({ text: part.text, opaque: true, part });
+    }
+  }
+
+  /** `functions[git]='…'`, `aliases[ll]='…'`, `commands[git]=/path`: the code and programs they name run later. */
+  private codeInTables(cmd: U.Command, part: MutablePart, env: Env): void {
+    for (const a of cmd.prefix) {
+      if (a.type !== "Assignment" || !CODE_TABLES.test(a.name) || a.value.type !== "Word") continue;
+      const value = wordInfo(a.value, this.opts.home).value;
+      if (value === undefined) {
+        part.dynamicCode = `${a.text} defines code known only when it runs`;
+      } else if (a.name === "commands" || a.name === "BASH_CMDS") {
+        this.synthesized([{ text: value, value }], `${a.name}[…]`, env);
+      } else if (a.name !== "options") {
+        this.parseNested(value, `${a.name}[…]`, env);
+      }
     }
   }
 
@@ -637,6 +658,21 @@ class Walker {
           if (words.every((w) => w.value !== undefined)) this.parseNested(words.map((w) => w.value).join(" "), base, env);
           else part.dynamicCode = `${base} runs ${words.map((w) => w.text).join(" ")}, known only when the command runs`;
         }
+        return false;
+      }
+      case "alias":
+        // An alias is code that replaces a command name later (zsh expands aliases in scripts).
+        for (const w of inner.slice(1)) {
+          const eq = w.value?.indexOf("=") ?? -1;
+          if (w.value !== undefined && eq > 0) this.parseNested(w.value.slice(eq + 1), "alias", env);
+          else if (w.value === undefined) part.dynamicCode = `alias ${w.text} defines code known only when it runs`;
+        }
+        return false;
+      case "hash": {
+        // `hash -p PROGRAM NAME`: NAME runs PROGRAM from now on.
+        const i = inner.findIndex((w) => w.value === "-p");
+        const program = i > 0 ? inner[i + 1] : undefined;
+        if (program) this.synthesized([program], "hash -p", env);
         return false;
       }
       case "find":
@@ -943,8 +979,16 @@ function startupReason(base: string, inner: readonly ShellWord[], assignments: r
     }
     if (v === "--login" || v === "--interactive" || v === "-i" || v === "-l") flags.push(v);
     else if (/^-[A-Za-z]+$/.test(v) && /[il]/.test(v.replace(/c.*$/, "").slice(1))) flags.push(v);
-    else if ((v === "-o" || v === "+o") && /^(login|interactive)$/.test(inner[i + 1]?.value ?? "")) flags.push(`-o ${inner[++i]!.value}`);
-    else if (!v.startsWith("-") && !v.startsWith("+")) break;
+    else if (v === "-o" || v === "+o" || v === "-O" || v === "+O") {
+      if (v === "-o" && /^(login|interactive)$/.test(inner[i + 1]?.value ?? "")) flags.push(`-o ${inner[i + 1]!.value}`);
+      i++;
+    } else if (!v.startsWith("-") && !v.startsWith("+")) break;
+  }
+  // `exec -l bash` and `exec -a -bash bash` start a login shell.
+  const launcher = layers.at(-2);
+  if (launcher && baseName(launcher[0]?.value ?? "") === "exec") {
+    const login = launcher.some((w, k) => w.value === "-l" || (launcher[k - 1]?.value === "-a" && (w.value ?? "").startsWith("-")));
+    if (login) flags.push("(started by exec as a login shell)");
   }
   // Assignments that reach the shell: its own prefix, and env's NAME=value words before it.
   const envWords = [...assignments, ...layers.slice(0, -1).flatMap((l) => l.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*(%%)?=/.test(w.value ?? w.text)))];
@@ -1038,8 +1082,6 @@ export function writesFile(r: ShellRedirect): boolean {
     if (r.operator !== ">&") return false;
     const t = r.target?.value;
     if (t !== undefined && /^(\d+|-)$/.test(t)) return false;
-    // `>&$fd` copies a descriptor held in a variable.
-    if (t === undefined && /^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?$/.test(r.target?.text ?? "")) return false;
   }
   const target = r.target?.value;
   if (target === undefined) return true;

@@ -548,8 +548,7 @@ function checkNetwork(part: CommandPart): string[] {
     if (!r.target || r.operator === "<<<") continue;
     const v = r.target.value;
     if (v !== undefined && networkPath(v)) out.push(`Opens a network connection through ${v} (${r.operator}).`);
-    else if (v === undefined && !/^(>&|<&)$/.test(r.operator)) out.push(`Opens ${r.target.text}, a path known only when the command runs; it may be a network connection (/dev/tcp/…).`);
-    else if (v === undefined && !/^"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?$/.test(r.target.text)) out.push(`Copies a descriptor named ${r.target.text}, known only when the command runs.`);
+    else if (v === undefined) out.push(`Opens ${r.target.text}, a path (or descriptor) known only when the command runs; it may be a network connection (/dev/tcp/…).`);
   }
   return out;
 }

@@ -5,7 +5,8 @@
 //  - the read-only allow-list: commands that, with plain literal words, only read, so they run
 //    without a question where no sandbox is available (ask mode; README "Permissions").
 import path from "node:path";
-import { baseName, networkPath, unwrap, writesFile, type CommandPart, type ShellWord } from "./commandParts.js";
+import { isWithin } from "../core/paths.js";
+import { HARMLESS_DEVICES, baseName, networkPath, normalizedPath, unwrap, writesFile, type CommandPart, type ShellWord } from "./commandParts.js";
 import { sensitiveReadPath } from "./sensitive.js";
 
 /** `git [global options] SUBCOMMAND args…` → the global options, the subcommand and its arguments. */
@@ -26,6 +27,15 @@ export function gitCommand(inner: readonly ShellWord[]): { globals: ShellWord[];
 const has = (args: readonly ShellWord[], test: (v: string) => boolean) => args.some((w) => w.value !== undefined && test(w.value));
 const shortFlag = (v: string, letter: string) => /^-[A-Za-z0-9]+$/.test(v) && !v.startsWith("--") && v.slice(1).includes(letter);
 const operandsOf = (args: readonly ShellWord[]) => args.filter((w) => w.value === undefined || !w.value.startsWith("-") || w.value === "-");
+/**
+ * `--name` or `--name=…`, also abbreviated: GNU tools accept any unambiguous prefix of a long
+ * option (`sort --out=F` is `--output=F`), so any prefix of three characters or more counts.
+ */
+const longOption = (v: string, ...names: string[]) => {
+  if (!v.startsWith("--") || v.length < 3) return false;
+  const given = v.slice(2).split("=")[0]!;
+  return names.some((n) => n.startsWith(given));
+};
 
 /** Git options that write files or run programs, whatever the subcommand. */
 const GIT_GLOBAL_WRITES = /^(-c|--config-env|-C|--git-dir|--work-tree|--exec-path)(=|$)/;
@@ -48,7 +58,7 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
     return out;
   },
   sort: (args) =>
-    has(args, (v) => shortFlag(v, "o") || /^--(output|compress-program)(=|$)/.test(v)) ? ["sort -o/--output writes a file and --compress-program runs a program"] : [],
+    has(args, (v) => shortFlag(v, "o") || longOption(v, "output", "compress-program")) ? ["sort -o/--output writes a file and --compress-program runs a program"] : [],
   find: (args) => {
     const out: string[] = [];
     if (has(args, (v) => /^-(exec|execdir|ok|okdir)$/.test(v))) out.push("find -exec/-execdir/-ok runs a command for each file");
@@ -58,8 +68,9 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
   },
   fd: (args) => (has(args, (v) => /^(-x|-X|--exec|--exec-batch)(=|$)/.test(v)) ? ["fd -x/-X runs a command for each file"] : []),
   rg: (args) => (has(args, (v) => /^--pre(=|$)/.test(v)) ? ["rg --pre runs a program on every file searched"] : []),
-  tee: (args) => (operandsOf(args).length ? ["tee writes the files it names"] : []),
+  tee: (args) => (operandsOf(args).some((w) => w.value === undefined || !HARMLESS_DEVICES.test(normalizedPath(w.value))) ? ["tee writes the files it names"] : []),
   sed: (args) => sedWrites(args),
+  // perl runs code anyway; -i also edits files in place.
   perl: (args) => (has(args, (v) => /^-[a-zA-Z]*i/.test(v)) ? ["perl -i edits files in place"] : []),
   uniq: (args) => (operandsOf(args).length > 1 ? ["uniq writes its second operand"] : []),
   xxd: (args) => (operandsOf(args).length > 1 ? ["xxd writes its second operand"] : []),
@@ -68,9 +79,22 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
   file: (args) => (has(args, (v) => v === "-C" || v === "--compile") ? ["file -C writes a compiled magic file"] : []),
   date: (args) => (has(args, (v) => shortFlag(v, "s") || /^--set(=|$)/.test(v)) ? ["date -s sets the clock"] : []),
   curl: (args) =>
-    has(args, (v) => /^-[a-zA-Z]*[oODcK]$|^--(output|remote-name|remote-name-all|dump-header|cookie-jar|trace|trace-ascii|libcurl|output-dir|config)(=|$)/.test(v))
+    has(args, (v) => /^-[a-zA-Z]*[oODcK]/.test(v) || /^--(output|remote-name|remote-name-all|dump-header|cookie-jar|trace|trace-ascii|libcurl|output-dir|config|etag-save|hsts|alt-svc|stderr)(=|$)/.test(v))
       ? ["curl -o/-O/-D/-c/--trace/--config writes files or reads its options from one"]
       : [],
+  wget: (args) =>
+    has(args, (v) => v === "--spider") || args.some((w, i) => (w.value === "-O" || w.value === "--output-document") && /^(-|\/dev\/null)$/.test(args[i + 1]?.value ?? "")) || has(args, (v) => /^(-O-|--output-document=-)$/.test(v))
+      ? []
+      : ["wget saves what it downloads"],
+  unzip: (args) => (has(args, (v) => /^-[a-zA-Z]*[ltvpZz]/.test(v)) ? [] : ["unzip writes the files it extracts"]),
+  gzip: (args) => compressorWrites(args),
+  gunzip: (args) => compressorWrites(args),
+  bzip2: (args) => compressorWrites(args),
+  bunzip2: (args) => compressorWrites(args),
+  xz: (args) => compressorWrites(args),
+  unxz: (args) => compressorWrites(args),
+  zstd: (args) => compressorWrites(args),
+  yq: (args) => (has(args, (v) => /^-[a-zA-Z]*i/.test(v) || longOption(v, "inplace")) ? ["yq -i edits files in place"] : []),
   awk: (args) => awkWrites(args),
   gawk: (args) => awkWrites(args),
   mawk: (args) => awkWrites(args),
@@ -86,23 +110,27 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
 /** sed: -i edits in place; `w FILE`, `s///w FILE` write; `e` and `s///e` run commands. */
 function sedWrites(args: readonly ShellWord[]): string[] {
   const out: string[] = [];
-  if (has(args, (v) => /^-[a-zA-Z]*i|^--in-place/.test(v))) out.push("sed -i edits files in place");
+  if (has(args, (v) => /^-[a-zA-Z]*i/.test(v) || longOption(v, "in-place"))) out.push("sed -i edits files in place");
   const scripts: string[] = [];
   let sawScript = false;
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value;
     if (v === undefined) continue;
-    if (v === "-e" || v === "--expression") {
+    if (v === "-e" || (longOption(v, "expression") && !v.includes("="))) {
       scripts.push(args[i + 1]?.value ?? "");
       sawScript = true;
       i++;
-    } else if (v === "-f" || v === "--file" || v.startsWith("--file=")) {
+    } else if (/^-[a-zA-Z]*f/.test(v) || longOption(v, "file")) {
       out.push("sed -f reads a script from a file that may write or run commands");
       sawScript = true;
-      if (v === "-f" || v === "--file") i++;
-    } else if (v.startsWith("--expression=")) {
-      scripts.push(v.slice(13));
+      if (!v.includes("=")) i++;
+    } else if (longOption(v, "expression")) {
+      scripts.push(v.slice(v.indexOf("=") + 1));
       sawScript = true;
+    } else if (/^-[a-zA-Z]*e$/.test(v)) {
+      scripts.push(args[i + 1]?.value ?? "");
+      sawScript = true;
+      i++;
     } else if (!v.startsWith("-") && !sawScript) {
       scripts.push(v);
       sawScript = true;
@@ -110,7 +138,7 @@ function sedWrites(args: readonly ShellWord[]): string[] {
   }
   for (const s of scripts) {
     // Commands after an address; `s` flags after the third delimiter.
-    for (const cmd of s.split(/[;\n]/)) {
+    for (const cmd of s.split(/[;\n{}]/)) {
       const body = cmd.trim().replace(/^(\d+|\$|\/(?:\\.|[^/])*\/|\\(.)(?:\\.|(?!\2).)*\2)(\s*,\s*(\d+|\$|\/(?:\\.|[^/])*\/))?\s*!?\s*/, "");
       if (/^[wWe]/.test(body)) out.push(`sed's ${body[0]} command ${body[0] === "e" ? "runs a command" : "writes a file"}`);
       const sub = /^s(.)/.exec(body);
@@ -123,6 +151,12 @@ function sedWrites(args: readonly ShellWord[]): string[] {
     }
   }
   return out;
+}
+
+/** gzip and friends replace the file they compress unless they write to stdout or only test or list. */
+function compressorWrites(args: readonly ShellWord[]): string[] {
+  if (has(args, (v) => /^-[a-zA-Z0-9]*[ctl]/.test(v) || longOption(v, "stdout", "to-stdout", "test", "list"))) return [];
+  return operandsOf(args).length ? ["it replaces the files it (de)compresses"] : [];
 }
 
 function awkWrites(args: readonly ShellWord[]): string[] {
@@ -239,11 +273,14 @@ export function readOnlyCall(part: CommandPart, places: { home: string }): boole
   if (writeFlags(part).length > 0) return false;
   if (!check(words.slice(1), words)) return false;
   const cwd = part.cwd;
+  // A recursive search of the home directory (or above it) reads the credentials in it too.
+  const searches = /^(grep|egrep|fgrep|rg)$/.test(name);
   for (const w of words.slice(1)) {
     const v = w.value ?? w.globPrefix;
     if (v === undefined || v.startsWith("-")) continue;
     const p = v === "~" || v.startsWith("~/") ? places.home + v.slice(1) : path.isAbsolute(v) ? v : cwd ? path.resolve(cwd, v) : undefined;
     if (p === undefined || sensitiveReadPath(path.resolve(p), places.home)) return false;
+    if (searches && isWithin(places.home, path.resolve(p))) return false;
   }
   return true;
 }
