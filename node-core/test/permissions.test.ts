@@ -106,6 +106,28 @@ describe("permission/request round trip (bundled core)", () => {
     expect((await failed).result.message).toMatch(/could not be shown to the user \(card crashed\)/);
   });
 
+  it("says whether the command runs in the sandbox: permissions/evaluate results and permission/request params", async () => {
+    const { core } = await start();
+    const why = "no sandbox is available: bwrap is not installed";
+    const inside = await core.request("permissions/evaluate", { command: "npm install", sandboxed: true });
+    expect(inside.result).toMatchObject({ outcome: "allow", sandboxed: true, parts: [{ status: "allowed", rule: "(sandbox)" }] });
+    expect(inside.result.outsideSandboxReason).toBeUndefined();
+    const outside = await core.request("permissions/evaluate", { command: "npm install", outsideSandboxReason: why });
+    expect(outside.result).toMatchObject({ outcome: "ask", sandboxed: false, outsideSandboxReason: why });
+    // A danger warning is asked about even inside the sandbox.
+    expect((await core.request("permissions/evaluate", { command: "rm -rf ~", sandboxed: true })).result.outcome).toBe("ask");
+    const check = core.request("permissions/check", { command: "npm install", outsideSandboxReason: why });
+    const ask = await core.waitFor(isAsk);
+    expect(ask.params).toMatchObject({ kind: "command", sandboxed: false, outsideSandboxReason: why });
+    answer(core, ask, { decision: "deny" });
+    expect((await check).result).toMatchObject({ allowed: false, asked: true });
+    const write = await core.request("permissions/evaluate", { path: ".git/config" });
+    expect(write.result).toMatchObject({ outcome: "ask", kind: "path", warnings: [{ id: "sensitive-path" }] });
+    expect(write.result.sandboxed).toBeUndefined();
+    const wrong = await core.request("permissions/evaluate", { command: "ls", sandboxed: "yes" });
+    expect(wrong.error?.code).toBe(-32602);
+  });
+
   it("without the capability nothing is asked: the mode decides and the message says how to allow", async () => {
     const { core } = await start({ initialize: {} });
     const res = await core.request("permissions/check", { command: "make deploy" });

@@ -412,6 +412,8 @@ describe("deny rules catch what they name however it is invoked", () => {
     ["shopt -s expand_aliases\nalias r='rm -f'\nr victim", ["bash"]],
     ["hash -p /bin/rm r; r -f victim", ["bash"]],
     ["watch -x rm -f victim", []],
+    ["watch -n 1 'rm -f victim'", []],
+    ["watch 'ls; rm -f victim'", []],
   ];
   const attacks: Attack[] = [
     ...cases.map(([command, shells]) => ({ ...base, command, shells })),

@@ -1177,7 +1177,6 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chrt: { valued: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"], operands: 1, notExec: ["-p", "--pid", "-m", "--max"] },
   strace: { valued: ["-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U", "--output", "--attach", "--user", "--env"] },
   ltrace: { valued: ["-e", "-o", "-p", "-u", "-n", "-s", "-a", "-A", "-D", "-F", "-l", "-x", "-w", "--output", "--library"] },
-  watch: { valued: ["-n", "--interval", "-d", "-q", "--equexit"] },
   busybox: { valued: [] },
   setpriv: { valued: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--ruid", "--rgid", "--euid", "--egid"] },
   unshare: { valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--propagation"] },
@@ -1384,6 +1383,8 @@ export function xargsCommand(words: readonly ShellWord[]): ShellWord[] {
   return run.map((w) => (w.value !== undefined && w.value.includes(replace!) ? { text: w.text, expansion: `${replace} (input)`, oneWord: true } : w));
 }
 
+const WATCH_VALUED = new Set(["-n", "--interval", "-d", "-q", "--equexit"]);
+
 /** What `watch` runs: its words, through `sh -c` unless `-x` says to run them directly. */
 function watchCommand(words: readonly ShellWord[]): { shell: boolean; words: ShellWord[] } {
   let shell = true;
@@ -1396,7 +1397,7 @@ function watchCommand(words: readonly ShellWord[]): { shell: boolean; words: She
       break;
     }
     if (v === "-x" || v === "--exec" || (/^-[a-zA-Z]+$/.test(v) && v.includes("x"))) shell = false;
-    if (WRAPPERS.watch!.valued.includes(v)) i++;
+    if (WATCH_VALUED.has(v)) i++;
   }
   return { shell, words: words.slice(i) };
 }
