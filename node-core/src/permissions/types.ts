@@ -9,7 +9,7 @@ export interface PermissionRequest {
   tool: string;
   /** A shell command, judged part by part. */
   command?: string;
-  /** A file to write; only paths outside the allowed directories need permission. */
+  /** A file to write; paths outside the allowed directories and sensitive workspace files need permission. */
   path?: string;
   /** Shown to the user next to the command. */
   description?: string;
