@@ -230,3 +230,12 @@ describe("splitCommand: what statements change for later ones", () => {
     expect(startup("env BASH_ENV=x bash -c ls")).toBe(1);
   });
 });
+
+describe("splitCommand: integer variables", () => {
+  it("an assignment of a subscript runs code once a variable is declared integer", () => {
+    const hidden = (command: string) => split(command).parts.flatMap((p) => p.hiddenCode.map((h) => h.text));
+    expect(hidden("n='a[$(id)]'")).toEqual([]);
+    expect(hidden("declare -i n; n='a[$(id)]'")).toEqual(["n='a[$(id)]'"]);
+    expect(hidden("integer n; n='a[$(id)]'")).toEqual(["n='a[$(id)]'"]);
+  });
+});

@@ -158,6 +158,8 @@ class Walker {
   private readonly values = new Map<string, (string | undefined)[]>();
   /** A name set or referenced at run time (`declare -n`, `printf -v "$n"`, `source`): any variable may hold anything. */
   private anyVariable = false;
+  /** `declare -i`, `typeset -i`, `integer`: some variable evaluates what it is given as arithmetic. */
+  private integers = false;
   private readonly candidates: Candidate[] = [];
   private readonly partsOutside: HiddenCode[] = [];
 
@@ -441,6 +443,7 @@ class Walker {
     if (DECLARATIONS.has(name)) {
       const options = args.filter((w) => w.value?.startsWith("-") || w.value?.startsWith("+")).map((w) => w.value!);
       const exports = name === "export" || options.some((o) => /^-[a-zA-Z]*x/.test(o));
+      if (name === "integer" || options.some((o) => /^-[a-zA-Z]*i/.test(o))) this.integers = true;
       if (options.some((o) => /^-[a-zA-Z]*[nTf]/.test(o)) || args.some((w) => w.value === undefined && !w.text.includes("="))) {
         // Name references, tied arrays, exported functions, names known only at run time.
         this.anyVariable = true;
@@ -818,7 +821,7 @@ class Walker {
       for (const a of p.assignments) {
         const [name, value] = splitAssignment(a);
         if (!name || value === undefined) continue;
-        if (valueRunsCode(value, dangerous) && (/[A-Z]/.test(name) || this.integerDeclared())) {
+        if (valueRunsCode(value, dangerous) && (/[A-Z]/.test(name) || this.integers)) {
           p.hiddenCode.push({ text: a.text, reason: `assigns ${name} a value with an array subscript, which the shell evaluates (running its commands) when ${name} is an integer variable` });
         }
         if (PROMPT_VARIABLE.test(name) && /\$\(|`|\$\{/.test(value)) {
@@ -842,10 +845,6 @@ class Walker {
       }
     }
     for (const ins of insertions.reverse()) this.out.parts.splice(ins.at, 0, ins.part);
-  }
-
-  private integerDeclared(): boolean {
-    return this.out.changes.some((c) => /^(declare|typeset|local|integer)\b.*\s-[a-zA-Z]*i/.test(c.text) || c.text.startsWith("integer "));
   }
 
   /** Variables that may hold code for arithmetic: set from run-time data, or to a subscript that runs commands. */
