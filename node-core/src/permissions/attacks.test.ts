@@ -605,3 +605,19 @@ describe("/dev/shm and other shared places are not harmless devices", () => {
   });
 });
 
+
+describe("deny rules and code no reading can see", () => {
+  it("a fish or csh -c string is read for the commands in it", () => {
+    const lab = newLab();
+    for (const command of ["fish -c 'rm -f victim'", "tcsh -c 'rm -f victim'"]) {
+      expect(decideCommand(command, context(lab), rules([], ["rm:*"]), "allow-all", lib).outcome, command).toBe("deny");
+    }
+  });
+
+  it("code hidden outside any simple command is denied where a deny rule exists", () => {
+    const lab = newLab();
+    const d = decideCommand("x='a[$(rm -f victim)]'; case $((x)) in *) ;; esac", context(lab), rules([], ["rm:*"]), "allow-all", lib);
+    expect(d.outcome).toBe("deny");
+    expect(decideCommand("case $1 in *) ;; esac", context(lab), rules([], ["rm:*"]), "allow-all", lib).outcome).toBe("allow");
+  });
+});

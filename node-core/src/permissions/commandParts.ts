@@ -105,7 +105,9 @@ export interface SplitOptions {
   home: string;
 }
 
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh"]);
+const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh", "rbash", "yash", "posh"]);
+/** Shells with another syntax: their `-c` string is read as bash for its commands, but never stands for them. */
+const OTHER_SHELLS = new Set(["fish", "csh", "tcsh", "elvish", "nu", "xonsh"]);
 const MAX_NESTING = 8;
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly", "integer", "float"]);
 /** Built-ins whose prefix assignments stay set after them (POSIX special built-ins). */
@@ -603,6 +605,12 @@ class Walker {
     const plain = layers.length === 1 && part.assignments.length === 0 && !part.redirects.some(writesFile);
     const base = baseName(name);
 
+    if (OTHER_SHELLS.has(base)) {
+      const script = shellScriptOperand(inner);
+      if (script.kind === "string" && script.word.value !== undefined) this.parseNested(script.word.value, `${base} -c`, env);
+      else if (script.kind === "string") part.dynamicCode = `${base} -c runs ${script.word.text}, known only when the command runs`;
+      return false;
+    }
     if (SHELLS.has(base)) {
       const startup = startupReason(base, inner, part.assignments, layers);
       if (startup) part.startupFiles = startup;
@@ -977,7 +985,7 @@ function startupReason(base: string, inner: readonly ShellWord[], assignments: r
       continue;
     }
     if (v === "--login" || v === "--interactive" || v === "-i" || v === "-l") flags.push(v);
-    else if (/^-[A-Za-z]+$/.test(v) && /[il]/.test(v.replace(/c.*$/, "").slice(1))) flags.push(v);
+    else if (/^-[A-Za-z]+$/.test(v) && /[il]/.test(v.slice(1))) flags.push(v);
     else if (v === "-o" || v === "+o" || v === "-O" || v === "+O") {
       if (v === "-o" && /^(login|interactive)$/.test(inner[i + 1]?.value ?? "")) flags.push(`-o ${inner[i + 1]!.value}`);
       i++;

@@ -218,6 +218,11 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
 
   const denied = parts.find((p) => p.status === "denied");
   if (denied) return decision("deny", denied.reason);
+  // Code hidden outside any simple command (`case $((x)) in`) could be what a deny rule names.
+  const denyRule = rules.deny.find((r) => r.type === "command");
+  if (split.hiddenCode.length > 0 && denyRule) {
+    return decision("deny", `${quote(split.hiddenCode[0]!.text)} runs code that cannot be seen beforehand, which may be what the deny rule ${quote(denyRule.text)} names.`);
+  }
   if (mode === "allow-all") {
     return decision("allow", warnings.length ? `The permission mode is allow-all; allowed despite ${warnings.length} warning(s).` : "The permission mode is allow-all.");
   }
