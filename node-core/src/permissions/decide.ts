@@ -141,7 +141,7 @@ function firstDeny(rules: readonly Rule[], part: CommandPart, carried: Carried, 
       const dynamic = layers.some((l) => l.some((w) => w.value === undefined));
       return { rule: r, why: dynamic ? ` (a word known only when it runs may make it ${quote(r.text)})` : "" };
     }
-    if (unknown.length > 0) return { rule: r, why: ` (it runs code that cannot be seen beforehand — ${unknown[0]} — which may be what the rule names)` };
+    if (unknown.length > 0) return { rule: r, why: `: it runs code that cannot be seen beforehand, which may be what the rule names (${unknown[0]!.replace(/\.$/, "")})` };
   }
   return undefined;
 }
