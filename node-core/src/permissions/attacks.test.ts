@@ -262,6 +262,9 @@ describe("redirections that reach the network", () => {
     { command: "echo hi >& /dev/tcp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
     { command: "exec 3</dev/tcp/127.0.0.1/PORT", shells: ["bash"], allow: ["exec:*"], askedWhenSandboxed: true },
     { command: "f=/dev/tcp/127.0.0.1/PORT; echo hi > $f", shells: ["bash"], askedWhenSandboxed: true },
+    { command: ": <> /dev/tcp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
+    { command: "exec {fd}<>/dev/tcp/127.0.0.1/PORT", shells: ["bash"], allow: ["exec:*"], askedWhenSandboxed: true },
+    { command: "bash <<< ': < /dev/tcp/127.0.0.1/PORT'", shells: ["bash"], askedWhenSandboxed: true },
   ];
   it.each(attacks.map((a) => [a.command, a] as const))("%s", async (_name, attack) => {
     await check(attack);
@@ -331,6 +334,9 @@ describe("assignments in their own statement change later commands", () => {
     { command: "GIT_EXTERNAL_DIFF=./evil; git diff", shells: ["bash", "zsh"], setup: evil, env: () => ({ GIT_EXTERNAL_DIFF: "" }), allow: ["git diff:*"] },
     { command: "NODE_OPTIONS='--require ./evil.js'; node -e 0", shells: ["bash", "zsh"], setup: (lab) => writeFileSync(path.join(lab.ws, "evil.js"), `require("fs").writeFileSync(${JSON.stringify(lab.mark)}, "")`), env: () => ({ NODE_OPTIONS: "" }), allow: ["node -e 0"] },
     { command: "IFS=/; git status", shells: [], allow: ["git status"] },
+    { command: "PROMPT_COMMAND=./evil; git status", shells: [], allow: ["git status"] },
+    { command: "enable -f ./evil.so git; git status", shells: [], allow: ["git status", "enable:*"] },
+    { command: "export -f git; git status", shells: [], allow: ["git status", "export:*"] },
     { command: "LD_PRELOAD=./evil.so; git status", shells: [], allow: ["git status"] },
     { command: "hash -p ./evil git; git status", shells: ["bash"], setup: evil, allow: ["git status", "hash:*"] },
     { command: "shopt -s expand_aliases; alias git=./evil\ngit status", shells: ["bash"], setup: evil, allow: ["git status", "shopt:*", "alias:*"] },
@@ -412,6 +418,7 @@ describe("deny rules catch what they name however it is invoked", () => {
     ["shopt -s expand_aliases\nalias r='rm -f'\nr victim", ["bash"]],
     ["hash -p /bin/rm r; r -f victim", ["bash"]],
     ["watch -x rm -f victim", []],
+    ["builtin command rm -f victim", ["bash", "zsh"]],
     ["watch -n 1 'rm -f victim'", []],
     ["watch 'ls; rm -f victim'", []],
   ];
