@@ -137,10 +137,11 @@ describe("danger analysis", () => {
     // Fork bomb
     [":(){ :|:& };:", ["fork-bomb"]],
     // Writes outside the workspace
-    ["echo 'alias x=y' >> ~/.bashrc", ["write-outside-workspace"]],
+    ["echo 'alias x=y' >> ~/.bashrc", ["sensitive-path", "write-outside-workspace"]],
     ["git log > /etc/motd", ["write-outside-workspace"]],
     ["date | tee -a /var/log/x.log", ["write-outside-workspace"]],
-    ["make > $LOG", ["write-outside-workspace"]],
+    // A file named at run time may also be /dev/tcp/…: a connection.
+    ["make > $LOG", ["network", "write-outside-workspace"]],
     // Commands known only at run time
     ["$CMD --force", ["dynamic-command"]],
     ['eval "$USER_INPUT"', ["dynamic-command"]],

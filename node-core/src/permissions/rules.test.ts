@@ -127,7 +127,7 @@ describe("path rules", () => {
 describe("suggestRule: what Always allow offers", () => {
   const suggest = (command: string, warned = false) => {
     const p = part(command);
-    return suggestRule(p, warned, p.redirects.some((r) => r.operator === ">"));
+    return suggestRule(p, { warnings: warned, fileRedirect: p.redirects.some((r) => r.operator === ">") });
   };
   it.each<[string, boolean, string | undefined]>([
     ["git status", false, "git status:*"],

@@ -175,9 +175,20 @@ export class PermissionService {
     if (!session) throw new PolicyError(`Unknown session "${check.sessionId}". Omit sessionId for the main session.`);
     const directory = check.directory ? path.resolve(session.cwd, check.directory) : session.cwd;
     this.places ??= defaultPlaces();
-    const ctx: DecideContext = { cwd: directory, root: this.deps.workspace.root, allowedDirectories: session.allowedDirectories(), ...this.places };
+    const ctx: DecideContext = {
+      cwd: directory,
+      root: this.deps.workspace.root,
+      allowedDirectories: session.allowedDirectories(),
+      ...this.places,
+      // Commands start from the core's environment (after the login-shell probe): it says what is exported.
+      isExported: (name) => process.env[name] !== undefined,
+      searchPath: (process.env.PATH ?? "").split(path.delimiter),
+    };
     let decision: Decision;
-    if (check.command !== undefined) decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib);
+    if (check.command !== undefined) {
+      const sandbox = { sandboxed: check.sandboxed === true, ...(check.outsideSandboxReason ? { outsideSandboxReason: check.outsideSandboxReason } : {}) };
+      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, sandbox);
+    }
     else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
     else throw new PolicyError("A permission check needs a command or a path.");
     return { decision, directory, sessionId: session.id };
@@ -237,6 +248,8 @@ export class PermissionService {
       warnings: decision.warnings,
       parts: decision.parts,
       suggestedRules: decision.suggestedRules,
+      ...(decision.kind === "command" ? { sandboxed: decision.sandboxed === true } : {}),
+      ...(decision.outsideSandboxReason ? { outsideSandboxReason: decision.outsideSandboxReason } : {}),
       timeoutMs: this.askTimeoutMs,
     };
     const signal = opts.signal ?? new AbortController().signal;

@@ -50,6 +50,7 @@ Timeouts and background tasks:
 
 Permission:
 - The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.
+- Plain commands are approved most easily: reading commands (ls, cat, grep, rg, find, git status/log/diff/show) with literal arguments often need no approval, while code built at run time (eval, \`bash -c "$x"\`, arithmetic on variables read at run time), redirections to /dev/tcp, and writes to .git/, .vscode/, .claude/ and similar folders always need it.
 
 ${SEARCH_COMMANDS_TEXT}`;
 

@@ -111,14 +111,14 @@ const text = (result: any) => (result.content as Array<{ text: string }>)[0]!.te
 describe("MCP elicitation (official SDK client answering)", () => {
   it("accept with allow-once runs the call; the form shows the command, warnings and a rule to remember", async () => {
     const h = await connect({ elicitation: true, answer: () => ({ action: "accept", content: { decision: "allow-once" } }) });
-    const result = await h.call("git status && rm -rf ~/old");
+    const result = await h.call("git fetch && rm -rf ~/old");
     expect(result.isError).toBe(false);
     expect(existsSync(h.marker)).toBe(true);
     const [e] = h.elicitations;
-    expect(e!.message).toContain("Probe wants to run:\n  git status && rm -rf ~/old");
+    expect(e!.message).toContain("Probe wants to run:\n  git fetch && rm -rf ~/old");
     expect(e!.message).toMatch(/Warning: Deletes recursively .*old, outside the workspace\./);
     expect(e!.requestedSchema.properties.decision.oneOf.map((o: any) => o.const)).toEqual(["allow-once", "always-allow", "deny"]);
-    expect(e!.requestedSchema.properties.rules.default).toBe("git status:*\nrm -rf ~/old");
+    expect(e!.requestedSchema.properties.rules.default).toBe("git fetch:*\nrm -rf ~/old");
   });
 
   it("accept with always-allow remembers the edited rules and stops asking", async () => {

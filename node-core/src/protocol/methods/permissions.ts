@@ -18,6 +18,8 @@ const checkParams = z
     description: z.string().optional(),
     directory: z.string().min(1).optional(),
     sessionId: z.string().min(1).optional(),
+    sandboxed: z.boolean().optional().describe("The command would run inside the OS sandbox."),
+    outsideSandboxReason: z.string().optional(),
   })
   .refine((p) => (p.command === undefined) !== (p.path === undefined), { message: "give exactly one of command or path" });
 
@@ -29,6 +31,8 @@ function toCheck(p: z.output<typeof checkParams>): PermissionCheck {
     ...(p.description !== undefined ? { description: p.description } : {}),
     ...(p.directory !== undefined ? { directory: p.directory } : {}),
     ...(p.sessionId !== undefined ? { sessionId: p.sessionId } : {}),
+    ...(p.sandboxed !== undefined ? { sandboxed: p.sandboxed } : {}),
+    ...(p.outsideSandboxReason !== undefined ? { outsideSandboxReason: p.outsideSandboxReason } : {}),
   };
 }
 
