@@ -19,6 +19,7 @@ import dev.wavetools.wave.bridge.CoreLaunchException
 import dev.wavetools.wave.bridge.CoreScript
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.HostInfo
 import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
@@ -67,10 +68,14 @@ class WaveProjectService(private val project: Project) : Disposable {
         val ideEnvironment = EnvironmentUtil.getEnvironmentMap()
         val node = when (val found = NodeLocator(ideEnvironment).locate(settings.nodePath)) {
             is NodeLookup.Found -> found.path
-            is NodeLookup.NotFound -> throw CoreLaunchException(found.message().lineSequence().first(), found.message().lines().drop(1))
+            is NodeLookup.NotFound -> throw CoreLaunchException(
+                found.message().lineSequence().first(),
+                found.attempts.map { "${it.path} (${it.source}): ${it.outcome}" },
+                FailureKind.NODE_NOT_FOUND,
+            )
         }
         val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
-        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.")
+        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.", kind = FailureKind.NO_PROJECT_DIRECTORY)
         val environment = ideEnvironment.toMutableMap()
         settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
         settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }

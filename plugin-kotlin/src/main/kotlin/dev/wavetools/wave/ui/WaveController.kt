@@ -6,6 +6,7 @@ import dev.wavetools.wave.bridge.CoreEvents
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
 import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.PermissionBridge
 import dev.wavetools.wave.bridge.PermissionDecided
 import dev.wavetools.wave.bridge.PermissionQuestion
@@ -70,9 +71,9 @@ class WaveController(
     fun showState(state: CoreState) {
         panel.statusLine.showCore(state)
         panel.input.setReady(state is CoreState.Ready, (state as? CoreState.Failed)?.reason ?: "wave-core is not ready")
-        if (state is CoreState.Failed && isSetupProblem(state.reason)) {
+        if (state is CoreState.Failed && state.kind.isSetupProblem) {
             panel.showFallback(
-                if (state.reason.startsWith("Node.js")) "Node.js is needed to run Wave Tools" else "wave-core cannot start",
+                if (state.kind == FailureKind.NODE_NOT_FOUND) "Node.js is needed to run Wave Tools" else "wave-core cannot start",
                 (listOf(state.reason) + state.detail).joinToString("\n"),
             )
             return
@@ -84,9 +85,6 @@ class WaveController(
             loadInitialState()
         }
     }
-
-    private fun isSetupProblem(reason: String) =
-        reason.startsWith("Node.js") || reason.startsWith("The bundled wave-core") || reason.startsWith("Could not start")
 
     /** Tasks and the probe's state may predate this window; ask once the core is ready. Older cores lack them. */
     private fun loadInitialState() {

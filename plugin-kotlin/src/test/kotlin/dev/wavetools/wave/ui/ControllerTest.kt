@@ -148,7 +148,7 @@ class ControllerTest {
     @Test
     fun `a core that cannot start shows the fallback panel with the reason`() {
         val failing = CoreSupervisor(
-            launch = { throw dev.wavetools.wave.bridge.CoreLaunchException("Node.js 18 or newer was not found.", listOf("Tried:", "  • /x/node (settings): no executable file there")) },
+            launch = { throw dev.wavetools.wave.bridge.CoreLaunchException("Node.js 18 or newer was not found.", listOf("/x/node (settings): no executable file there"), dev.wavetools.wave.bridge.FailureKind.NODE_NOT_FOUND) },
             initializeParams = { InitializeParams() },
             log = RecordingLog(),
         )
@@ -166,5 +166,15 @@ class ControllerTest {
             onEdt { c.dispose() }
             failing.close()
         }
+    }
+
+    @Test
+    fun `the failure's kind decides between the fallback panel and the session, never the wording of its reason`() = onEdt {
+        controller.showState(CoreState.Failed("Node.js printed something odd and the core exited", kind = dev.wavetools.wave.bridge.FailureKind.CRASHED))
+        assertFalse(controller.panel.showingFallback, "a crash loop keeps the session (and its cards) on screen")
+        controller.showState(CoreState.Failed("The project has no directory", kind = dev.wavetools.wave.bridge.FailureKind.NO_PROJECT_DIRECTORY))
+        assertTrue(controller.panel.showingFallback)
+        controller.showState(CoreState.Starting(1))
+        assertFalse(controller.panel.showingFallback)
     }
 }
