@@ -10,6 +10,7 @@ import com.intellij.openapi.project.Project
 import com.intellij.openapi.util.text.StringUtil
 import com.intellij.openapi.vfs.LocalFileSystem
 import dev.wavetools.wave.ui.HostServices
+import dev.wavetools.wave.ui.WaveBundle
 import java.nio.file.Paths
 
 /** What the Swing panel asks of the IDE: open files at a line, settings, browser, the UI thread. */
@@ -22,7 +23,11 @@ class IdeHostServices(private val project: Project) : HostServices {
                 if (project.isDisposed) return@invokeLater
                 if (file == null) {
                     NotificationGroupManager.getInstance().getNotificationGroup(WaveProjectService.NOTIFICATION_GROUP)
-                        .createNotification("Wave Tools", StringUtil.escapeXmlEntities("$path does not exist (any more)."), NotificationType.WARNING)
+                        .createNotification(
+                            WaveBundle.message("notification.title"),
+                            StringUtil.escapeXmlEntities(WaveBundle.message("notification.file.missing.text", path)),
+                            NotificationType.WARNING,
+                        )
                         .notify(project)
                     return@invokeLater
                 }

@@ -25,6 +25,7 @@ import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
 import java.nio.file.Paths
 
@@ -94,9 +95,9 @@ class WaveProjectService(private val project: Project) : Disposable {
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return
         NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
-            .createNotification("Wave Tools", StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
-            .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restartAsync() })
-            .addAction(NotificationAction.createSimple("Settings…") {
+            .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
+            .addAction(NotificationAction.createSimple(WaveBundle.message("notification.restart.action")) { supervisor.restartAsync() })
+            .addAction(NotificationAction.createSimple(WaveBundle.message("notification.settings.action")) {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
             })
             .notify(project)
