@@ -159,7 +159,8 @@ class CoreProcessTest {
         TestSupport.eventually(message = { "states: $states" }) { sup.state is CoreState.Ready }
         val firstPid = (sup.state as CoreState.Ready).pid
 
-        sup.process()!!.killForTest()
+        // A crash, from outside: the core process alone dies.
+        ProcessHandle.of(sup.process()!!.pid).get().destroyForcibly()
         TestSupport.eventually(message = { "states: $states" }) { sup.state is CoreState.Ready && (sup.state as CoreState.Ready).pid != firstPid }
         assertTrue(states.any { it is CoreState.Restarting && it.reason.contains("exited unexpectedly") }, "states: $states")
         assertNotEquals(firstPid, (sup.state as CoreState.Ready).pid)
