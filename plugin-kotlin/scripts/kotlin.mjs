@@ -196,6 +196,8 @@ function main() {
     `-Dwave.repoRoot=${repoRoot}`,
     `-Dwave.coreScript=${core}`,
     "-Dfile.encoding=UTF-8",
+    // The test themes give their fonts the fallback the IDE's fonts have (sun.font.FontUtilities).
+    "--add-exports=java.desktop/sun.font=ALL-UNNAMED",
   ];
   if (command === "screenshots") {
     const outDir = path.join(pluginDir, "build", "screenshots");

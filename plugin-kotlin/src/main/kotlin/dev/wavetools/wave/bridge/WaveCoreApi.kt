@@ -1,6 +1,5 @@
 package dev.wavetools.wave.bridge
 
-import com.google.gson.JsonElement
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ConcurrentHashMap

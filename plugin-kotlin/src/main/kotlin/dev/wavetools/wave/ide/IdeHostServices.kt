@@ -1,6 +1,5 @@
 package dev.wavetools.wave.ide
 
-import com.intellij.ide.BrowserUtil
 import com.intellij.notification.NotificationGroupManager
 import com.intellij.notification.NotificationType
 import com.intellij.openapi.application.ApplicationManager
@@ -38,8 +37,6 @@ class IdeHostServices(private val project: Project) : HostServices {
     }
 
     override fun openSettings() = ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
-
-    override fun browse(url: String) = BrowserUtil.browse(url)
 
     override fun invokeLater(task: () -> Unit) = ApplicationManager.getApplication().invokeLater { task() }
 }

@@ -3,155 +3,136 @@ package dev.wavetools.wave.ui
 import dev.wavetools.wave.bridge.BashResult
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolStarted
-import java.awt.BorderLayout
-import java.awt.FlowLayout
-import java.time.Clock
-import javax.swing.Box
-import javax.swing.BoxLayout
-import javax.swing.JButton
 import javax.swing.JComponent
-import javax.swing.JLabel
-import javax.swing.JPanel
-import javax.swing.Timer
 
 /**
- * A Bash call: the command line, its description and a running state with elapsed time while it
- * runs — never partial output (BASH-FG-3) — then the output once, with ANSI colours, the exit code
- * or signal, the duration, cwd notices and "Open full output" when the result was truncated.
+ * A Bash call: the command and a running clock while it runs — never partial output (BASH-FG-3) —
+ * then the output once, with ANSI colours, the exit code or signal, the duration, cwd notices, and
+ * "Open Full Output" when the core cut the output. The core's note to the model about the cut ("read
+ * it with the Read tool …") is not for people: the output shows where text was left out, the footer
+ * how much, with the link.
  */
-class BashCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC()) : ToolCallCard(started, actions, clock) {
-    val command: String = arg("command") ?: ""
-    val description: String? = arg("description")
+class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started, context) {
+    val moveAction = CardAction(WaveBundle.message("card.moveToBackground.button"), { it.icons.moveToBackground }, WaveBundle.message("card.moveToBackground.tooltip")) { requestMove() }
 
-    val statusLabel = JLabel()
-    val statusDot = StatusDot(WaveTheme.running)
-    val moveButton: JButton = smallButton("Move to background", "Keep it running as a background task (Ctrl+B)") { requestMove() }
-    val stopButton: JButton = smallButton("Stop", "Stop the command and its child processes") { requestStop() }
-    private val buttons = JPanel(FlowLayout(FlowLayout.RIGHT, 4, 0)).apply { isOpaque = false; add(moveButton); add(stopButton) }
-    private val body = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
-    private val timer = Timer(1000) { tick() }
+    override val controls: List<CardAction> get() = listOf(moveAction, stopAction)
 
     var result: BashResult? = null
         private set
     var output: OutputPane? = null
         private set
-    val footerLabels = mutableListOf<JComponent>()
+
+    /** Why a move to the background was refused, once it was. */
     var notice: String? = null
         private set
 
-    /** An approval card for this call is open: the command has not started and cannot be moved yet. */
-    var waitingForPermission = false
-        set(value) {
-            field = value
-            refreshButtons()
-        }
-
     init {
-        add(commandHeader(command, description, statusDot, statusLabel, buttons), BorderLayout.NORTH)
-        add(body, BorderLayout.CENTER)
-        refreshButtons()
-        tick()
-        timer.start()
+        buildHeader()
     }
 
-    override fun tick() = showElapsed(statusLabel)
-
-    /** Re-reads whether this host can still control the call (it may have been started elsewhere). */
-    fun refreshButtons() {
+    override fun refreshButtons() {
+        super.refreshButtons()
         val controllable = isRunning && actions.canControl(callId)
-        buttons.isVisible = isRunning
-        moveButton.isEnabled = controllable && notice == null && !waitingForPermission
-        stopButton.isEnabled = controllable
+        moveAction.isVisible = controllable
+        // The core cannot move a call that waits for permission (its command has not started).
+        moveAction.isEnabled = controllable && notice == null && !waitingForApproval
     }
 
     fun requestMove() {
-        if (!moveButton.isEnabled) return
-        moveButton.isEnabled = false
-        moveButton.text = "Moving…"
+        if (!moveAction.isEnabled) return
+        moveAction.isEnabled = false
+        moveAction.label = WaveBundle.message("card.moving.button")
         actions.moveToBackground(callId)
-    }
-
-    fun requestStop() {
-        if (!stopButton.isEnabled) return
-        stopButton.isEnabled = false
-        moveButton.isEnabled = false
-        stopButton.text = "Stopping…"
-        actions.stop(callId)
     }
 
     /** The core declined to background the call (it already ended, or cannot): say why, keep Stop. */
     fun moveRefused(reason: String) {
         notice = reason
-        moveButton.text = "Move to background"
-        body.add(secondaryLabel(reason).apply { foreground = WaveTheme.warning })
+        moveAction.label = WaveBundle.message("card.moveToBackground.button")
+        body.addRow(TextBlock(reason, Tone.WARNING, small = true))
         refreshButtons()
         revalidate()
     }
 
     override fun onFinished(event: ToolFinished) {
-        timer.stop()
         val r = BashResult.from(event.result)
         result = r
-        buttons.isVisible = false
+        val (text, tone) = status(r)
+        showOutcome(text, tone)
         body.removeAll()
-        val (text, color) = status(r)
-        statusLabel.text = text
-        statusLabel.foreground = color
-        statusDot.color = color
+        footer.clear()
+        val omission = if (r.truncated) Omission.find(r.output) else null
         if (r.output.isNotEmpty() && !r.movedToBackground) {
-            val pane = OutputPane(r.output.trimEnd('\n'))
-            // The core's "[… N bytes omitted. Full output …]" line between head and tail is for the
-            // model; here it reads as a note, and the footer links the file.
-            if (r.truncated) OMISSION_MARKER.find(pane.plainText)?.let { pane.markAsNote(it.range) }
+            val shown = (omission?.let { r.output.replaceRange(it.range, it.marker) } ?: r.output).trimEnd('\n')
+            val pane = OutputPane(shown, listOfNotNull(omission?.marker))
             output = pane
-            body.add(Box.createVerticalStrut(4))
-            body.add(OutputScroll(pane, MAX_OUTPUT_LINES, showEnd = true))
+            body.addRow(outputArea(pane, MAX_OUTPUT_LINES, showEnd = true))
+            addSoftWrapToggle()
         }
         // A command that never ran (no shell, unwritable output directory) or that the core aborted says why.
-        if (r.error != null && r.output.isEmpty()) {
-            body.add(secondaryLabel(Format.firstLine(r.error, 300)).apply { foreground = WaveTheme.error; toolTipText = r.error; alignmentX = LEFT_ALIGNMENT })
-        }
-        val footer = JPanel(FlowLayout(FlowLayout.LEFT, 10, 2)).apply { isOpaque = false; alignmentX = LEFT_ALIGNMENT }
-        footerLabels.clear()
-        val parts = mutableListOf<JComponent>()
-        parts += secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs))
+        if (r.error != null && r.output.isEmpty()) body.addRow(TextBlock(r.error, Tone.ERROR, small = true))
+        footer.add(secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs)))
         if (r.movedToBackground) {
             val how = when {
-                r.backgroundedByUser -> "Moved to the background"
-                r.assistantAutoBackgrounded -> "Still running after its timeout; continued in the background"
-                else -> "Running in the background"
+                r.backgroundedByUser -> WaveBundle.message("card.bash.movedByUser.text")
+                r.assistantAutoBackgrounded -> WaveBundle.message("card.bash.movedAfterTimeout.text")
+                else -> WaveBundle.message("card.bash.startedInBackground.text")
             }
-            parts += secondaryLabel("$how as task ${r.backgroundTaskId}")
+            footer.addText(how, tooltip = WaveBundle.message("card.bash.task.tooltip", r.backgroundTaskId ?: ""))
         }
-        r.cwdNotices.forEach { parts += secondaryLabel(it) }
+        r.cwdNotices.forEach { footer.addText(it) }
         if (r.survivors.isNotEmpty()) {
-            parts += secondaryLabel("Left running: " + r.survivors.joinToString { "${it.command} (pid ${it.pid})" }).apply { foreground = WaveTheme.warning }
+            footer.addText(
+                WaveBundle.message("card.bash.leftRunning.text", r.survivors.joinToString(", ") { it.command }),
+                Tone.WARNING,
+                r.survivors.joinToString("\n") { WaveBundle.message("card.bash.process.tooltip", it.command, it.pid) },
+            )
         }
+        sandboxNote(r.sandboxed)?.let { footer.add(it) }
         val file = r.outputPath
-        if (file != null && !r.movedToBackground) {
-            // Truncated: the file has what the card could not show. Survivors: they are still writing to it.
-            val label = if (r.truncated) "Open full output (${Format.bytes(r.outputBytes)})" else "Open output file"
-            parts += LinkLabel(label) { actions.openFile(file, null) }.apply { toolTipText = file }
+        if (file != null && !r.movedToBackground) footer.add(outputLink(r, file, omission))
+    }
+
+    /** "40.4 KB omitted — Open Full Output" when cut; "Open Output File" when processes still write to it. */
+    private fun outputLink(r: BashResult, file: String, omission: Omission?): JComponent {
+        if (!r.truncated) return LinkLabel(WaveBundle.message("card.openOutputFile.link")) { actions.openFile(file, null) }.apply { toolTipText = file }
+        val omitted = omission?.omittedBytes ?: (r.outputBytes - r.output.length).coerceAtLeast(0)
+        return wrapRow(
+            secondaryLabel(WaveBundle.message("card.omitted.text", Format.bytes(omitted))),
+            LinkLabel(WaveBundle.message("card.openFullOutput.link")) { actions.openFile(file, null) }.apply { toolTipText = file },
+            hgap = 4,
+        )
+    }
+
+    private fun status(r: BashResult): Pair<String, Tone> = when {
+        r.movedToBackground -> WaveBundle.message("card.status.inBackground") to Tone.RUNNING
+        r.interrupted -> WaveBundle.message("card.status.interrupted") to Tone.WARNING
+        r.timedOut -> WaveBundle.message("card.status.stoppedAtTimeout") to Tone.WARNING
+        r.signal != null -> WaveBundle.message("card.status.killedBy", r.signal) to Tone.ERROR
+        r.exitCode != null -> WaveBundle.message("card.status.exit", r.exitCode) to (if (r.exitCode == 0) Tone.SUCCESS else Tone.ERROR)
+        r.error != null -> WaveBundle.message("card.status.notRun") to Tone.ERROR
+        r.isError -> WaveBundle.message("card.status.failed") to Tone.ERROR
+        else -> WaveBundle.message("card.status.done") to Tone.SUCCESS
+    }
+
+    /**
+     * The core's note between the head and the tail of a cut output, addressed to the model
+     * (`[… 41,322 bytes omitted. Full output (47.1 KB): /tmp/… — read it with …]`); shown to people
+     * as [marker].
+     */
+    data class Omission(val range: IntRange, val omittedBytes: Long) {
+        val marker: String get() = WaveBundle.message("output.omitted.marker", Format.bytes(omittedBytes))
+
+        companion object {
+            private val PATTERN = Regex("""\[… ([\d,]+) bytes omitted\.[^\n]*]""")
+
+            fun find(output: String): Omission? = PATTERN.find(output)?.let { m ->
+                Omission(m.range, m.groupValues[1].replace(",", "").toLongOrNull() ?: 0)
+            }
         }
-        parts.forEach { footer.add(it); footerLabels += it }
-        body.add(footer)
     }
-
-    private fun status(r: BashResult): Pair<String, java.awt.Color> = when {
-        r.movedToBackground -> "In background" to WaveTheme.running
-        r.interrupted -> "Interrupted" to WaveTheme.warning
-        r.timedOut -> "Stopped at its timeout" to WaveTheme.warning
-        r.signal != null -> "Killed by ${r.signal}" to WaveTheme.error
-        r.exitCode != null -> "Exit ${r.exitCode}" to (if (r.exitCode == 0) WaveTheme.success else WaveTheme.error)
-        r.error != null -> "Not run" to WaveTheme.error
-        r.isError -> "Failed" to WaveTheme.error
-        else -> "Done" to WaveTheme.success
-    }
-
-    override fun dispose() = timer.stop()
 
     companion object {
         const val MAX_OUTPUT_LINES = 24
-        private val OMISSION_MARKER = Regex("""\[… [\d,]+ bytes omitted\.[^\n]*]""")
     }
 }

@@ -14,14 +14,15 @@ private const val BUNDLE = "messages.WaveBundle"
  * [ResourceBundle], and plugin.xml names it as the plugin's `<resource-bundle>` (action texts).
  *
  * Placeholders follow the platform's rule: a message is run through [MessageFormat] only when it
- * gets parameters, so a quote in a message with parameters is written twice (`IDE''s`).
+ * gets parameters, so a quote in a message with parameters is written twice (`IDE''s`). Numbers are
+ * passed as text: an exit code or a pid must never come out as "48,213".
  */
 object WaveBundle {
     private val bundle: ResourceBundle by lazy { ResourceBundle.getBundle(BUNDLE, Locale.ROOT, WaveBundle::class.java.classLoader) }
 
     fun message(@PropertyKey(resourceBundle = BUNDLE) key: String, vararg params: Any): String {
         val text = bundle.getString(key)
-        return if (params.isEmpty()) text else MessageFormat(text, Locale.ROOT).format(params)
+        return if (params.isEmpty()) text else MessageFormat(text, Locale.ROOT).format(params.map { if (it is Number) it.toString() else it }.toTypedArray())
     }
 
     /** Every key, for the tests that check the texts (capitalization, placeholders). */

@@ -5,8 +5,8 @@ import dev.wavetools.wave.bridge.BashRequest
 import dev.wavetools.wave.bridge.CoreEvents
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.DiffModel
 import dev.wavetools.wave.bridge.EnvStatus
-import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.PermissionBridge
 import dev.wavetools.wave.bridge.PermissionDecided
 import dev.wavetools.wave.bridge.PermissionQuestion
@@ -62,20 +62,16 @@ class WaveController(
     fun dispose() {
         subscriptions.forEach { it.close() }
         subscriptions.clear()
-        panel.feed.cards().forEach { it.dispose() }
-        panel.tasks.dispose()
+        panel.dispose()
     }
 
     private fun ui(task: () -> Unit) = host.invokeLater(task)
 
     fun showState(state: CoreState) {
         panel.statusLine.showCore(state)
-        panel.input.setReady(state is CoreState.Ready, (state as? CoreState.Failed)?.reason ?: "wave-core is not ready")
+        panel.input.setReady(state is CoreState.Ready, WaveBundle.message("input.notReady.tooltip", StatusLine.describe(state).first))
         if (state is CoreState.Failed && state.kind.isSetupProblem) {
-            panel.showFallback(
-                if (state.kind == FailureKind.NODE_NOT_FOUND) "Node.js is needed to run Wave Tools" else "wave-core cannot start",
-                (listOf(state.reason) + state.detail).joinToString("\n"),
-            )
+            panel.showFallback(state)
             return
         }
         if (panel.showingFallback) panel.showSession()
@@ -90,10 +86,10 @@ class WaveController(
     private fun loadInitialState() {
         val api = supervisor.api() ?: return
         api.tasksList().whenComplete { list, e ->
-            if (list != null) ui { list.forEach { panel.tasks.upsert(it) } } else if (!isMethodMissing(e)) report("Could not list background tasks", e)
+            if (list != null) ui { list.forEach { panel.tasks.upsert(it) } } else if (!isMethodMissing(e)) report(WaveBundle.message("feed.error.tasksList"), e)
         }
         api.envStatus().whenComplete { s, e ->
-            if (s != null) ui { panel.statusLine.showEnv(s) } else if (!isMethodMissing(e)) report("Could not read the login-environment state", e)
+            if (s != null) ui { panel.statusLine.showEnv(s) } else if (!isMethodMissing(e)) report(WaveBundle.message("feed.error.envStatus"), e)
         }
     }
 
@@ -101,7 +97,7 @@ class WaveController(
 
     private fun unwrap(e: Throwable?): Throwable? = if (e is CompletionException) e.cause else e
 
-    private fun report(what: String, e: Throwable?) = ui { panel.feed.notice("$what: ${unwrap(e)?.message}", WaveTheme.error) }
+    private fun report(what: String, e: Throwable?) = ui { panel.feed.notice(WaveBundle.message("feed.error", what, unwrap(e)?.message ?: ""), Tone.ERROR, markdown = false) }
 
     override fun canControl(callId: String): Boolean = supervisor.api()?.activeCall(callId) != null
 
@@ -111,8 +107,8 @@ class WaveController(
             ui {
                 val card = panel.feed.card(callId) as? BashCard
                 when {
-                    e != null -> card?.moveRefused("Could not move it to the background: ${unwrap(e)?.message}")
-                    !r.moved -> card?.moveRefused(r.reason ?: "The core could not move this call to the background.")
+                    e != null -> card?.moveRefused(WaveBundle.message("card.moveRefused.error", unwrap(e)?.message ?: ""))
+                    !r.moved -> card?.moveRefused(r.reason ?: WaveBundle.message("card.moveRefused.noReason"))
                 }
             }
         }
@@ -127,7 +123,7 @@ class WaveController(
         api.tasksStop(taskId).whenComplete { r, e ->
             ui {
                 when {
-                    e != null -> panel.feed.notice("Could not stop task $taskId: ${unwrap(e)?.message}", WaveTheme.error)
+                    e != null -> report(WaveBundle.message("feed.error.stopTask", panel.tasks.row(taskId)?.task?.command ?: taskId), e)
                     r.task != null -> panel.tasks.upsert(r.task!!)
                 }
             }
@@ -135,6 +131,8 @@ class WaveController(
     }
 
     override fun openFile(path: String, line: Int?) = host.openFile(path, line)
+
+    override fun showDiff(path: String, model: DiffModel) = host.showDiff(path, model)
 
     /** Ctrl+B in the tool window: background the newest running command this window can control. */
     fun moveLatestToBackground(): Boolean {
@@ -146,23 +144,19 @@ class WaveController(
     /** Stop in the tool window: stop the newest running call this window can control. */
     fun stopLatest(): Boolean {
         val card = panel.feed.latestControllable(bashOnly = false) ?: return false
-        when (card) {
-            is BashCard -> card.requestStop()
-            is ShellCommandCard -> card.requestStop()
-            else -> stop(card.callId)
-        }
+        if (card is CommandCard) card.requestStop() else stop(card.callId)
         return true
     }
 
     fun runBash(command: String) {
         val api = supervisor.api()
         if (api == null) {
-            panel.feed.notice("Not run: wave-core is not ready (${panel.statusLine.coreLabel.text}).", WaveTheme.error)
+            panel.feed.notice(WaveBundle.message("feed.notReady", StatusLine.describe(supervisor.state).first), Tone.ERROR, markdown = false)
             return
         }
-        val call = api.runBash(BashRequest(command, description = "Typed in the Wave tool window", timeoutMs = defaultTimeoutMs()))
+        val call = api.runBash(BashRequest(command, description = WaveBundle.message("input.description"), timeoutMs = defaultTimeoutMs()))
         call.result.whenComplete { _, e ->
-            if (e != null && unwrap(e) is RpcException) report("The core did not run \"$command\"", e)
+            if (e != null && unwrap(e) is RpcException) report(WaveBundle.message("feed.error.runBash", command), e)
         }
     }
 }

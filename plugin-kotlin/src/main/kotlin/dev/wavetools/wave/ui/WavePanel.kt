@@ -1,41 +1,99 @@
 package dev.wavetools.wave.ui
 
+import dev.wavetools.wave.bridge.CoreState
 import java.awt.BorderLayout
 import java.awt.CardLayout
+import java.awt.Graphics
+import java.awt.event.MouseAdapter
+import java.awt.event.MouseEvent
 import java.time.Clock
 import javax.swing.BorderFactory
 import javax.swing.JPanel
 import javax.swing.JScrollPane
 import javax.swing.JSplitPane
+import javax.swing.plaf.basic.BasicSplitPaneDivider
+import javax.swing.plaf.basic.BasicSplitPaneUI
 
-/** The tool window's content: status line, session feed, background tasks, bash-mode input; or the fallback panel. */
+/**
+ * The tool window's content: status line, session feed (or its empty state), background tasks
+ * below a splitter, bash-mode input; or the fallback panel when the core cannot run. It restyles
+ * itself whenever the IDE installs a new theme.
+ */
 class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.systemUTC(), onRun: (String) -> Unit, onRetry: () -> Unit) :
-    JPanel(CardLayout()) {
+    JPanel(CardLayout()), Themed {
+    val softWrap = SoftWrapSetting()
     val statusLine = StatusLine()
-    val feed = SessionFeed(actions, clock)
-    val tasks = TasksPanel(actions, clock)
+    val feed = SessionFeed(actions, clock, softWrap)
+    val tasks = TasksPanel(actions, clock, softWrap)
     val input = BashInput(onRun)
+    val emptyState = EmptyState(host) { input.field.requestFocusInWindow() }
     val fallback = FallbackPanel(host, onRetry)
-    private val feedScroll = JScrollPane(feed).apply {
+    val feedScroll = JScrollPane(feed, JScrollPane.VERTICAL_SCROLLBAR_AS_NEEDED, JScrollPane.HORIZONTAL_SCROLLBAR_NEVER).apply {
         border = BorderFactory.createEmptyBorder()
-        verticalScrollBar.unitIncrement = 16
     }
-    val split = JSplitPane(JSplitPane.VERTICAL_SPLIT, feedScroll, tasks).apply {
-        resizeWeight = 0.75
-        border = null
-        isContinuousLayout = true
+    private val feedArea = JPanel(CardLayout())
+    val split = ThinSplitPane(feedArea)
+
+    /** Set once the person drags the splitter; from then on their choice stands. */
+    private var dividerPlacedByPerson = false
+    private val middle = object : JPanel(BorderLayout()) {
+        override fun doLayout() {
+            placeDivider(height)
+            super.doLayout()
+        }
     }
+    private val themeSubscription = WaveTheme.addListener { Restyle.tree(this) }
+
     var showingFallback = false
         private set
 
     init {
+        feedArea.add(emptyState, EMPTY)
+        feedArea.add(feedScroll, FEED)
+        feed.onEmptyChanged { empty -> (feedArea.layout as CardLayout).show(feedArea, if (empty) EMPTY else FEED) }
+        (feedArea.layout as CardLayout).show(feedArea, EMPTY)
+        middle.add(feedArea, BorderLayout.CENTER)
+        tasks.onChange = ::tasksChanged
+        split.onDividerPressed = { dividerPlacedByPerson = true }
         val session = JPanel(BorderLayout())
         session.add(statusLine, BorderLayout.NORTH)
-        session.add(split, BorderLayout.CENTER)
+        session.add(middle, BorderLayout.CENTER)
         session.add(input, BorderLayout.SOUTH)
         add(session, SESSION)
         add(fallback, FALLBACK)
+        themeChanged(WaveTheme.current)
         showSession()
+    }
+
+    override fun themeChanged(theme: Theme) {
+        feedScroll.viewport.background = theme.background
+        feedScroll.verticalScrollBar.unitIncrement = theme.px(16)
+        feedArea.background = theme.background
+        middle.background = theme.background
+    }
+
+    /** The tasks panel appears below a splitter once there is a task; the feed keeps the whole height before. */
+    private fun tasksChanged() {
+        val show = tasks.isVisible
+        if (show && split.parent == null) {
+            middle.remove(feedArea)
+            split.topComponent = feedArea
+            split.bottomComponent = tasks
+            middle.add(split, BorderLayout.CENTER)
+        } else if (!show && split.parent != null) {
+            middle.remove(split)
+            middle.add(feedArea, BorderLayout.CENTER)
+        }
+        middle.revalidate()
+        middle.repaint()
+    }
+
+    /** The tasks panel gets the height its rows need (at most 45 %), so there is no empty band above or below them. */
+    private fun placeDivider(height: Int) {
+        if (split.parent == null || dividerPlacedByPerson || height <= 0) return
+        val wanted = tasks.preferredSize.height
+        val location = height - split.dividerSize - minOf(wanted, height * 45 / 100)
+        if (split.dividerLocation != location) split.dividerLocation = location
     }
 
     fun showSession() {
@@ -43,8 +101,8 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         (layout as CardLayout).show(this, SESSION)
     }
 
-    fun showFallback(title: String, message: String) {
-        fallback.show(title, message)
+    fun showFallback(state: CoreState.Failed) {
+        fallback.show(state)
         showingFallback = true
         (layout as CardLayout).show(this, FALLBACK)
     }
@@ -52,8 +110,54 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     /** The component keyboard shortcuts are scoped to (Ctrl+B, Stop): the whole tool window content. */
     val shortcutScope: JPanel get() = this
 
+    fun dispose() {
+        themeSubscription.close()
+        feed.cards().forEach { it.dispose() }
+        tasks.dispose()
+    }
+
     companion object {
         const val SESSION = "session"
         const val FALLBACK = "fallback"
+        private const val EMPTY = "empty"
+        private const val FEED = "feed"
+    }
+}
+
+/**
+ * A vertical splitter drawn as the platform's: one separator-coloured line, a few pixels to grab.
+ * It keeps its look across Look and Feel changes (which reinstall every component's UI).
+ */
+class ThinSplitPane(top: java.awt.Component) : JSplitPane(VERTICAL_SPLIT, top, null) {
+    /** The person grabbed the divider. */
+    var onDividerPressed: () -> Unit = {}
+
+    init {
+        resizeWeight = 1.0
+        isContinuousLayout = true
+        border = null
+    }
+
+    override fun updateUI() {
+        setUI(object : BasicSplitPaneUI() {
+            override fun createDefaultDivider(): BasicSplitPaneDivider = object : BasicSplitPaneDivider(this) {
+                init {
+                    addMouseListener(object : MouseAdapter() {
+                        override fun mousePressed(e: MouseEvent) = onDividerPressed()
+                    })
+                }
+
+                override fun paint(g: Graphics) {
+                    val t = WaveTheme.current
+                    g.color = t.background
+                    g.fillRect(0, 0, width, height)
+                    g.color = t.separator
+                    g.fillRect(0, height / 2, width, 1)
+                }
+            }
+        })
+        dividerSize = WaveTheme.current.px(5)
+        border = null
+        revalidate()
     }
 }
