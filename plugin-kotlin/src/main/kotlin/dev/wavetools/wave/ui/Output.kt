@@ -59,6 +59,14 @@ class OutputPane(text: String, private val notes: List<String> = emptyList()) : 
     /** The visible text (without escape sequences). */
     val plainText: String get() = document.getText(0, document.length)
 
+    /** New text for the same pane (a log that grew): its area keeps where the person scrolled to. */
+    fun update(text: String) {
+        if (text == source) return
+        source = text
+        render(WaveTheme.current)
+        revalidate()
+    }
+
     override fun themeChanged(theme: Theme) = render(theme)
 
     private fun render(t: Theme) {
@@ -95,8 +103,8 @@ class OutputPane(text: String, private val notes: List<String> = emptyList()) : 
  */
 class OutputArea(val pane: OutputPane, private val maxLines: Int, private val showEnd: Boolean, softWrap: SoftWrapSetting? = null) :
     JScrollPane(pane, VERTICAL_SCROLLBAR_AS_NEEDED, HORIZONTAL_SCROLLBAR_AS_NEEDED), Themed {
-    /** Where this area last scrolled the view to, while the person has not scrolled it elsewhere. */
-    private var placedAt: Int? = null
+    /** The person scrolled this area themselves (wheel, scrollbar, keys): from then on it stays where they left it. */
+    private var scrolledByPerson = false
     private var sizedForWidth = -1
     private val wrapSubscription: AutoCloseable?
 
@@ -108,6 +116,12 @@ class OutputArea(val pane: OutputPane, private val maxLines: Int, private val sh
             s.onChange { pane.softWrap = it; horizontalScrollBarPolicy = policy(it); relayout() }
         }
         horizontalScrollBarPolicy = policy(pane.softWrap)
+        verticalScrollBar.addMouseListener(object : java.awt.event.MouseAdapter() {
+            override fun mousePressed(e: java.awt.event.MouseEvent) { scrolledByPerson = true }
+        })
+        pane.addKeyListener(object : java.awt.event.KeyAdapter() {
+            override fun keyPressed(e: java.awt.event.KeyEvent) { scrolledByPerson = true }
+        })
         themeChanged(WaveTheme.current)
     }
 
@@ -162,14 +176,14 @@ class OutputArea(val pane: OutputPane, private val maxLines: Int, private val sh
         val extent = viewport.extentSize.height
         val full = pane.preferredSize.height
         val position = viewport.viewPosition
-        if (showEnd && extent > 0 && (placedAt == null || placedAt == position.y)) {
+        if (showEnd && extent > 0 && !scrolledByPerson) {
             val y = maxOf(0, full - extent)
             if (y != position.y) viewport.viewPosition = Point(position.x, y)
-            placedAt = y
         }
     }
 
     override fun processMouseWheelEvent(e: MouseWheelEvent) {
+        scrolledByPerson = true
         val bar = verticalScrollBar
         val atEnd = if (e.wheelRotation > 0) bar.value + bar.visibleAmount >= bar.maximum else bar.value <= bar.minimum
         if (!bar.isVisible || atEnd) {

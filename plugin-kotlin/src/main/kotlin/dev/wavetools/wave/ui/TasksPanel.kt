@@ -219,8 +219,10 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
     fun refreshTail(force: Boolean = false) {
         val t = tail ?: return
         if (!t.poll() && !force) return
-        tailArea?.let { tailPane.remove(it); it.dispose() }
-        val pane = OutputPane(t.text.trimEnd('\n'))
+        val text = t.text.trimEnd('\n')
+        // The same area follows the log as it grows, unless the person scrolled it.
+        tailOutput?.let { it.update(text); return }
+        val pane = OutputPane(text)
         tailOutput = pane
         val area = OutputArea(pane, TAIL_LINES, showEnd = true, softWrap)
         tailArea = area
