@@ -12,6 +12,7 @@ import com.intellij.openapi.vfs.LocalFileSystem
 import com.intellij.ui.layout.ValidationInfoBuilder
 import javax.swing.JTextField
 import com.intellij.ui.dsl.builder.COLUMNS_LARGE
+import com.intellij.ui.dsl.builder.Panel
 import com.intellij.ui.dsl.builder.bindIntText
 import com.intellij.ui.dsl.builder.bindItem
 import com.intellij.ui.dsl.builder.bindText
@@ -50,13 +51,7 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
         val s = WaveSettings.getInstance().state
         val p = WaveProjectSettings.getInstance(project).state
         return panel {
-            row(WaveBundle.message("settings.node.label")) {
-                cell(nodeField)
-                    .onReset { nodeField.text = s.nodePath ?: "" }
-                    .onIsModified { nodeField.text.trim() != (s.nodePath ?: "") }
-                    .onApply { s.nodePath = nodeField.text.trim() }
-                    .comment(WaveBundle.message("settings.node.comment"))
-            }
+            pathRow(WaveBundle.message("settings.node.label"), nodeField, { s.nodePath }, { s.nodePath = it }, WaveBundle.message("settings.node.comment"))
             row(WaveBundle.message("settings.shell.label")) {
                 shellField = textField().columns(COLUMNS_LARGE)
                     .bindText({ s.waveShell ?: "" }, { s.waveShell = it.trim() })
@@ -65,13 +60,7 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
                     .comment(WaveBundle.message("settings.shell.comment"))
                     .component
             }
-            row(WaveBundle.message("settings.gitBash.label")) {
-                cell(gitBashField)
-                    .onReset { gitBashField.text = s.gitBashPath ?: "" }
-                    .onIsModified { gitBashField.text.trim() != (s.gitBashPath ?: "") }
-                    .onApply { s.gitBashPath = gitBashField.text.trim() }
-                    .comment(WaveBundle.message("settings.gitBash.comment"))
-            }
+            pathRow(WaveBundle.message("settings.gitBash.label"), gitBashField, { s.gitBashPath }, { s.gitBashPath = it }, WaveBundle.message("settings.gitBash.comment"))
             row(WaveBundle.message("settings.timeout.label")) {
                 intTextField(0..86_400)
                     .bindIntText({ s.defaultTimeoutSeconds }, { s.defaultTimeoutSeconds = it })
@@ -136,6 +125,17 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
             // The core reads these only at start, and super.apply() has saved them whatever the rules did:
             // restart it so they take effect now (a later Apply would find nothing changed).
             if (coreStartSettings() != startSettings) WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
+        }
+    }
+
+    /** A row with a path field bound to a setting (the field is checked on Apply, see apply()). */
+    private fun Panel.pathRow(label: String, field: TextFieldWithBrowseButton, get: () -> String?, set: (String) -> Unit, comment: String) {
+        row(label) {
+            cell(field)
+                .onReset { field.text = get() ?: "" }
+                .onIsModified { field.text.trim() != (get() ?: "") }
+                .onApply { set(field.text.trim()) }
+                .comment(comment)
         }
     }
 

@@ -342,37 +342,18 @@ fun wrapRow(vararg children: Component, hgap: Int = 8, vgap: Int = 2): JPanel = 
  */
 class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: Boolean = false, private val markdown: Boolean = false, private val mono: Boolean = false) :
     JTextPane(DefaultStyledDocument()), Themed {
-    var source: String = text
-        set(value) {
-            field = value
-            render(WaveTheme.current)
-        }
+    /** A property whose change renders the text again. */
+    private fun <T> rendering(initial: T) = kotlin.properties.Delegates.observable(initial) { _, _, _ -> render(WaveTheme.current) }
 
-    var tone: Tone = tone
-        set(value) {
-            field = value
-            render(WaveTheme.current)
-        }
-
-    var bold: Boolean = false
-        set(value) {
-            field = value
-            render(WaveTheme.current)
-        }
+    var source: String by rendering(text)
+    var tone: Tone by rendering(tone)
+    var bold: Boolean by rendering(false)
 
     /** Lines after the first of each paragraph start this many pixels further in (a bullet list). */
-    var hangingIndent: Int = 0
-        set(value) {
-            field = value
-            render(WaveTheme.current)
-        }
+    var hangingIndent: Int by rendering(0)
 
     /** Centred lines (an empty state's reason). */
-    var centered: Boolean = false
-        set(value) {
-            field = value
-            render(WaveTheme.current)
-        }
+    var centered: Boolean by rendering(false)
 
     init {
         editorKit = WrapAnywhereKit()
