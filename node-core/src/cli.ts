@@ -5,8 +5,8 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WaveCore } from "./core/runtime.js";
 import { InvalidToolArguments, UnknownTool } from "./core/registry.js";
 import { resultText } from "./core/tool.js";
-import { directoryExists } from "./core/workspace.js";
-import { canonicalDir } from "./core/paths.js";
+import { isDirectory } from "./util/files.js";
+import { canonicalDir } from "./util/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { setLogLevel } from "./util/log.js";
@@ -151,9 +151,9 @@ async function coreFromOptions(
   defaultMode?: "allow-all",
 ): Promise<WaveCore> {
   const root = canonicalDir(values.root ?? process.cwd());
-  if (!directoryExists(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
+  if (!isDirectory(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
   const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
-  for (const d of dirs) if (!directoryExists(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
+  for (const d of dirs) if (!isDirectory(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
   let permissions;
   try {
     permissions = await parsePolicy({ mode: values["permission-mode"] ?? defaultMode, allow: values.allow, deny: values.deny });
@@ -210,7 +210,7 @@ async function serve(argv: string[]): Promise<void> {
   if (address) {
     const { startListening } = await import("./protocol/listen.js");
     try {
-      const { elicitationAsker } = await import("./permissions/elicitation.js");
+      const { elicitationAsker } = await import("./protocol/askers/elicitation.js");
       listener = await startListening(core, {
         ...address,
         // An attached agent's questions go to the person at the IDE when the host answers them,
@@ -256,7 +256,7 @@ async function runLocalMcp(values: Parameters<typeof coreFromOptions>[0]): Promi
 /** `mcp --attach`: pipe this agent to the IDE's core for the directory, or run a local core. */
 async function attach(values: Parameters<typeof coreFromOptions>[0], required: boolean): Promise<number | void> {
   const dir = canonicalDir(values.root ?? process.cwd());
-  if (!directoryExists(dir)) throw new UsageError(`--root must be an existing directory: ${dir}`);
+  if (!isDirectory(dir)) throw new UsageError(`--root must be an existing directory: ${dir}`);
   const note = (line: string) => process.stderr.write(line + "\n");
   const { findCore, startAttachProxy } = await import("./protocol/attach.js");
   const found = await findCore(dir);

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, chmodSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 import { isLoopbackAddress } from "./mcpHttpGuards.js";
 
 export const LOCK_FORMAT_VERSION = 1;

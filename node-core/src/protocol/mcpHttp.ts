@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { WaveCore } from "../core/runtime.js";
-import type { Session } from "../core/session.js";
-import { canonicalDir } from "../core/paths.js";
-import { directoryExists } from "../core/workspace.js";
+import type { Session } from "../base/session.js";
+import { canonicalDir, isWithin } from "../util/paths.js";
+import { isDirectory } from "../util/files.js";
 import { createLogger } from "../util/log.js";
 import { createMcpSessionServer, type McpSessionOptions, type McpSessionServer } from "./mcpServer.js";
 import { allowedHostHeaders, bearerMatches, hostHeaderAllowed, originAllowed } from "./mcpHttpGuards.js";
@@ -128,7 +128,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
       return undefined;
     }
     // The agent's directory is where its commands start, if the workspace allows it.
-    return directoryExists(dir) && core.workspace.isAllowed(dir) ? dir : undefined;
+    return isDirectory(dir) && core.workspace.allowedDirectories().some((d) => isWithin(dir, d)) ? dir : undefined;
   };
 
   /** A POST without a session id: a new connection, if it is an `initialize`. */

@@ -13,11 +13,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Readable, Writable } from "node:stream";
 import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.js";
-import type { Session } from "../core/session.js";
+import type { Session } from "../base/session.js";
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
-import { elicitationAsker } from "../permissions/elicitation.js";
+import { elicitationAsker } from "./askers/elicitation.js";
 import { formatTaskNotice, taskSummary } from "../tasks/notices.js";
 import type { TaskInfo } from "../tasks/manager.js";
 import type { PermissionAsker } from "../permissions/types.js";
