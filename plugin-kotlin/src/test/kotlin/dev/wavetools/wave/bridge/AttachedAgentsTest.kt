@@ -119,9 +119,10 @@ class AttachedAgentsTest {
         val a = agent()
         val marker = supervisor.process()!!.launch.instanceMarker
 
-        val long = a.callTool("Bash", mapOf("command" to "sleep 300"))
-        question("sleep 300").answer(PermissionAnswer(decision = "allow-once"))
-        val call = startedCall("sleep 300")
+        // A write first, so the command needs approval whatever the gate thinks of sleep.
+        val long = a.callTool("Bash", mapOf("command" to "touch long.txt; sleep 300"))
+        question("touch long.txt; sleep 300").answer(PermissionAnswer(decision = "allow-once"))
+        val call = startedCall("touch long.txt; sleep 300")
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }
         val moved = supervisor.requireApi().moveToBackground(call.callId).get(30, TimeUnit.SECONDS)
         assertTrue(moved.moved, moved.reason)
@@ -131,9 +132,9 @@ class AttachedAgentsTest {
         supervisor.requireApi().tasksStop(moved.taskId!!).get(30, TimeUnit.SECONDS)
         assertEquals(emptyMap<Long, String>(), TestSupport.commandProcesses(marker))
 
-        val stopped = a.callTool("Bash", mapOf("command" to "sleep 301"))
-        question("sleep 301").answer(PermissionAnswer(decision = "allow-once"))
-        val second = startedCall("sleep 301")
+        val stopped = a.callTool("Bash", mapOf("command" to "touch stop.txt; sleep 301"))
+        question("touch stop.txt; sleep 301").answer(PermissionAnswer(decision = "allow-once"))
+        val second = startedCall("touch stop.txt; sleep 301")
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }
         supervisor.requireApi().cancelCall(second.callId)
         val interrupted = stopped.get(30, TimeUnit.SECONDS).getAsJsonObject("structuredContent")
