@@ -23,12 +23,7 @@ data class AttachCommand(val node: String, val coreScript: String) {
     val argv: List<String> get() = listOf(node) + args
 }
 
-enum class AgentKind(val displayName: String) {
-    CLAUDE_CODE("Claude Code"),
-    CODEX("Codex CLI"),
-    GEMINI("Gemini CLI"),
-    OTHER("Other MCP client"),
-}
+enum class AgentKind { CLAUDE_CODE, CODEX, GEMINI, OTHER }
 
 /** One step of connecting an agent; the dialog shows each before anything happens. */
 sealed class ConnectStep {
@@ -44,28 +39,28 @@ sealed class ConnectStep {
 /** A step could not be done. Steps before it were done; the message says which and what to do. */
 class ConnectException(message: String) : Exception(message)
 
-/** What the Connect an Agent dialog shows for one agent, and what its Apply does. */
+/** What the Connect an Agent dialog shows for one agent (the ui/ layer words it). */
 data class AgentSetup(
     val kind: AgentKind,
     /** The exact configuration to copy: a command line, or the file's part. */
     val snippet: String,
-    /** Where [snippet] goes. */
-    val snippetHint: String,
-    /** How to turn off the agent's own shell and edit tools, so its calls come to Wave. */
-    val ownToolsOff: String,
-    /** How Wave's tools are pre-allowed in the agent, so the user is asked once (by Wave). */
-    val preAllow: String,
-    /** Where this format was checked. */
-    val checkedAgainst: String,
-    /** Why Apply is not offered (null when it is). */
-    val applyUnavailable: String? = null,
+    /** The file the configuration goes into; for Claude Code, its settings file (the pre-allow rule). */
+    val file: Path?,
+    /** Why Apply is not offered; null when it is. */
+    val applyBlocker: ApplyBlocker? = null,
 )
+
+enum class ApplyBlocker {
+    /** The agent's CLI, which Apply runs, is not on the IDE's PATH. */
+    CLI_NOT_ON_PATH,
+    /** Nothing to apply to: the configuration goes into the client's own settings. */
+    CLIENT_SETTINGS,
+}
 
 /**
  * Builds each agent's configuration for this installation, and the steps that apply it: config
  * files merged without losing the user's other entries, or the agent's own CLI. Formats were
- * checked against each agent's documentation or source (see [AgentSetup.checkedAgainst] and the
- * README, "Per agent").
+ * checked against each agent's documentation or source (the dialog names them; README, "Per agent").
  */
 class AgentConnect(
     private val attach: AttachCommand,
@@ -83,37 +78,20 @@ class AgentConnect(
         AgentKind.CLAUDE_CODE -> AgentSetup(
             kind,
             snippet = commandLine(claudeAddArgv("claude")),
-            snippetHint = "Run in a terminal (adds the server for all your projects, in ~/.claude.json). Pre-allow Wave's tools in ${claudeSettingsFile}:\n" +
-                """{"permissions": {"allow": ["$CLAUDE_ALLOW_RULE"]}}""",
-            ownToolsOff = "In ${claudeSettingsFile}, \"permissions\": {\"deny\": [${CLAUDE_OWN_TOOLS.joinToString(", ") { "\"$it\"" }}]} turns off Claude's own shell and edit tools; for one session: claude --disallowedTools \"${CLAUDE_OWN_TOOLS.joinToString(" ")}\".",
-            preAllow = "\"$CLAUDE_ALLOW_RULE\" in permissions.allow pre-allows every Wave tool; Wave then asks in the IDE.",
-            checkedAgainst = "Claude Code 2.1.197: claude mcp add --help; docs.anthropic.com/en/docs/claude-code/mcp and /iam",
-            applyUnavailable = if (findOnPath("claude") == null) "The claude command is not on the IDE's PATH: run the command in a terminal." else null,
+            file = claudeSettingsFile,
+            applyBlocker = if (findOnPath("claude") == null) ApplyBlocker.CLI_NOT_ON_PATH else null,
         )
-        AgentKind.CODEX -> AgentSetup(
-            kind,
-            snippet = codexTable(),
-            snippetHint = "Add to $codexConfigFile.",
-            ownToolsOff = "[features] shell_tool = false in $codexConfigFile (or codex --disable shell_tool) removes Codex's own shell tools; its apply_patch edit tool has no switch.",
-            preAllow = "default_tools_approval_mode = \"approve\" pre-allows Wave's tools; Wave then asks in the IDE. tool_timeout_sec lets a Bash call run its full 10 minutes (Codex's default is 60 s).",
-            checkedAgainst = "Codex CLI 0.171.0: codex mcp add --help, codex features list, and its config parser (codex mcp get)",
-        )
+        AgentKind.CODEX -> AgentSetup(kind, snippet = codexTable(), file = codexConfigFile)
         AgentKind.GEMINI -> AgentSetup(
             kind,
             snippet = JsonConfigEdit.parse(null, "settings").set(listOf("mcpServers", SERVER_NAME), geminiServer()).render(),
-            snippetHint = "Merge into $geminiSettingsFile (gemini mcp add --scope user --trust $SERVER_NAME … writes the same).",
-            ownToolsOff = "\"tools\": {\"exclude\": [${GEMINI_OWN_TOOLS.joinToString(", ") { "\"$it\"" }}]} turns off Gemini's own shell and edit tools (it also hides Wave's run_shell_command, which has the same name; Wave's Bash stays).",
-            preAllow = "\"trust\": true skips Gemini's confirmation for Wave's tools; Wave then asks in the IDE. Gemini connects to MCP servers only in trusted folders.",
-            checkedAgainst = "Gemini CLI 0.61.0: gemini mcp add --help; docs/tools/mcp-server.md and docs/reference/configuration.md in its package",
+            file = geminiSettingsFile,
         )
         AgentKind.OTHER -> AgentSetup(
             kind,
             snippet = JsonConfigEdit.parse(null, "mcp.json").set(listOf("mcpServers", SERVER_NAME), stdioServer()).render(),
-            snippetHint = "A stdio MCP server: command ${attach.node}, arguments ${attach.args.joinToString(" ")}. Most clients take it in this JSON form.",
-            ownToolsOff = "Turn off the client's own shell and file-editing tools in its settings, so its commands come to Wave.",
-            preAllow = "Let the client run Wave's tools without asking; Wave asks in the IDE.",
-            checkedAgainst = "the MCP stdio transport (modelcontextprotocol.io)",
-            applyUnavailable = "Add it in your client's MCP settings.",
+            file = null,
+            applyBlocker = ApplyBlocker.CLIENT_SETTINGS,
         )
     }
 

@@ -19,26 +19,12 @@ data class AttachedAgent(
     val title: String get() = client.name.ifBlank { "MCP client" }
 }
 
-/** What the status line says about agents. */
+/** What the status line shows about agents. */
 data class AgentsStatus(
     /** Null while the core is not ready, or when it does not listen for agents. */
     val endpoint: AgentEndpoint?,
     val connected: Int,
-) {
-    fun text(): String = when {
-        endpoint == null -> "Agents: not listening"
-        endpoint.problem != null -> "Agents cannot find this core"
-        connected == 0 -> "Agents: none attached"
-        connected == 1 -> "Agents: 1 attached"
-        else -> "Agents: $connected attached"
-    }
-
-    fun tooltip(): String = when {
-        endpoint == null -> "The core does not listen for agents."
-        endpoint.problem != null -> "The MCP endpoint ${endpoint.url} works, but ${endpoint.problem}."
-        else -> "Agents reach this project's core with wave-core mcp --attach (MCP endpoint ${endpoint.url}; lock file ${endpoint.lockFile})."
-    }
-}
+)
 
 /**
  * The project's attached agents, from `session/opened`/`session/closed` and, when a core becomes
@@ -120,9 +106,9 @@ class AttachedAgents(private val log: BridgeLog) : CoreEvents {
         changed()
     }
 
-    /** Forgets agents whose sessions have closed (the user closed their tabs). */
-    fun forgetClosed() {
-        synchronized(agents) { agents.values.removeIf { !it.connected } }
+    /** Forgets an agent whose session has closed (the person closed its tab). */
+    fun forget(sessionId: String) {
+        synchronized(agents) { if (agents[sessionId]?.connected == false) agents.remove(sessionId) }
         changed()
     }
 

@@ -32,7 +32,9 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         border = BorderFactory.createEmptyBorder()
     }
     private val feedArea = JPanel(CardLayout())
-    val split = ThinSplitPane(feedArea)
+    /** The project's own feed, then one tab per attached agent. */
+    val sessions = SessionTabs(feedArea)
+    val split = ThinSplitPane(sessions)
 
     /** Set once the person drags the splitter; from then on their choice stands. */
     private var dividerPlacedByPerson = false
@@ -52,7 +54,7 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         feedArea.add(feedScroll, FEED)
         feed.onEmptyChanged { empty -> (feedArea.layout as CardLayout).show(feedArea, if (empty) EMPTY else FEED) }
         (feedArea.layout as CardLayout).show(feedArea, EMPTY)
-        middle.add(feedArea, BorderLayout.CENTER)
+        middle.add(sessions, BorderLayout.CENTER)
         tasks.onChange = ::tasksChanged
         split.onDividerPressed = { dividerPlacedByPerson = true }
         val session = JPanel(BorderLayout())
@@ -76,13 +78,13 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     private fun tasksChanged() {
         val show = tasks.isVisible
         if (show && split.parent == null) {
-            middle.remove(feedArea)
-            split.topComponent = feedArea
+            middle.remove(sessions)
+            split.topComponent = sessions
             split.bottomComponent = tasks
             middle.add(split, BorderLayout.CENTER)
         } else if (!show && split.parent != null) {
             middle.remove(split)
-            middle.add(feedArea, BorderLayout.CENTER)
+            middle.add(sessions, BorderLayout.CENTER)
         }
         middle.revalidate()
         middle.repaint()
@@ -107,12 +109,16 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         (layout as CardLayout).show(this, FALLBACK)
     }
 
+    /** The feed of the tab that is showing: the project's own, or an attached agent's. */
+    val visibleFeed: SessionFeed get() = sessions.selectedAgent?.feed ?: feed
+
     /** The component keyboard shortcuts are scoped to (Ctrl+B, Stop): the whole tool window content. */
     val shortcutScope: JPanel get() = this
 
     fun dispose() {
         themeSubscription.close()
         feed.cards().forEach { it.dispose() }
+        sessions.dispose()
         tasks.dispose()
     }
 

@@ -30,7 +30,8 @@ class AgentConnectTest {
     fun `each agent's configuration names this installation's node and core`() {
         val claude = connect.setup(AgentKind.CLAUDE_CODE)
         assertEquals("claude mcp add --scope user wave -- ${attach.node} ${attach.coreScript} mcp --attach", claude.snippet)
-        assertNull(claude.applyUnavailable, "claude is on the PATH given")
+        assertNull(claude.applyBlocker, "claude is on the PATH given")
+        assertEquals(home.resolve(".claude/settings.json"), claude.file)
         val codex = connect.setup(AgentKind.CODEX)
         assertEquals(
             "[mcp_servers.wave]\ncommand = \"${attach.node}\"\nargs = [\"${attach.coreScript}\", \"mcp\", \"--attach\"]\ntool_timeout_sec = 660\ndefault_tools_approval_mode = \"approve\"\n",
@@ -41,12 +42,11 @@ class AgentConnectTest {
         assertEquals(listOf(attach.coreScript, "mcp", "--attach"), gemini.getAsJsonArray("args").map { it.asString })
         assertEquals(true, gemini.get("trust").asBoolean)
         val other = connect.setup(AgentKind.OTHER)
-        assertNotNull(other.applyUnavailable)
+        assertEquals(ApplyBlocker.CLIENT_SETTINGS, other.applyBlocker)
         assertTrue(other.snippet.contains("\"command\": \"${attach.node}\""))
-        for (kind in AgentKind.values()) {
-            val s = connect.setup(kind)
-            assertTrue(s.ownToolsOff.isNotBlank() && s.preAllow.isNotBlank() && s.checkedAgainst.isNotBlank(), kind.name)
-        }
+        assertEquals(home.resolve(".codex/config.toml"), codex.file)
+        // CODEX_HOME moves Codex's configuration, as Codex documents.
+        assertEquals(home.resolve("elsewhere/config.toml"), AgentConnect(attach, home, env + ("CODEX_HOME" to home.resolve("elsewhere").toString()), OsFamily.LINUX).setup(AgentKind.CODEX).file)
     }
 
     @Test
@@ -55,7 +55,7 @@ class AgentConnectTest {
         assertEquals("claude mcp add --scope user wave -- '/opt/my tools/node' '/home/o'\\''brien/wave-core.js' mcp --attach", spaced.setup(AgentKind.CLAUDE_CODE).snippet)
         val windows = AgentConnect(AttachCommand("C:\\Program Files\\nodejs\\node.exe", "C:\\Users\\ann\\wave-core.js"), home, mapOf("Path" to ""), OsFamily.WINDOWS)
         assertEquals("claude mcp add --scope user wave -- \"C:\\Program Files\\nodejs\\node.exe\" C:\\Users\\ann\\wave-core.js mcp --attach", windows.setup(AgentKind.CLAUDE_CODE).snippet)
-        assertNotNull(windows.setup(AgentKind.CLAUDE_CODE).applyUnavailable)
+        assertEquals(ApplyBlocker.CLI_NOT_ON_PATH, windows.setup(AgentKind.CLAUDE_CODE).applyBlocker)
     }
 
     @Test
