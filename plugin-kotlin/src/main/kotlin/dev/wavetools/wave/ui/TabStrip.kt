@@ -1,17 +1,9 @@
 package dev.wavetools.wave.ui
 
 import java.awt.BorderLayout
-import java.awt.Cursor
 import java.awt.Graphics
-import java.awt.event.FocusAdapter
-import java.awt.event.FocusEvent
-import java.awt.event.KeyEvent
-import java.awt.event.MouseAdapter
-import java.awt.event.MouseEvent
-import javax.swing.AbstractAction
 import javax.swing.BorderFactory
 import javax.swing.JPanel
-import javax.swing.KeyStroke
 
 /**
  * A row of tabs drawn as the platform's tool window tabs: the title, an optional status dot in
@@ -26,27 +18,13 @@ class TabStrip(private val onSelect: (String) -> Unit) : JPanel(BorderLayout()),
 
         init {
             isOpaque = false
-            isFocusable = true
-            cursor = Cursor.getPredefinedCursor(Cursor.HAND_CURSOR)
             add(dot)
             add(label)
             styled { t ->
                 border = BorderFactory.createEmptyBorder(t.px(5), t.px(8), t.px(6), t.px(8))
                 label.border = BorderFactory.createEmptyBorder(0, if (dot.isVisible) t.px(6) else 0, 0, 0)
             }
-            addMouseListener(object : MouseAdapter() {
-                override fun mouseClicked(e: MouseEvent) = select(key)
-                override fun mouseEntered(e: MouseEvent) { hovered = true; repaint() }
-                override fun mouseExited(e: MouseEvent) { hovered = false; repaint() }
-            })
-            addFocusListener(object : FocusAdapter() {
-                override fun focusGained(e: FocusEvent) = repaint()
-                override fun focusLost(e: FocusEvent) = repaint()
-            })
-            for (k in listOf(KeyEvent.VK_ENTER, KeyEvent.VK_SPACE)) getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(k, 0), "select")
-            actionMap.put("select", object : AbstractAction() {
-                override fun actionPerformed(e: java.awt.event.ActionEvent) = select(key)
-            })
+            activatable({ select(key) }) { hovered = it }
             getAccessibleContext().accessibleName = title
         }
 

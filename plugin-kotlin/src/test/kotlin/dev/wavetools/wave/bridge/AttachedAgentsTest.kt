@@ -17,23 +17,11 @@ import java.util.concurrent.TimeUnit
  * come to the host, and the host moves its Bash call to the background and stops its calls.
  */
 class AttachedAgentsTest {
-    private val root: Path = TestSupport.workspace()
-    private val stateDir: Path = Files.createTempDirectory("wave-state-")
-    private val log = RecordingLog()
-    private val store = object : PermissionStore {
-        override fun load() = PermissionSettings()
-        override fun save(settings: PermissionSettings) {}
-    }
-    private val permissions = PermissionBridge(store, log)
-    private val agents = AttachedAgents(log)
-    private val supervisor = CoreSupervisor(
-        launch = { TestSupport.askingLaunch(root, mapOf("WAVE_STATE_DIR" to stateDir.toString())).copy(extraArgs = listOf("--listen", "127.0.0.1:0")) },
-        initializeParams = { permissions.initializeParams(InitializeParams(hostInfo = HostInfo("IntelliJ IDEA", "2025.3"), workspaceRoot = root.toString())) },
-        log = log,
-    ).also {
-        permissions.attachTo(it)
-        agents.attachTo(it)
-    }
+    private val core = ListeningCore()
+    private val root: Path = core.root
+    private val permissions = core.permissions
+    private val agents = core.agents
+    private val supervisor = core.supervisor
     private val questions = CopyOnWriteArrayList<PermissionQuestion>()
     private val started = CopyOnWriteArrayList<ToolStarted>()
     private val openAgents = mutableListOf<McpAgent>()
@@ -41,9 +29,7 @@ class AttachedAgentsTest {
     @AfterEach
     fun cleanup() {
         openAgents.forEach { it.close() }
-        supervisor.close()
-        TestSupport.deleteTree(root)
-        TestSupport.deleteTree(stateDir)
+        core.close()
     }
 
     private fun startCore() {
@@ -55,7 +41,7 @@ class AttachedAgentsTest {
         TestSupport.eventually(message = { "core state: ${supervisor.state}" }) { supervisor.state is CoreState.Ready }
     }
 
-    private fun agent(): McpAgent = McpAgent(root, stateDir).also { openAgents += it }
+    private fun agent(): McpAgent = core.agent().also { openAgents += it }
 
     private fun startedCall(command: String): ToolStarted {
         TestSupport.eventually(message = { "no tool/started for $command: $started" }) { started.any { it.arguments?.get("command")?.asString == command } }
@@ -73,7 +59,7 @@ class AttachedAgentsTest {
         val endpoint = (supervisor.state as CoreState.Ready).info.agents
         assertNotNull(endpoint)
         assertTrue(endpoint!!.url.matches(Regex("http://127\\.0\\.0\\.1:\\d+/mcp")), endpoint.url)
-        assertEquals(stateDir.resolve("ide").resolve("${supervisor.process()!!.pid}.json").toString(), endpoint.lockFile)
+        assertEquals(core.stateDir.resolve("ide").resolve("${supervisor.process()!!.pid}.json").toString(), endpoint.lockFile)
         assertEquals(0, agents.status().connected)
 
         val a = agent()

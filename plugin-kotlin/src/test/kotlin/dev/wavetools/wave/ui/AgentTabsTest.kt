@@ -1,14 +1,7 @@
 package dev.wavetools.wave.ui
 
-import dev.wavetools.wave.bridge.AttachedAgents
-import dev.wavetools.wave.bridge.CoreSupervisor
-import dev.wavetools.wave.bridge.HostInfo
-import dev.wavetools.wave.bridge.InitializeParams
+import dev.wavetools.wave.bridge.ListeningCore
 import dev.wavetools.wave.bridge.McpAgent
-import dev.wavetools.wave.bridge.PermissionBridge
-import dev.wavetools.wave.bridge.PermissionSettings
-import dev.wavetools.wave.bridge.PermissionStore
-import dev.wavetools.wave.bridge.RecordingLog
 import dev.wavetools.wave.bridge.TestSupport
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
@@ -25,36 +18,20 @@ import java.util.concurrent.TimeUnit
  * the cards' buttons.
  */
 class AgentTabsTest {
-    private val root: Path = TestSupport.workspace()
-    private val stateDir: Path = Files.createTempDirectory("wave-state-")
-    private val log = RecordingLog()
-    private val store = object : PermissionStore {
-        override fun load() = PermissionSettings()
-        override fun save(settings: PermissionSettings) {}
-    }
-    private val permissions = PermissionBridge(store, log)
-    private val agents = AttachedAgents(log)
-    private val supervisor = CoreSupervisor(
-        launch = { TestSupport.askingLaunch(root, mapOf("WAVE_STATE_DIR" to stateDir.toString())).copy(extraArgs = listOf("--listen", "127.0.0.1:0")) },
-        initializeParams = { permissions.initializeParams(InitializeParams(hostInfo = HostInfo("IntelliJ IDEA", "2025.3"), workspaceRoot = root.toString())) },
-        log = log,
-    ).also {
-        permissions.attachTo(it)
-        agents.attachTo(it)
-    }
-    private val controller = onEdt { WaveController(supervisor, object : HostServices {}, permissions = permissions, agents = agents) }
+    private val core = ListeningCore()
+    private val root: Path = core.root
+    private val supervisor = core.supervisor
+    private val controller = onEdt { WaveController(supervisor, object : HostServices {}, permissions = core.permissions, agents = core.agents) }
     private val openAgents = mutableListOf<McpAgent>()
 
     @AfterEach
     fun cleanup() {
         openAgents.forEach { it.close() }
         onEdt { controller.dispose() }
-        supervisor.close()
-        TestSupport.deleteTree(root)
-        TestSupport.deleteTree(stateDir)
+        core.close()
     }
 
-    private fun agent(): McpAgent = McpAgent(root, stateDir).also { openAgents += it }
+    private fun agent(): McpAgent = core.agent().also { openAgents += it }
 
     private fun tab(): AgentTab {
         waitForUi({ "tabs: ${controller.panel.sessions.agents().map { it.title }}" }) { controller.panel.sessions.agents().size == 1 }
@@ -104,7 +81,7 @@ class AgentTabsTest {
             assertTrue(controller.panel.sessions.agents().isEmpty())
             assertFalse(controller.panel.sessions.strip.isVisible)
         }
-        assertTrue(agents.snapshot().isEmpty(), "closing the tab forgets the agent")
+        assertTrue(core.agents.snapshot().isEmpty(), "closing the tab forgets the agent")
     }
 
     @Test
