@@ -96,7 +96,7 @@ Options:
                   stderr). Put this command in the agent's MCP configuration; it needs no port
                   or token.
   --attach=required
-                  the same, but fail when no IDE core serves the directory
+                  the same, but fail (exit status 3) when no IDE core serves the directory
 
 ${PERMISSION_HELP}
 The user is asked through MCP elicitation when the client supports it.
