@@ -56,6 +56,11 @@ export interface ToolContext {
    * this is for checks that only become known while running.
    */
   checkPermission(request: PermissionRequest): Promise<PermissionOutcome>;
+  /**
+   * The check the runtime made before `run` for the tool's declared `permission`: what was
+   * approved (a writer binds itself to the path that was judged).
+   */
+  permission?: PermissionOutcome;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

@@ -32,7 +32,8 @@ export type WarningId =
   | "dynamic-command"
   | "unparsed"
   | "outside-workspace"
-  | "sensitive-path";
+  | "sensitive-path"
+  | "hard-linked";
 
 export interface Warning {
   readonly id: WarningId;
@@ -60,6 +61,7 @@ export const WARNING_RULES: Record<WarningId, string> = {
   unparsed: "the command has a syntax error, so it cannot be checked part by part",
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
   "sensitive-path": "Write/Edit of shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar",
+  "hard-linked": "Write/Edit of a file with several hard links: it changes under every name, and the others may lie outside the allowed directories, so it counts as outside even in the workspace",
 };
 
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET"]);

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { splitCommand, unwrap, writesFile, type CommandPart } from "./commandParts.js";
 import { dedupeWarnings, globalWarnings, partWarnings, type Warning } from "./danger.js";
-import { isInsideAllowed, realPath, type Places } from "./paths.js";
+import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, type Places } from "./paths.js";
 import { commandRuleMatches, pathRuleMatches, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import type { SyntaxLibraries } from "./syntax.js";
 
@@ -170,13 +170,24 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   });
   const denied = matching(rules.deny);
   if (denied) return decision("deny", `${abs} matches the deny rule ${quote(denied.text)}.`, [], [], false);
-  if (isInsideAllowed(abs, ctx)) return decision("allow", `${abs} is inside the allowed directories.`);
+  // A file with several names changes under all of them, and the others may be anywhere (another
+  // checkout, a package store, a home directory file linked in): it counts as outside.
+  const links = hardLinkCount(abs);
+  const linked: Warning[] =
+    links > 1
+      ? [{ id: HARD_LINKED, message: `${abs} has ${links} hard links: writing it changes the file under all its names, and the others may lie outside the allowed directories.`, part: abs }]
+      : [];
+  const inside = isInsideAllowed(abs, ctx);
+  if (inside && links <= 1) return decision("allow", `${abs} is inside the allowed directories.`);
   const allowed = matching(rules.allow);
-  if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`);
-  const warnings = pathWarnings(abs, ctx);
+  if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`, linked);
+  const warnings = [...(inside ? [] : pathWarnings(abs, ctx)), ...linked];
+  const where = inside
+    ? `${abs} has ${links} hard links (its other names may lie outside the allowed directories)`
+    : `${abs} is outside the allowed directories`;
   const sensitive = warnings.some((w) => w.id === "sensitive-path");
-  const suggestion = sensitive ? `Write(${abs})` : `Write(${path.join(path.dirname(abs), "**")})`;
-  if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} is outside the allowed directories.`, warnings, [], false);
-  if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and no rule allows writing ${abs}, outside the allowed directories.`, warnings, [suggestion], false);
-  return decision("ask", `${abs} is outside the allowed directories and no rule allows writing it.`, warnings, [suggestion], false);
+  const suggestion = sensitive || links > 1 ? `Write(${abs})` : `Write(${path.join(path.dirname(abs), "**")})`;
+  if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${where}.`, warnings, [], false);
+  if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and no rule allows writing ${abs}: ${where}.`, warnings, [suggestion], false);
+  return decision("ask", `${where} and no rule allows writing it.`, warnings, [suggestion], false);
 }

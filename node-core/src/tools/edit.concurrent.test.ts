@@ -1,0 +1,46 @@
+// Edit against a real process appending to the same file: every line it appended survives. An
+// Edit whose file grew after it was read fails as stale (checked again right before the rename)
+// and the agent reads again, as the stale message tells it to.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { closeCores, testCore } from "../../test/support/core.js";
+import { startAppender } from "../../test/support/racers.js";
+import { resultText } from "../core/tool.js";
+
+afterEach(closeCores);
+
+describe("Edit with an external appender", () => {
+  it("never drops a line another process appended between the read and the rename", async () => {
+    const t = testCore();
+    const file = path.join(t.root, "app.log");
+    writeFileSync(file, "counter 0\n");
+    const appender = await startAppender(file);
+    let edits = 0;
+    let stale = 0;
+    try {
+      for (let attempt = 0; edits < 40 && attempt < 5_000; attempt++) {
+        expect((await t.call("Read", { file_path: file })).isError).toBe(false);
+        const r = await t.call("Edit", { file_path: file, old_string: `counter ${edits}\n`, new_string: `counter ${edits + 1}\n` });
+        if (!r.isError) edits++;
+        else {
+          expect(r.structuredContent).toMatchObject({ reason: "stale" });
+          expect(resultText(r)).toMatch(/has been modified since you last read it .* Read it again before editing it; your change was not applied\./);
+          stale++;
+        }
+      }
+    } finally {
+      await appender.stop();
+    }
+    const appended = appender.rounds();
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines[0]).toBe(`counter ${edits}`);
+    const seen = new Set(lines.filter((l) => l.startsWith("appended ")));
+    const missing = Array.from({ length: appended }, (_, n) => `appended ${n}`).filter((l) => !seen.has(l));
+    expect(missing).toEqual([]);
+    expect(seen.size).toBe(appended);
+    // The race really happened: edits went through while lines kept arriving, and some were stale.
+    expect(edits).toBe(40);
+    expect(stale).toBeGreaterThan(0);
+  });
+});
