@@ -94,15 +94,17 @@ describe("host protocol server", () => {
   it("rejects a line over 64 MiB without holding it in memory, and keeps serving", async () => {
     const core = start();
     const chunk = "a".repeat(1024 * 1024);
-    const errorSeen = core.waitFor((m) => m.id === null && m.error?.code === -32600, 60_000);
-    core.sendRaw('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"');
+    // The request's id is read from the line's first bytes, so the error answers that very request.
+    const errorSeen = core.waitFor((m) => m.id === 1 && m.error?.code === -32600, 60_000);
+    // One line: written without the newline sendRaw would add.
+    core.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"');
     for (let i = 0; i < 256; i++) {
       if (!core.child.stdin.write(chunk)) await new Promise((r) => core.child.stdin.once("drain", r));
     }
     core.sendRaw('"}}');
     const err = await errorSeen;
-    expect(err.error!.message).toMatch(/exceeds the 64 MiB limit/);
-    const ok = await core.request("tools/list", {});
+    expect(err.error!.message).toMatch(/exceeds the 64 MiB limit and was discarded\. Pass large content by file path instead\./);
+    const ok = await core.request("tools/list", {}, "after");
     expect(ok.result.tools.length).toBeGreaterThan(0);
     // At most the cap is ever buffered: peak resident memory stays far below the 256 MiB line.
     const status = readFileSync(`/proc/${core.child.pid}/status`, "utf8");
