@@ -120,6 +120,18 @@ describe("host protocol server", () => {
     expect(exit.code).toBe(0);
   });
 
+  it("answers NUL characters in paths and commands with a validation error that says what to do", async () => {
+    const core = start();
+    await core.request("initialize", {});
+    const session = await core.request("sessions/create", { cwd: "sub\u0000dir" });
+    expect(session.error).toMatchObject({ code: -32602, message: expect.stringContaining("contains a NUL character (\\0), which no file or directory name can hold") });
+    const dir = await core.request("workspace/addDirectory", { path: "/tmp\u0000" });
+    expect(dir.error).toMatchObject({ code: -32602, message: expect.stringContaining("contains a NUL character") });
+    const bash = await core.request("tools/call", { name: "Bash", arguments: { command: "echo a\u0000b" } });
+    expect(bash.error).toMatchObject({ code: -32602, message: expect.stringMatching(/command: contains a NUL character \(\\0\), which cannot be passed to a shell\. Remove it/) });
+    expect(bash.error!.message).not.toMatch(/null bytes/);
+  });
+
   it("exits 1 on exit without shutdown, 0 after shutdown", async () => {
     const a = start();
     a.notify("exit");

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { directoryExists } from "../core/workspace.js";
 import { canonicalDir } from "../core/paths.js";
+import { osString } from "../core/tool.js";
 import { defineHostMethod } from "./hostMethod.js";
 import { ErrorCode, RpcError } from "./jsonrpc.js";
 
@@ -73,7 +74,7 @@ export const sessionsCreate = defineHostMethod({
   name: "sessions/create",
   params: z.object({
     parentSessionId: z.string().min(1).optional(),
-    cwd: z.string().min(1).optional(),
+    cwd: osString("path").min(1).optional(),
     sessionId: z.string().min(1).max(100).optional(),
   }),
   handle: (p, { core }) => {
@@ -114,7 +115,7 @@ export const sessionsList = defineHostMethod({
 
 export const workspaceAddDirectory = defineHostMethod({
   name: "workspace/addDirectory",
-  params: z.object({ path: z.string().min(1), sessionId }),
+  params: z.object({ path: osString("path").min(1), sessionId }),
   handle: (p, { core }) => {
     try {
       if (p.sessionId) {

@@ -3,7 +3,7 @@
 // whole core, with a structured diff for the host (FS-EDIT-3).
 import { promises as fsp, type Stats } from "node:fs";
 import { z } from "zod";
-import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { computeDiff, structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
 import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "../fs/mutation.js";
@@ -27,7 +27,7 @@ Usage:
 - The file is checked again just before it is replaced: if another program changed it after your Read (a formatter, a log line appended), the edit fails as stale and nothing is lost; Read it again and redo the edit.`;
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe("Path of the file to modify (absolute, or relative to the working directory)"),
+  file_path: osString("path").min(1).describe("Path of the file to modify (absolute, or relative to the working directory)"),
   old_string: z.string().describe("The exact text to replace (the smallest clearly unique snippet, usually 2-4 lines)"),
   new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
   replace_all: z.boolean().optional().default(false).describe("Replace every occurrence of old_string (default false)"),

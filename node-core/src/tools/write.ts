@@ -3,7 +3,7 @@
 // and owner, and turns LF into CRLF when the file used CRLF throughout and the content has no CR.
 import { promises as fsp, type Stats } from "node:fs";
 import { z } from "zod";
-import { defineTool, errorResult, textResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { structuredDiff, wholeTextRegion } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
 import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "../fs/mutation.js";
@@ -24,7 +24,7 @@ Usage:
 - If another program changes or creates the file while you write it, the write is refused as stale: Read it again and redo your change.`;
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe("Path of the file to write (absolute, or relative to the working directory)"),
+  file_path: osString("path").min(1).describe("Path of the file to write (absolute, or relative to the working directory)"),
   content: z.string().describe("The complete content of the file"),
 });
 
