@@ -348,9 +348,16 @@ export const readTool = defineTool({
     }
 
     let outcome: { result: ToolResult; hash?: string };
+    // The file can vanish or change kind between the checks above and the read (another program
+    // renaming it): that is a file error to report, not a crash.
+    const orFileError = async <T extends { result: ToolResult }>(read: Promise<T>): Promise<T | { result: ToolResult }> =>
+      read.catch((err: NodeJS.ErrnoException) => {
+        if (typeof err?.code !== "string") throw err;
+        return { result: statError(err, abs, ctx.session.cwd) };
+      });
     const image = sniffImage(head);
     if (image) {
-      outcome = { result: await readImage(abs, st, image) };
+      outcome = await orFileError(readImage(abs, st, image).then((result) => ({ result })));
     } else {
       const byContent = binaryKindByContent(head);
       if (byContent) {
@@ -365,7 +372,7 @@ export const readTool = defineTool({
           { filePath: abs, kind: "binary" },
         );
       }
-      outcome = path.extname(abs).toLowerCase() === ".ipynb" ? await readNotebook(abs, st) : await readText(abs, st, head, input, ctx);
+      outcome = await orFileError(path.extname(abs).toLowerCase() === ".ipynb" ? readNotebook(abs, st) : readText(abs, st, head, input, ctx));
     }
     if (!outcome.result.isError) {
       readState.set(key, {

@@ -138,6 +138,13 @@ describe("Write and Edit through symlinks are judged where they lead", () => {
   });
 });
 
+/** Every file (not directory) below `dir`, relative. */
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
 describe("the check-then-write race", () => {
   /** What a writer that checks a path and then writes it by name does (main's Write did this). */
   async function checkThenWriteByName(file: string, allowed: string): Promise<void> {
@@ -151,31 +158,35 @@ describe("the check-then-write race", () => {
     mkdirSync(at("dir"));
     const racer = await startSymlinkSwapper(at("dir"), at("dir.aside"), outside);
     try {
-      for (let i = 0; i < 20_000 && readdirSync(outside).length === 0; i++) await checkThenWriteByName(at(`dir/f${i}.txt`), t.root);
+      for (let i = 0; i < 20_000 && filesBelow(outside).length === 0; i++) await checkThenWriteByName(at(`dir/f${i}.txt`), t.root);
     } finally {
       await racer.stop();
     }
-    expect(readdirSync(outside).length).toBeGreaterThan(0);
+    expect(filesBelow(outside).length).toBeGreaterThan(0);
   });
 
-  it("the same racing process never makes Write land outside under deny-all", async () => {
+  it.each([
+    ["the file's directory", "dir", "dir"],
+    ["a directory higher up", "top", "top/mid/dir"],
+  ])("the same racing process (swapping %s) never makes Write land outside under deny-all", async (_what, swapped, parent) => {
     const { t, outside, at } = await setup();
-    mkdirSync(at("dir"));
-    const racer = await startSymlinkSwapper(at("dir"), at("dir.aside"), outside);
+    mkdirSync(at(parent), { recursive: true });
+    // Outside mirrors the workspace below the swapped directory, so a redirected write would succeed.
+    mkdirSync(path.join(outside, path.relative(swapped, parent)), { recursive: true });
+    const racer = await startSymlinkSwapper(at(swapped), at(`${swapped}.aside`), outside);
     const outcomes = new Map<string, number>();
     let calls = 0;
     try {
       // Enough calls, and enough swaps during them, for the attack above to have succeeded many times.
       while (calls < 300 || racer.rounds() < 2_000) {
-        const r = await t.call("Write", { file_path: `dir/f${calls++}.txt`, content: "x\n" });
+        const r = await t.call("Write", { file_path: `${parent}/f${calls++}.txt`, content: "x\n" });
         const kind = !r.isError ? "written" : r.structuredContent.permissionDenied ? "denied" : String(r.structuredContent.reason ?? "error");
         outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
-        expect(readdirSync(outside)).toEqual([]);
       }
     } finally {
       await racer.stop();
     }
-    expect(readdirSync(outside)).toEqual([]);
+    expect(filesBelow(outside)).toEqual([]);
     // Both sides really ran: some writes went through (inside), and some were caught.
     expect(outcomes.get("written") ?? 0).toBeGreaterThan(0);
     expect(calls - (outcomes.get("written") ?? 0)).toBeGreaterThan(0);
@@ -238,5 +249,30 @@ describe("files with several hard links count as outside", () => {
     const w = await ruled.call("Write", { file_path: inside, content: "export SAFE=3\n" });
     expect(w.isError).toBe(false);
     expect(readFileSync(victim, "utf8")).toBe("export SAFE=3\n");
+  });
+});
+
+describe("the check-then-write race on the file itself", () => {
+  it("a racing process swapping the file for a symlink to a file outside never gets that file changed", async () => {
+    const { t, outside, at } = await setup();
+    const victim = path.join(outside, "victim.txt");
+    writeFileSync(victim, "keep\n");
+    writeFileSync(at("f.txt"), "v0\n");
+    const racer = await startSymlinkSwapper(at("f.txt"), at("f.aside"), victim);
+    let calls = 0;
+    let written = 0;
+    try {
+      while (calls < 300 || racer.rounds() < 2_000) {
+        calls++;
+        await t.call("Read", { file_path: "f.txt" });
+        const r = await t.call("Write", { file_path: "f.txt", content: `v${calls}\n` });
+        if (!r.isError) written++;
+      }
+    } finally {
+      await racer.stop();
+    }
+    expect(readFileSync(victim, "utf8")).toBe("keep\n");
+    expect(readdirSync(outside)).toEqual(["victim.txt"]);
+    expect(written).toBeGreaterThan(0);
   });
 });

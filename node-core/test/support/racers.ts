@@ -46,8 +46,10 @@ function startNodeLoop(body: string, args: string[], pace: { batch: number; paus
 }
 
 /**
- * Swaps `dir` for a symlink to `elsewhere` and back, over and over: the real directory is moved
- * to `aside`, the link put in its place, removed, and the directory moved back.
+ * Swaps `dir` (a directory or a file) for a symlink to `elsewhere` and back, over and over: the
+ * real one is moved to `aside`, the link put in its place, removed, and the real one moved back.
+ * It works in bursts of 20 swaps with short random pauses, so writes both race it and, now and
+ * then, find the path quiet.
  */
 export function startSymlinkSwapper(dir: string, aside: string, elsewhere: string): Promise<Racer> {
   return startNodeLoop(
@@ -57,6 +59,7 @@ export function startSymlinkSwapper(dir: string, aside: string, elsewhere: strin
      try{fs.unlinkSync(dir)}catch{}
      try{fs.renameSync(aside,dir)}catch{try{fs.rmSync(aside,{recursive:true,force:true})}catch{}}`,
     [dir, aside, elsewhere],
+    { batch: 20, pauseMs: 3 },
   );
 }
 

@@ -1,11 +1,12 @@
-// Edit against a real process appending to the same file: every line it appended survives. An
-// Edit whose file grew after it was read fails as stale (checked again right before the rename)
-// and the agent reads again, as the stale message tells it to.
+// The file tools against real processes changing the same files: an appender (every line it
+// appended survives an Edit; an Edit whose file grew after it was read fails as stale, checked
+// again right before the rename, and the agent reads again as the message says), and a process
+// that keeps moving a file away and back (Read reports it, never crashes).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeCores, testCore } from "../../test/support/core.js";
-import { startAppender } from "../../test/support/racers.js";
+import { startAppender, startSymlinkSwapper } from "../../test/support/racers.js";
 import { resultText } from "../core/tool.js";
 
 afterEach(closeCores);
@@ -42,5 +43,29 @@ describe("Edit with an external appender", () => {
     // The race really happened: edits went through while lines kept arriving, and some were stale.
     expect(edits).toBe(40);
     expect(stale).toBeGreaterThan(0);
+  });
+});
+
+describe("Read with a file that another process keeps moving", () => {
+  it("answers every call with the content or a file error, never an internal error", async () => {
+    const t = testCore();
+    const file = path.join(t.root, "moving.txt");
+    writeFileSync(file, "line\n".repeat(1000));
+    // Moved away and briefly replaced by a link to another file: a Read that checked one of them
+    // finds nothing there a moment later.
+    const other = path.join(t.root, "other.txt");
+    writeFileSync(other, "other\n");
+    const racer = await startSymlinkSwapper(file, path.join(t.root, "moving.aside"), other);
+    const kinds = new Set<string>();
+    try {
+      for (let i = 0; i < 1_000 || racer.rounds() < 2_000; i++) {
+        const r = await t.call("Read", { file_path: file });
+        expect(resultText(r)).not.toMatch(/Internal error/);
+        kinds.add(r.isError ? "error" : "read");
+      }
+    } finally {
+      await racer.stop();
+    }
+    expect(kinds.has("read")).toBe(true);
   });
 });
