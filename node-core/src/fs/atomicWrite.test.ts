@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { promises as fsp } from "node:fs";
-import { appendFileSync, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync, closeSync } from "node:fs";
+import { appendFileSync, rmSync, truncateSync, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { physicalPath } from "../core/paths.js";
@@ -254,6 +254,27 @@ describe("atomic writes bound to what was checked", () => {
     expect(err).toBeInstanceOf(TargetChanged);
     expect(readFileSync(target, "utf8")).toBe("one\ntwo\n");
     expect(readdirSync(dir)).toEqual(["log.txt"]);
+  });
+
+  it.each([
+    ["an editor's save (a new file renamed over it)", (target: string) => {
+      writeFileSync(`${target}.swp`, "one\n");
+      renameSync(`${target}.swp`, target);
+    }],
+    ["a truncation", (target: string) => truncateSync(target, 0)],
+    ["a removal", (target: string) => rmSync(target)],
+  ])("%s after the caller read the file stops the rename", async (_what, change) => {
+    const dir = tempDir();
+    const target = path.join(dir, "f.txt");
+    writeFileSync(target, "one\n");
+    const stat = statSync(target);
+    const err = await writeFileAtomic(target, Buffer.from("mine\n"), {
+      expected: { kind: "file", stat, bytes: Buffer.from("one\n") },
+      hooks: { beforeRename: () => change(target) },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect(existsSync(target) ? readFileSync(target, "utf8") : "(gone)").not.toBe("mine\n");
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 
   it("a same-size rewrite that kept the mtime is caught by comparing the bytes", async () => {

@@ -397,7 +397,9 @@ export async function writeFileAtomic(requested: string, data: Uint8Array, opts:
     const entry = dir.at(name);
     const existing = await lstatOrUndefined(entry);
     // The name resolved to a file a moment ago; a link there now was put there meanwhile.
-    if (existing?.isSymbolicLink()) throw moved(target);
+    if (existing?.isSymbolicLink()) {
+      throw new PathChanged(`${target} was replaced by a symbolic link while writing. Nothing was written. Check it (\`ls -l\`) and retry.`);
+    }
     if (existing && !existing.isFile()) {
       throw errnoError(`${target} is not a regular file`, existing.isDirectory() ? "EISDIR" : "EINVAL");
     }
