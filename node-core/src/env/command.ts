@@ -23,7 +23,7 @@ const PARSE_MODES: Record<string, string> = {
   lines: "line by line",
 };
 
-export function formatEnvStatus(status: EnvStatus): string {
+function formatEnvStatus(status: EnvStatus): string {
   const rows: Array<[string, string]> = [];
   if (status.shell) rows.push(["shell", status.shell]);
   if (status.durationMs !== null && status.attempts > 0) {

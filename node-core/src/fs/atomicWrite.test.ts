@@ -3,9 +3,9 @@ import { promises as fsp } from "node:fs";
 import { appendFileSync, rmSync, truncateSync, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { physicalPath } from "../core/paths.js";
+import { physicalPath } from "../util/paths.js";
 import { PathChanged, TargetChanged, writeFileAtomic } from "./atomicWrite.js";
-import { cleanTempDirs, tempDir } from "./testkit.js";
+import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
 

@@ -18,7 +18,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
-import { physicalPath } from "../core/paths.js";
+import { physicalPath } from "../util/paths.js";
 
 export interface AtomicWriteHooks {
   /** Called after the temporary file is complete and flushed, just before the last checks and the rename (tests). */

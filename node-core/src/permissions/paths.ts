@@ -1,7 +1,7 @@
 // Where a path really is, and how it relates to the directories the user allowed.
 import { lstatSync } from "node:fs";
 import path from "node:path";
-import { isWithin, physicalPath } from "../core/paths.js";
+import { isWithin, physicalPath } from "../util/paths.js";
 import type { WarningId } from "./danger.js";
 
 /**

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { closeCores, testCore } from "../../test/support/core.js";
 import { tempDir } from "../../test/support/processes.js";
 import { startSymlinkSwapper } from "../../test/support/racers.js";
-import { isWithin, physicalPath } from "../core/paths.js";
+import { isWithin, physicalPath } from "../util/paths.js";
 import { resultText } from "../core/tool.js";
 import { parsePolicy } from "../permissions/service.js";
 
