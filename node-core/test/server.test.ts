@@ -130,6 +130,11 @@ describe("host protocol server", () => {
     const bash = await core.request("tools/call", { name: "Bash", arguments: { command: "echo a\u0000b" } });
     expect(bash.error).toMatchObject({ code: -32602, message: expect.stringMatching(/command: contains a NUL character \(\\0\), which cannot be passed to a shell\. Remove it/) });
     expect(bash.error!.message).not.toMatch(/null bytes/);
+    // The permission preview judges the same fields as the tools, so it refuses the same input.
+    for (const params of [{ path: "notes\u0000.txt" }, { command: "echo a\u0000b" }, { command: "ls", directory: "sub\u0000dir" }]) {
+      const check = await core.request("permissions/check", params);
+      expect(check.error, JSON.stringify(check)).toMatchObject({ code: -32602, message: expect.stringContaining("contains a NUL character (\\0)") });
+    }
   });
 
   it("exits 1 on exit without shutdown, 0 after shutdown", async () => {
