@@ -15,6 +15,9 @@ fun interface BridgeLog {
     fun error(message: String, error: Throwable? = null) = log(Level.ERROR, message, error)
 
     companion object {
+        /** Drops everything; for callers that have nowhere to report to. */
+        val NONE = BridgeLog { _, _, _ -> }
+
         /** Writes to stderr; for command-line tools and as a last resort. */
         val STDERR = BridgeLog { level, message, error ->
             System.err.println("[wave ${level.name.lowercase()}] $message")
