@@ -1,6 +1,7 @@
 // `wave-core env [--json]`: runs the login-environment probe the way the core does at start-up and
 // prints its status. Names only, never values.
 import { parseArgs } from "node:util";
+import { searchHelperStatus, type SearchHelpers } from "../shell/shims/index.js";
 import { startLoginEnvironmentProbe } from "./index.js";
 import type { EnvStatus } from "./status.js";
 
@@ -9,7 +10,8 @@ export const ENV_COMMAND_HELP = `Usage: wave-core env [--json]
 Runs the login-shell environment probe the way the core does when it starts, and prints what it
 found: the state (ok, degraded, failed), the shell it ran, how long it took, how many attempts,
 how the output was parsed, and the names of the variables the core adopts. Values are never
-printed.
+printed. Then the bundled search helpers (ugrep, bfs, rg) for this platform: which are active,
+with their versions, and why any other is not (the system command runs instead).
 
 Options:
   --json   print the status as JSON (the same object as the env/status host method)
@@ -42,6 +44,17 @@ export function formatEnvStatus(status: EnvStatus): string {
   ].join("\n");
 }
 
+/** The helpers section of `wave-core env`: one line per tool. */
+export function formatSearchHelpers(helpers: SearchHelpers): string {
+  const lines = [`Search helpers (vendor/${helpers.platform}):`];
+  const width = Math.max(...helpers.tools.map((t) => t.tool.length));
+  for (const t of helpers.tools) {
+    const detail = t.state === "active" ? `active, ${t.version} (${t.path})` : `${t.state}: ${t.reason}`;
+    lines.push(`  ${t.tool.padEnd(width)}  ${detail}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
 export async function runEnvCommand(argv: string[]): Promise<number> {
   let json = false;
   try {
@@ -71,6 +84,9 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     process.off("SIGTERM", stop);
   }
   const status = probe.status;
-  process.stdout.write(json ? JSON.stringify(status, null, 2) + "\n" : formatEnvStatus(status));
+  const searchHelpers = await searchHelperStatus();
+  process.stdout.write(
+    json ? JSON.stringify({ ...status, searchHelpers }, null, 2) + "\n" : formatEnvStatus(status) + "\n" + formatSearchHelpers(searchHelpers),
+  );
   return status.state === "ok" || status.state === "degraded" ? 0 : 1;
 }

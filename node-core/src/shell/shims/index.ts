@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { accessSync, chmodSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { createLogger, type Logger } from "../../util/log.js";
-import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
+import { platformTag, vendorCandidates, vendorRoots, type VendorTool } from "../../util/vendor.js";
 import type { PlatformName, ResolvedShell } from "../types.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { resolveLaunch, type Launch } from "./launch.js";
@@ -49,6 +49,22 @@ export interface ShimInjection {
 }
 
 export const NO_SHIMS: ShimInjection = {};
+
+/** One bundled search helper as this core sees it (PROTOCOL.md `env/status`, `searchHelpers`). */
+export type HelperStatus = {
+  tool: VendorTool;
+  /** active: the shims (and the Grep tool, for rg) use it; missing/unusable: the system command runs. */
+  state: "active" | "missing" | "unusable";
+  path?: string;
+  version?: string;
+  reason?: string;
+};
+
+export type SearchHelpers = {
+  /** The platform folder looked for: `vendor/<platform>-<arch>` (Windows on ARM also tries win32-x64). */
+  platform: string;
+  tools: HelperStatus[];
+};
 
 export interface ShimOptions {
   /** The user's opt-out (workspace setting `shims: false`) passes false: nothing is injected. */
@@ -141,12 +157,7 @@ export class ShimInjector {
 
   /** The bundled binary for `platform`, or undefined when none is shipped. Checked at each use. */
   bundledBinary(tool: VendorTool, platform: PlatformName): string | undefined {
-    const exe = platform === "win32" ? `${tool}.exe` : tool;
-    for (const root of this.deps.vendorRoots()) {
-      const candidate = path.join(root, platformTag(platform, this.deps.arch), exe);
-      if (this.executable(candidate)) return candidate;
-    }
-    return undefined;
+    return vendorCandidates(tool, this.deps.vendorRoots(), platform, this.deps.arch).find((f) => this.executable(f));
   }
 
   /** What to shim for this shell, from the bundled binaries that exist and pass their probes. */
@@ -219,17 +230,39 @@ export class ShimInjector {
     this.deps.log.debug(message, fields);
   }
 
-  private async probed<T extends { version: Version }>(
+  /**
+   * Which bundled helpers this core would use on `platform` (what `env/status` and `wave-core env`
+   * report): each one active with its version, missing (the system command runs), or unusable with
+   * the probe's reason. Runs the same cached probes as the shims.
+   */
+  async helperStatus(platform: PlatformName): Promise<SearchHelpers> {
+    const tag = platformTag(platform, this.deps.arch);
+    const report = async <T extends { version: Version }>(
+      tool: VendorTool,
+      probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
+    ): Promise<HelperStatus> => {
+      const { file, result } = await this.inspect(tool, platform, probe);
+      if (!file || !result) return { tool, state: "missing", reason: `no bundled ${tool} for ${tag}; the system command runs` };
+      if (!result.ok) return { tool, state: "unusable", path: file, reason: result.reason };
+      return { tool, state: "active", path: file, version: formatVersion(result.version) };
+    };
+    const tools = await Promise.all([
+      report("ugrep", probeUgrep),
+      platform === "win32"
+        ? Promise.resolve<HelperStatus>({ tool: "bfs", state: "missing", reason: "bfs has no Windows build; find is Git Bash's GNU find" })
+        : report("bfs", probeBfs),
+      report("rg", probeRg),
+    ]);
+    return { platform: tag, tools };
+  }
+
+  private async inspect<T extends { version: Version }>(
     tool: VendorTool,
     platform: PlatformName,
     probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
-  ): Promise<Bundled<T> | undefined> {
+  ): Promise<{ file?: string; result?: Probed<T & { launch: Launch }> }> {
     const file = this.bundledBinary(tool, platform);
-    const tag = platformTag(platform, this.deps.arch);
-    if (!file) {
-      this.once(`missing:${tool}:${tag}`, `no bundled ${tool} for ${tag}; the system command runs instead`);
-      return undefined;
-    }
+    if (!file) return {};
     const result = await this.cache.get(tool, file, async () => {
       const launch = resolveLaunch(file);
       // The loader and the binary a launch script names must be executable too (the prelude checks).
@@ -241,6 +274,20 @@ export class ShimInjector {
         return { ok: false as const, reason: `probe failed: ${error instanceof Error ? error.message : String(error)}` };
       }
     });
+    return { file, result };
+  }
+
+  private async probed<T extends { version: Version }>(
+    tool: VendorTool,
+    platform: PlatformName,
+    probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
+  ): Promise<Bundled<T> | undefined> {
+    const { file, result } = await this.inspect(tool, platform, probe);
+    if (!file || !result) {
+      const tag = platformTag(platform, this.deps.arch);
+      this.once(`missing:${tool}:${tag}`, `no bundled ${tool} for ${tag}; the system command runs instead`);
+      return undefined;
+    }
     if (!result.ok) {
       this.once(`unusable:${file}`, `bundled ${tool} unusable, the system command runs instead: ${result.reason}`, { file });
       return undefined;
@@ -291,6 +338,12 @@ export function holdShims(): () => void {
     released = true;
     if (--holders === 0) disposeShims();
   };
+}
+
+/** The bundled helpers this process would use, probed once and cached like the shims' own probes. */
+export function searchHelperStatus(platform: PlatformName = process.platform as PlatformName): Promise<SearchHelpers> {
+  defaultInjector ??= new ShimInjector();
+  return defaultInjector.helperStatus(platform);
 }
 
 /** Removes the files written for shells by `shimInjection` (shutdown, tests). */

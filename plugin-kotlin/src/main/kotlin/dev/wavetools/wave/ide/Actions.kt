@@ -60,7 +60,7 @@ class StopCallAction : LatestCallAction(
 }
 
 /** Restarts the project's core (also the way out after it failed), and shows the tool window. */
-class RestartCoreAction : DumbAwareAction("Restart wave-core", "Stop the core and everything it runs, then start it again", AllIcons.Actions.Restart) {
+class RestartCoreAction : DumbAwareAction("Restart Wave Tools Core", "Stop the core and everything it runs, then start it again", AllIcons.Actions.Restart) {
     override fun getActionUpdateThread() = ActionUpdateThread.BGT
 
     override fun update(e: AnActionEvent) {

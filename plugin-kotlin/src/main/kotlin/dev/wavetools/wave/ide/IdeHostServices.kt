@@ -36,5 +36,8 @@ class IdeHostServices(private val project: Project) : HostServices {
 
     override fun browse(url: String) = BrowserUtil.browse(url)
 
+    /** The managed runtime: downloaded in the background, then the waiting cores restart. */
+    override fun downloadNode() = ManagedNodeService.getInstance().download(project)
+
     override fun invokeLater(task: () -> Unit) = ApplicationManager.getApplication().invokeLater { task() }
 }

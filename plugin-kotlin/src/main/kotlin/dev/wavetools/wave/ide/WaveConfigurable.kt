@@ -10,7 +10,9 @@ import com.intellij.ui.dsl.builder.bindItem
 import com.intellij.ui.dsl.builder.bindText
 import com.intellij.ui.dsl.builder.columns
 import com.intellij.ui.dsl.builder.panel
+import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.PermissionModes
+import dev.wavetools.wave.bridge.PinnedNode
 import dev.wavetools.wave.bridge.PermissionSettingsForm
 import dev.wavetools.wave.bridge.PermissionSettingsApplier
 
@@ -34,7 +36,23 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
             row("Node.js path:") {
                 textField().columns(COLUMNS_LARGE)
                     .bindText({ s.nodePath ?: "" }, { s.nodePath = it.trim() })
-                    .comment("Node.js 18 or newer. Empty: the IDE's PATH, then nvm, fnm, volta, asdf, Homebrew and the usual install places.")
+                    .comment(
+                        "Node.js ${NodeLocator.MINIMUM_MAJOR} or newer. Empty: the IDE's own Node.js interpreter (where it has one), the IDE's PATH, " +
+                            "nvm, fnm, volta, asdf, Homebrew and the usual install places, then the Node.js ${PinnedNode.VERSION} downloaded for Wave Tools.",
+                    )
+            }
+            row("In use:") {
+                label(WaveProjectService.getInstanceIfCreated(project)?.nodeInUse?.describe() ?: "(the core has not started in this project yet)")
+            }
+            row("Downloaded runtime:") {
+                val managed = ManagedNodeService.getInstance()
+                val installed = managed.installedNode()
+                when {
+                    installed != null -> label("Node.js ${PinnedNode.VERSION} in ${managed.runtime?.installDir}")
+                    managed.runtime == null -> label("none available for this machine")
+                    else -> button("Download Node.js ${PinnedNode.VERSION} for Wave Tools") { managed.download(project) }
+                        .comment("From nodejs.org through the IDE's proxy settings, checked against the SHA-256 pinned in the plugin; kept in the IDE's system folder for all projects.")
+                }
             }
             row("Shell (WAVE_SHELL):") {
                 textField().columns(COLUMNS_LARGE)

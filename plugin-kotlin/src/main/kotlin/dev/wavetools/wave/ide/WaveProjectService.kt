@@ -24,6 +24,7 @@ import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.bridge.WslPath
 import dev.wavetools.wave.ui.WaveController
 import java.nio.file.Paths
 
@@ -62,15 +63,31 @@ class WaveProjectService(private val project: Project) : Disposable {
         if (supervisor.state !is CoreState.Stopped) supervisor.restartAsync()
     }
 
+    /** The Node.js the running (or last started) core uses: the settings page and the log say which and where. */
+    @Volatile
+    var nodeInUse: NodeLookup.Found? = null
+        private set
+
     private fun launch(): CoreLaunch {
         val settings = WaveSettings.getInstance().state
+        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.")
+        WslPath.unsupportedProject(root)?.let { throw it }
         val ideEnvironment = EnvironmentUtil.getEnvironmentMap()
-        val node = when (val found = NodeLocator(ideEnvironment).locate(settings.nodePath)) {
-            is NodeLookup.Found -> found.path
+        val managed = ManagedNodeService.getInstance()
+        val locator = NodeLocator(
+            ideEnvironment,
+            ideInterpreter = { IdeNodeInterpreterProvider.find(project) },
+            managedNode = { managed.installedNode() },
+        )
+        val node = when (val found = locator.locate(settings.nodePath)) {
+            is NodeLookup.Found -> {
+                nodeInUse = found
+                log.info("wave-core runs on ${found.describe()}")
+                found.path
+            }
             is NodeLookup.NotFound -> throw CoreLaunchException(found.message().lineSequence().first(), found.message().lines().drop(1))
         }
         val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
-        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.")
         val environment = ideEnvironment.toMutableMap()
         settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
         settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }
@@ -90,7 +107,7 @@ class WaveProjectService(private val project: Project) : Disposable {
         if (project.isDisposed) return
         NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
             .createNotification("Wave Tools", StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
-            .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restartAsync() })
+            .addAction(NotificationAction.createSimple("Restart Wave Tools Core") { supervisor.restartAsync() })
             .addAction(NotificationAction.createSimple("Settings…") {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
             })

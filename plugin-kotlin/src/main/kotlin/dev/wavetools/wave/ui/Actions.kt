@@ -19,6 +19,9 @@ interface HostServices {
     fun openFile(path: String, line: Int?) {}
     fun openSettings() {}
     fun browse(url: String) {}
+
+    /** "Download Node.js for Wave Tools": the IDE installs the managed runtime; without an IDE, the download page. */
+    fun downloadNode() = browse("https://nodejs.org/en/download")
     /** Runs on the UI thread. */
     fun invokeLater(task: () -> Unit) = javax.swing.SwingUtilities.invokeLater(task)
 }

@@ -30,7 +30,7 @@ class FallbackPanel(private val host: HostServices, private val onRetry: () -> U
         val buttons = JPanel(FlowLayout(FlowLayout.LEFT, 0, 0)).apply { isOpaque = false; alignmentX = LEFT_ALIGNMENT }
         buttons.add(smallButton("Open Settings") { host.openSettings() })
         buttons.add(javax.swing.Box.createHorizontalStrut(6))
-        buttons.add(smallButton("Download Node.js") { host.browse("https://nodejs.org/en/download") })
+        buttons.add(smallButton("Download Node.js for Wave Tools") { host.downloadNode() })
         buttons.add(javax.swing.Box.createHorizontalStrut(6))
         buttons.add(smallButton("Retry") { onRetry() })
         box.add(titleLabel)

@@ -245,6 +245,20 @@ class FeedTest {
         panel.showFallback("Node.js is needed to run Wave Tools", "Node.js 18 or newer was not found.\nTried:\n  • /usr/bin/node (PATH): not found")
         assertTrue(panel.showingFallback)
         assertTrue(panel.fallback.details.text.contains("/usr/bin/node (PATH): not found"))
-        assertEquals(listOf("Open Settings", "Download Node.js", "Retry"), panel.fallback.find<javax.swing.JButton>().map { it.text })
+        assertEquals(listOf("Open Settings", "Download Node.js for Wave Tools", "Retry"), panel.fallback.find<javax.swing.JButton>().map { it.text })
+    }
+
+    @Test
+    fun `Download Node_js asks the host to install the managed runtime`() = onEdt {
+        val asked = mutableListOf<String>()
+        val host = object : HostServices {
+            override fun downloadNode() {
+                asked += "download"
+            }
+        }
+        val withHost = WavePanel(host, actions, fixedClock("2026-05-04T10:01:07Z"), onRun = {}, onRetry = {})
+        withHost.showFallback("Node.js is needed to run Wave Tools", "Node.js 20 or newer was not found.")
+        withHost.fallback.find<javax.swing.JButton>().single { it.text == "Download Node.js for Wave Tools" }.doClick()
+        assertEquals(listOf("download"), asked)
     }
 }
