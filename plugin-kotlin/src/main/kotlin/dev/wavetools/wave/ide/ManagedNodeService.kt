@@ -107,7 +107,9 @@ class ManagedNodeService {
     private fun restartWaitingCores() {
         for (p in ProjectManager.getInstance().openProjects) {
             val service = WaveProjectService.getInstanceIfCreated(p) ?: continue
-            if (service.supervisor.state is CoreState.Failed) service.supervisor.restartAsync()
+            val state = service.supervisor.state
+            // Only the cores that failed for want of a Node.js (NodeLookup.NotFound's message); others failed for their own reasons.
+            if (state is CoreState.Failed && state.reason.startsWith("Node.js")) service.supervisor.restartAsync()
         }
     }
 
