@@ -79,10 +79,11 @@ intellijPlatform {
 
     pluginVerification {
         ides {
-            // The oldest supported IDEs (since-build 243), Community without and Ultimate with the Node.js plugin ...
-            ide(IntelliJPlatformType.IntellijIdeaCommunity, "2024.3.6")
-            ide(IntelliJPlatformType.IntellijIdeaUltimate, "2024.3.6")
-            ide(IntelliJPlatformType.WebStorm, "2024.3")
+            // create(type, version) is IPGP 2.11+ (2.12 removed the older ide(...)).
+            // The oldest supported IDEs (since-build 243): Community without, Ultimate with the Node.js plugin ...
+            create(IntelliJPlatformType.IntellijIdeaCommunity, "2024.3.6")
+            create(IntelliJPlatformType.IntellijIdeaUltimate, "2024.3.6")
+            create(IntelliJPlatformType.WebStorm, "2024.3")
             // ... and the newest releases (the plugin has no until-build).
             recommended()
         }
