@@ -357,6 +357,104 @@ class ManagedNodeRuntimeTest {
     }
 
     @Test
+    fun `hard links inside the archive are unpacked as copies, a FIFO is refused`() {
+        val linked = tarGz("hardlink.tar.gz") { dir ->
+            val top = nodeTree(dir)
+            Files.createLink(top.resolve("bin/node-copy"), top.resolve("bin/node"))
+        }
+        serveArchive("$rootName.tar.gz", linked)
+        val node = runtime(sha256(linked)).install()
+        assertEquals(version.toString(), ProcessVersionProbe().versionOf(node.parent.resolve("node-copy").toString()))
+
+        val other = work.resolve("other-system")
+        val fifo = tarGz("fifo.tar.gz") { dir ->
+            val top = nodeTree(dir)
+            exec("mkfifo", top.resolve("lib/pipe").toString())
+        }
+        server.removeContext("/dist/$version/$rootName.tar.gz")
+        serveArchive("$rootName.tar.gz", fifo)
+        val e = assertThrows(NodeInstallException::class.java) { runtime(sha256(fifo), root = other).install() }
+        assertTrue(e.message!!.contains("is a device file or FIFO"), e.message)
+        assertNothingInstalled(other)
+    }
+
+    /** A tar stream written by hand, for entries GNU tar will not produce: a hard link and a pax path that leave the folder. */
+    private fun handWrittenTar(vararg entries: Triple<String, Char, String>): ByteArray {
+        val out = java.io.ByteArrayOutputStream()
+        fun header(name: String, type: Char, size: Int, link: String = "") {
+            val h = ByteArray(512)
+            fun put(text: String, at: Int) = text.toByteArray().copyInto(h, at)
+            put(name, 0)
+            put("0000644\u0000", 100)
+            put("0000000\u0000", 108)
+            put("0000000\u0000", 116)
+            put(String.format("%011o\u0000", size), 124)
+            put("00000000000\u0000", 136)
+            h[156] = type.code.toByte()
+            put(link, 157)
+            put("ustar\u000000", 257)
+            for (i in 148 until 156) h[i] = ' '.code.toByte()
+            put(String.format("%06o\u0000 ", h.sumOf { it.toInt() and 0xff }), 148)
+            out.write(h)
+        }
+        for ((name, type, content) in entries) {
+            val body = content.toByteArray()
+            when (type) {
+                'x' -> {
+                    // content is "key=value": one pax record, then the entry it applies to (a plain file).
+                    val record = " $content\n"
+                    var length = record.length + 2
+                    if ("$length$record".length != length) length++
+                    val pax = "$length$record".toByteArray()
+                    header("PaxHeader", 'x', pax.size)
+                    out.write(pax)
+                    out.write(ByteArray((512 - pax.size % 512) % 512))
+                    header(name, '0', 5)
+                    out.write("pwned".toByteArray())
+                    out.write(ByteArray(507))
+                }
+                '1' -> header(name, '1', 0, content)
+                else -> {
+                    header(name, type, body.size)
+                    out.write(body)
+                    out.write(ByteArray((512 - body.size % 512) % 512))
+                }
+            }
+        }
+        out.write(ByteArray(1024))
+        val gz = java.io.ByteArrayOutputStream()
+        java.util.zip.GZIPOutputStream(gz).use { it.write(out.toByteArray()) }
+        return gz.toByteArray()
+    }
+
+    @Test
+    fun `a hard link to a file outside, and a pax path that climbs out, are refused`() {
+        val outside = work.resolve("secret.txt")
+        Files.writeString(outside, "secret\n")
+        val hard = handWrittenTar(
+            Triple("$rootName/bin/node", '0', "#!/bin/sh\necho $version\n"),
+            Triple("$rootName/lib/stolen", '1', "../../secret.txt"),
+        )
+        serveArchive("$rootName.tar.gz", hard)
+        val e = assertThrows(NodeInstallException::class.java) { runtime(sha256(hard)).install() }
+        assertTrue(e.message!!.contains("climbs out of its folder"), e.message)
+        assertNothingInstalled()
+
+        val other = work.resolve("other-system")
+        // The ustar name is harmless; the pax record that overrides it is not.
+        val pax = handWrittenTar(
+            Triple("$rootName/bin/node", '0', "#!/bin/sh\necho $version\n"),
+            Triple("$rootName/harmless.txt", 'x', "path=$rootName/../../pax-escaped.txt"),
+        )
+        server.removeContext("/dist/$version/$rootName.tar.gz")
+        serveArchive("$rootName.tar.gz", pax)
+        val p = assertThrows(NodeInstallException::class.java) { runtime(sha256(pax), root = other).install() }
+        assertTrue(p.message!!.contains("climbs out of its folder"), p.message)
+        assertFalse(Files.exists(work.resolve("pax-escaped.txt")))
+        assertNothingInstalled(other)
+    }
+
+    @Test
     fun `an archive without the node executable is not installed`() {
         val archive = tarGz("empty.tar.gz") { dir -> Files.createDirectories(dir.resolve("$rootName/lib")) }
         serveArchive("$rootName.tar.gz", archive)
