@@ -105,8 +105,13 @@ class WaveProjectService(private val project: Project) : Disposable {
 
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return
-        NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
+        val notification = NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
             .createNotification("Wave Tools", StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
+        // NodeLookup.NotFound: the fix is one click away, also when the tool window is closed.
+        if (state.reason.startsWith("Node.js")) {
+            notification.addAction(NotificationAction.createSimple("Download Node.js for Wave Tools") { ManagedNodeService.getInstance().download(project) })
+        }
+        notification
             .addAction(NotificationAction.createSimple("Restart Wave Tools Core") { supervisor.restartAsync() })
             .addAction(NotificationAction.createSimple("Settings…") {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
