@@ -5,13 +5,15 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WaveCore } from "./core/runtime.js";
 import { InvalidToolArguments, UnknownTool } from "./core/registry.js";
 import { resultText } from "./core/tool.js";
-import { directoryExists } from "./core/workspace.js";
-import { canonicalDir } from "./core/paths.js";
+import { isDirectory } from "./util/files.js";
+import { canonicalDir } from "./util/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { setLogLevel } from "./util/log.js";
-import { ENV_COMMAND_HELP, runEnvCommand } from "./env/command.js";
+import { ENV_COMMAND_HELP, runEnvCommand, type EnvReportSection } from "./env/command.js";
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
+import { ShellEngine } from "./shell/engine.js";
+import { formatSearchHelpers } from "./shell/shims/index.js";
 
 class UsageError extends Error {}
 
@@ -115,9 +117,9 @@ async function coreFromOptions(
   defaultMode?: "allow-all",
 ): Promise<WaveCore> {
   const root = canonicalDir(values.root ?? process.cwd());
-  if (!directoryExists(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
+  if (!isDirectory(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
   const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
-  for (const d of dirs) if (!directoryExists(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
+  for (const d of dirs) if (!isDirectory(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
   let permissions;
   try {
     permissions = await parsePolicy({ mode: values["permission-mode"] ?? defaultMode, allow: values.allow, deny: values.deny });
@@ -268,6 +270,17 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-registerCommand("env", ENV_COMMAND_HELP, runEnvCommand);
+/** `wave-core env`'s search-helper section: the probes a core would run, in an engine of its own (it writes no files). */
+async function searchHelpersSection(): Promise<EnvReportSection[]> {
+  const engine = new ShellEngine();
+  try {
+    const helpers = await engine.searchHelpers();
+    return [{ key: "searchHelpers", value: helpers, text: formatSearchHelpers(helpers) }];
+  } finally {
+    engine.dispose();
+  }
+}
+
+registerCommand("env", ENV_COMMAND_HELP, (argv) => runEnvCommand(argv, searchHelpersSection));
 
 void main(process.argv.slice(2));

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { NODE_CORE_DIR } from "../src/shell/shims/testSupport.js";
+import { NODE_CORE_DIR } from "./support/shims.js";
 import { tempDir } from "./support/processes.js";
 
 const SCRIPT = path.join(NODE_CORE_DIR, "scripts", "build-helpers.sh");

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkVendorDir, readElf, readMachO, readPe } from "../scripts/check-vendor.mjs";
-import { NODE_CORE_DIR, REAL_VENDOR_ROOT, requireRealVendor } from "../src/shell/shims/testSupport.js";
+import { NODE_CORE_DIR, REAL_VENDOR_ROOT, requireRealVendor } from "./support/shims.js";
 import { tempDir } from "./support/processes.js";
 
 const SCRIPT = path.join(NODE_CORE_DIR, "scripts", "check-vendor.mjs");

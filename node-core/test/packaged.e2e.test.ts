@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSyn
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkVendorDir } from "../scripts/check-vendor.mjs";
-import { makeFakeHome, secretValue, writeProfile, type FakeHome } from "../src/env/testSupport.js";
+import { makeFakeHome, secretValue, writeProfile, type FakeHome } from "./support/loginEnv.js";
 import { BUNDLE, bundleExists, CoreProcess } from "./support/coreProcess.js";
 import { tempDir } from "./support/processes.js";
 

@@ -1,7 +1,6 @@
 // `wave-core env [--json]`: runs the login-environment probe the way the core does at start-up and
 // prints its status. Names only, never values.
 import { parseArgs } from "node:util";
-import { searchHelperStatus, type SearchHelpers } from "../shell/shims/index.js";
 import { startLoginEnvironmentProbe } from "./index.js";
 import type { EnvStatus } from "./status.js";
 
@@ -25,7 +24,7 @@ const PARSE_MODES: Record<string, string> = {
   lines: "line by line",
 };
 
-export function formatEnvStatus(status: EnvStatus): string {
+function formatEnvStatus(status: EnvStatus): string {
   const rows: Array<[string, string]> = [];
   if (status.shell) rows.push(["shell", status.shell]);
   if (status.durationMs !== null && status.attempts > 0) {
@@ -44,18 +43,17 @@ export function formatEnvStatus(status: EnvStatus): string {
   ].join("\n");
 }
 
-/** The helpers section of `wave-core env`: one line per tool. */
-export function formatSearchHelpers(helpers: SearchHelpers): string {
-  const lines = [`Search helpers (vendor/${helpers.platform}):`];
-  const width = Math.max(...helpers.tools.map((t) => t.tool.length));
-  for (const t of helpers.tools) {
-    const detail = t.state === "active" ? `active, ${t.version} (${t.path})` : `${t.state}: ${t.reason}`;
-    lines.push(`  ${t.tool.padEnd(width)}  ${detail}`);
-  }
-  return lines.join("\n") + "\n";
+/**
+ * A section `wave-core env` prints after the probe's status: `key` in the `--json` object, `text`
+ * in the plain output. The CLI supplies the search helpers' section (shell/ sits above env/).
+ */
+export interface EnvReportSection {
+  key: string;
+  value: unknown;
+  text: string;
 }
 
-export async function runEnvCommand(argv: string[]): Promise<number> {
+export async function runEnvCommand(argv: string[], moreSections: () => Promise<EnvReportSection[]> = async () => []): Promise<number> {
   let json = false;
   try {
     const { values } = parseArgs({
@@ -84,9 +82,11 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     process.off("SIGTERM", stop);
   }
   const status = probe.status;
-  const searchHelpers = await searchHelperStatus();
+  const sections = await moreSections();
   process.stdout.write(
-    json ? JSON.stringify({ ...status, searchHelpers }, null, 2) + "\n" : formatEnvStatus(status) + "\n" + formatSearchHelpers(searchHelpers),
+    json
+      ? JSON.stringify({ ...status, ...Object.fromEntries(sections.map((s) => [s.key, s.value])) }, null, 2) + "\n"
+      : [formatEnvStatus(status), ...sections.map((s) => s.text)].join("\n"),
   );
   return status.state === "ok" || status.state === "degraded" ? 0 : 1;
 }

@@ -27,7 +27,3 @@ export const PENDING_STATUS: EnvStatus = Object.freeze({
   parseMode: null,
   adoptedKeys: [],
 }) as EnvStatus;
-
-export function isSettled(status: EnvStatus): boolean {
-  return status.state !== "pending";
-}

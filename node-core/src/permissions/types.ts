@@ -9,12 +9,19 @@ export interface PermissionRequest {
   tool: string;
   /** A shell command, judged part by part. */
   command?: string;
-  /** A file to write; only paths outside the allowed directories need permission. */
+  /** A file to write; paths outside the allowed directories and sensitive workspace files need permission. */
   path?: string;
   /** Shown to the user next to the command. */
   description?: string;
   /** Where the command runs (absolute, or relative to the session's directory); the session's directory by default. */
   directory?: string;
+  /**
+   * The command will run inside an active OS sandbox. In `ask` mode a sandboxed command with no
+   * danger warning and no deny rule runs without a question; in `deny-all` it changes nothing.
+   */
+  sandboxed?: boolean;
+  /** Why the command will run outside the sandbox ("no sandbox is available: bwrap is not installed", …). */
+  outsideSandboxReason?: string;
 }
 
 export interface PermissionCheck extends PermissionRequest {
@@ -37,6 +44,10 @@ export interface PermissionPrompt {
   parts: PartVerdict[];
   /** The rules "Always allow" would remember; the user may edit them. */
   suggestedRules: string[];
+  /** Command checks: the command will run inside the OS sandbox. */
+  sandboxed?: boolean;
+  /** Command checks: why it will run outside the sandbox (show it: the user's answer is the only protection). */
+  outsideSandboxReason?: string;
   /** After this long without an answer the core denies and cancels the request. */
   timeoutMs: number;
 }

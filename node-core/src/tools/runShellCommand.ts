@@ -5,26 +5,26 @@
 // PIDs and the Process Group PGID. Same engine as Bash: the session's task manager starts the run
 // (so the session's end stops whatever it leaves running), the runner, the kill path, the markers
 // and childEnvironment().
-import { accessSync, constants as fsConstants, realpathSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants as fsConstants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
 import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
-import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
+import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
+import { MAX_RESULT_CHARS } from "../shell/output.js";
 import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
-import { longTimeout } from "../shell/timer.js";
 import { TASKS } from "../tasks/manager.js";
 
-export const RSC_NAME = "run_shell_command";
+const RSC_NAME = "run_shell_command";
 export const RSC_DEFAULT_TIMEOUT_MS = 120_000;
 /** Progress goes out at most this often (the seed: output updated once a second). */
-export const RSC_PROGRESS_INTERVAL_MS = 1000;
+const RSC_PROGRESS_INTERVAL_MS = 1000;
 /** A command that prints nothing still reports progress this often, so waiting clients know it runs. */
-export const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
+const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
 const PROGRESS_TAIL_BYTES = 4096;
 const PROGRESS_TAIL_LINES = 20;
 const STDERR_EVIDENCE_BYTES = 8192;
@@ -65,7 +65,7 @@ export type DirectoryCheck =
   | { ok: false; failure: Failure; display: string };
 
 /** `directory` as the model gave it → the real directory inside the workspace root, or why not. */
-export function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
+function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
   if (input === undefined || input === "" || input === ".") return { ok: true, abs: root, display: "(root)" };
   const display = input;
   const fail = (kind: Failure["kind"], message: string): DirectoryCheck => ({ ok: false, failure: { kind, message }, display });
@@ -179,7 +179,7 @@ export interface RunShellCommandStructured {
 const orNone = (v: string | number | null | undefined) => (v === null || v === undefined || v === "" ? "(none)" : String(v));
 const orEmpty = (s: string) => (s === "" ? "(empty)" : s.replace(/\n$/, ""));
 
-export function formatResult(s: RunShellCommandStructured): string {
+function formatResult(s: RunShellCommandStructured): string {
   const lines = [
     `Command: ${s.command}`,
     `Directory: ${s.directory}`,
@@ -241,43 +241,11 @@ function sizeOf(file: string | undefined): number {
   }
 }
 
-function summarize(file: string | undefined, limit: number): OutputSummary {
-  if (!file) return { text: "", truncated: false, totalBytes: 0, binary: false };
-  try {
-    return summarizeOutput(file, limit);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { text: "", truncated: false, totalBytes: 0, binary: false };
-    return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
-  }
-}
-
-function removeLater(files: Array<string | undefined>): void {
-  setImmediate(() => {
-    for (const f of files) {
-      if (!f) continue;
-      try {
-        rmSync(f, { force: true });
-      } catch {
-        // A leftover in our own output directory is removed with it.
-      }
-    }
-  });
-}
-
 function progressMessage(stdout: string, stderr: string): string {
   const parts: string[] = [];
   if (stdout) parts.push(stdout);
   if (stderr) parts.push(`[stderr]\n${stderr}`);
   return parts.length ? parts.join("\n") : "(no output yet)";
-}
-
-type Outcome = { kind: "exit" } | { kind: "timeout" } | { kind: "abort"; reason: string };
-
-function abortReason(signal: AbortSignal): string {
-  const r = signal.reason as unknown;
-  if (r instanceof Error) return r.message;
-  return typeof r === "string" ? r : "cancelled";
 }
 
 export const runShellCommandTool = defineTool({
@@ -312,7 +280,7 @@ export const runShellCommandTool = defineTool({
         command: input.command,
         cwd: prep.directory.abs,
         trackCwd: false,
-        shimsEnabled: ctx.workspace.setting("shims", true),
+        shimsEnabled: ctx.workspace.setting("shims"),
         separateStderr: true,
         shellKind: "bash",
         signal: ctx.signal,
@@ -340,25 +308,8 @@ export const runShellCommandTool = defineTool({
       ctx.progress({ message: progressMessage(out.text, err.text), progress: Math.floor((gate.sentAt - gate.startedAt) / 1000) });
     }, RSC_PROGRESS_INTERVAL_MS);
 
-    let cancelTimer = () => {};
-    let onAbort = () => {};
-    const outcome = await new Promise<Outcome>((resolve) => {
-      let settled = false;
-      const settle = (o: Outcome) => {
-        if (!settled) {
-          settled = true;
-          resolve(o);
-        }
-      };
-      void run.exited.then(() => settle({ kind: "exit" }));
-      cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
-      onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener("abort", onAbort, { once: true });
-    });
+    const outcome = await awaitEnding(run, { timeoutMs, signal: ctx.signal });
     clearInterval(ticker);
-    cancelTimer();
-    ctx.signal.removeEventListener("abort", onAbort);
 
     let survivors: Survivor[] = [];
     if (outcome.kind === "exit") {
@@ -371,8 +322,8 @@ export const runShellCommandTool = defineTool({
     manager.runFinished(run, survivors.length > 0);
 
     const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));
-    const stdout = summarize(run.outputPath, budget.stdout);
-    const stderr = summarize(run.stderrPath, budget.stderr);
+    const stdout = readOutputSummary(run.outputPath, budget.stdout);
+    const stderr = readOutputSummary(run.stderrPath, budget.stderr);
     const failure = explainEnding({
       exitCode: status.exitCode,
       signal: status.signal,
@@ -382,7 +333,7 @@ export const runShellCommandTool = defineTool({
       stderrTail: readTail(run.stderrPath!, STDERR_EVIDENCE_BYTES, 200).text,
     });
     const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
-    if (!keep) removeLater([run.outputPath, run.stderrPath]);
+    if (!keep) removeFilesLater([run.outputPath, run.stderrPath]);
     const signal = signalNumber(status.signal);
     return result({
       ...base,

@@ -5,10 +5,9 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatSearchHelpers } from "../../env/command.js";
-import { ShimInjector } from "./index.js";
+import { formatSearchHelpers, ShimInjector } from "./index.js";
 import { GITIGNORE_PROBE, type ProbeRunner } from "./probe.js";
-import { REAL_VENDOR_ROOT, requireRealVendor } from "./testSupport.js";
+import { REAL_VENDOR_ROOT, requireRealVendor } from "../../../test/support/shims.js";
 
 let tmp: string;
 

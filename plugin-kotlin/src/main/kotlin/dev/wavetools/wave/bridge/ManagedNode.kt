@@ -128,7 +128,7 @@ class ManagedNodeRuntime(
     val distribution: NodeDistribution,
     private val http: HttpDownloader = JdkHttpDownloader,
     private val baseUrl: String = PinnedNode.BASE_URL,
-    private val log: BridgeLog = BridgeLog.NONE,
+    private val log: BridgeLog,
 ) {
     val installDir: Path = root.resolve(distribution.rootName)
     val executable: Path = installDir.resolve(distribution.executable)

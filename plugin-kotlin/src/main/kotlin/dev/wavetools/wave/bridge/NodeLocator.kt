@@ -50,7 +50,7 @@ sealed class NodeLookup {
                 append("\nTried:")
                 for (a in attempts) append("\n  • ${a.path} (${a.source}): ${a.outcome}")
             }
-            append("\nDownload Node.js ${PinnedNode.VERSION.major} LTS for Wave Tools (the button in the Wave tool window; it is kept in the IDE's ")
+            append("\nDownload Node.js ${PinnedNode.VERSION.major} LTS for Wave Tools (the Download link in the Wave tool window; it is kept in the IDE's ")
             append("system folder and shared by all projects), install Node.js $minimumMajor or newer from https://nodejs.org, ")
             append("or set its path in Settings | Tools | Wave Tools | Node.js path.")
         }
@@ -278,7 +278,10 @@ class NodeLocator(
         const val IDE_INTERPRETER = "the IDE's Node.js interpreter"
         const val MANAGED = "downloaded for Wave Tools"
 
-        /** The oldest Node.js the core runs on (node-core/package.json `engines`). */
+        /**
+         * The oldest Node.js the plugin starts the core with (the repository's `engines`). The bundle
+         * itself still runs on 18, which is past its end of life; the plugin asks for a supported one.
+         */
         const val MINIMUM_MAJOR = 20
     }
 }
@@ -293,6 +296,7 @@ object CoreScript {
         throw CoreLaunchException(
             "The bundled wave-core ($FILE_NAME) is missing" + (candidate?.let { " at ${it.path}" } ?: "") +
                 ". Reinstall the Wave Tools plugin; when building from source, run `npm run build` before the Gradle build.",
+            kind = FailureKind.CORE_MISSING,
         )
     }
 }

@@ -29,6 +29,7 @@ data class WslPath(val distribution: String, val linuxPath: String) {
                     "The tools would run as Windows processes on the \\\\wsl$ share, not in Linux where the project's toolchain is, so Wave Tools does not start them.",
                     "Use a project folder on a Windows drive, or run the IDE inside WSL (for example through JetBrains Gateway's WSL support), where Wave Tools runs as on Linux.",
                 ),
+                FailureKind.WSL_PROJECT,
             )
         }
     }

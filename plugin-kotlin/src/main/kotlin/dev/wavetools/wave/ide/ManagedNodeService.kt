@@ -16,12 +16,15 @@ import com.intellij.openapi.util.text.StringUtil
 import com.intellij.util.io.HttpRequests
 import dev.wavetools.wave.bridge.BridgeLog
 import dev.wavetools.wave.bridge.CoreState
+import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.HttpDownloader
 import dev.wavetools.wave.bridge.InstallCancelledException
 import dev.wavetools.wave.bridge.InstallProgress
 import dev.wavetools.wave.bridge.ManagedNodeRuntime
+import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.OsFamily
 import dev.wavetools.wave.bridge.PinnedNode
+import dev.wavetools.wave.ui.WaveBundle
 import java.io.InputStream
 import java.nio.file.Path
 import java.nio.file.Paths
@@ -61,6 +64,9 @@ class ManagedNodeService {
 
     fun installedNode(): Path? = runtime?.installed()
 
+    /** Whether "Download Node.js for Wave Tools" can help: there is an archive for this machine and it is not installed yet. */
+    fun canDownload(): Boolean = runtime != null && installedNode() == null
+
     /**
      * Downloads and installs the runtime in the background with a cancellable progress indicator,
      * then restarts every open project's core that is waiting for a Node.js. A second call while a
@@ -69,11 +75,12 @@ class ManagedNodeService {
     fun download(project: Project?) {
         val runtime = runtime
         if (runtime == null) {
-            notify(project, "Wave Tools has no Node.js download for this machine (${System.getProperty("os.name")} ${System.getProperty("os.arch")}). Install Node.js 20 or newer from https://nodejs.org and set its path in Settings | Tools | Wave Tools.", NotificationType.WARNING)
+            val text = WaveBundle.message("managedNode.unavailable.text", System.getProperty("os.name") ?: "?", System.getProperty("os.arch") ?: "?", NodeLocator.MINIMUM_MAJOR)
+            notify(project, text, NotificationType.WARNING)
             return
         }
         if (!downloading.compareAndSet(false, true)) return
-        val title = "Downloading Node.js ${PinnedNode.VERSION} for Wave Tools"
+        val title = WaveBundle.message("managedNode.progress.title", PinnedNode.VERSION)
         ProgressManager.getInstance().run(object : Task.Backgroundable(project, title, true) {
             override fun run(indicator: ProgressIndicator) {
                 indicator.isIndeterminate = false
@@ -85,17 +92,17 @@ class ManagedNodeService {
             }
 
             override fun onSuccess() {
-                notify(project, "Node.js ${PinnedNode.VERSION} is installed for Wave Tools in ${runtime.installDir}.", NotificationType.INFORMATION)
+                notify(project, WaveBundle.message("managedNode.installed.text", PinnedNode.VERSION, runtime.installDir), NotificationType.INFORMATION)
                 restartWaitingCores()
             }
 
             override fun onCancel() {
-                notify(project, "The Node.js download was cancelled; nothing was installed.", NotificationType.INFORMATION)
+                notify(project, WaveBundle.message("managedNode.cancelled.text"), NotificationType.INFORMATION)
             }
 
             override fun onThrowable(error: Throwable) {
                 log.warn("the Node.js download failed", error)
-                notify(project, error.message ?: "The Node.js download failed; nothing was installed.", NotificationType.ERROR)
+                notify(project, error.message ?: WaveBundle.message("managedNode.failed.text"), NotificationType.ERROR)
             }
 
             override fun onFinished() {
@@ -108,14 +115,14 @@ class ManagedNodeService {
         for (p in ProjectManager.getInstance().openProjects) {
             val service = WaveProjectService.getInstanceIfCreated(p) ?: continue
             val state = service.supervisor.state
-            // Only the cores that failed for want of a Node.js (NodeLookup.NotFound's message); others failed for their own reasons.
-            if (state is CoreState.Failed && state.reason.startsWith("Node.js")) service.supervisor.restartAsync()
+            // Only the cores that failed for want of a Node.js; others failed for their own reasons.
+            if (state is CoreState.Failed && state.kind == FailureKind.NODE_NOT_FOUND) service.supervisor.restartAsync()
         }
     }
 
     private fun notify(project: Project?, text: String, type: NotificationType) {
         NotificationGroupManager.getInstance().getNotificationGroup(WaveProjectService.NOTIFICATION_GROUP)
-            .createNotification("Wave Tools", StringUtil.escapeXmlEntities(text), type)
+            .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(text), type)
             .notify(project)
     }
 
@@ -129,10 +136,10 @@ class ManagedNodeService {
             if (total > 0) {
                 indicator.isIndeterminate = false
                 indicator.fraction = done.toDouble() / total
-                indicator.text2 = "${megabytes(done)} of ${megabytes(total)} MB"
+                indicator.text2 = WaveBundle.message("managedNode.progress.megabytes", megabytes(done), megabytes(total))
             } else {
                 indicator.isIndeterminate = true
-                indicator.text2 = "${megabytes(done)} MB"
+                indicator.text2 = WaveBundle.message("managedNode.progress.megabytesSoFar", megabytes(done))
             }
         }
 

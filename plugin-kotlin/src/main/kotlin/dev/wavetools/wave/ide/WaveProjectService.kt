@@ -19,12 +19,14 @@ import dev.wavetools.wave.bridge.CoreLaunchException
 import dev.wavetools.wave.bridge.CoreScript
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.HostInfo
 import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PermissionBridge
 import dev.wavetools.wave.bridge.WslPath
+import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
 import java.nio.file.Paths
 
@@ -70,7 +72,7 @@ class WaveProjectService(private val project: Project) : Disposable {
 
     private fun launch(): CoreLaunch {
         val settings = WaveSettings.getInstance().state
-        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.")
+        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.", kind = FailureKind.NO_PROJECT_DIRECTORY)
         WslPath.unsupportedProject(root)?.let { throw it }
         val ideEnvironment = EnvironmentUtil.getEnvironmentMap()
         val managed = ManagedNodeService.getInstance()
@@ -85,7 +87,11 @@ class WaveProjectService(private val project: Project) : Disposable {
                 log.info("wave-core runs on ${found.describe()}")
                 found.path
             }
-            is NodeLookup.NotFound -> throw CoreLaunchException(found.message().lineSequence().first(), found.message().lines().drop(1))
+            is NodeLookup.NotFound -> throw CoreLaunchException(
+                found.message().lineSequence().first(),
+                found.attempts.map { "${it.path} (${it.source}): ${it.outcome}" },
+                FailureKind.NODE_NOT_FOUND,
+            )
         }
         val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
         val environment = ideEnvironment.toMutableMap()
@@ -106,14 +112,14 @@ class WaveProjectService(private val project: Project) : Disposable {
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return
         val notification = NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
-            .createNotification("Wave Tools", StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
-        // NodeLookup.NotFound: the fix is one click away, also when the tool window is closed.
-        if (state.reason.startsWith("Node.js")) {
-            notification.addAction(NotificationAction.createSimple("Download Node.js for Wave Tools") { ManagedNodeService.getInstance().download(project) })
+            .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
+        // No Node.js: the fix is one click away, also when the tool window is closed.
+        if (state.kind == FailureKind.NODE_NOT_FOUND && ManagedNodeService.getInstance().canDownload()) {
+            notification.addAction(NotificationAction.createSimple(WaveBundle.message("notification.downloadNode.action")) { ManagedNodeService.getInstance().download(project) })
         }
         notification
-            .addAction(NotificationAction.createSimple("Restart Wave Tools Core") { supervisor.restartAsync() })
-            .addAction(NotificationAction.createSimple("Settings…") {
+            .addAction(NotificationAction.createSimple(WaveBundle.message("notification.restart.action")) { supervisor.restartAsync() })
+            .addAction(NotificationAction.createSimple(WaveBundle.message("notification.settings.action")) {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
             })
             .notify(project)

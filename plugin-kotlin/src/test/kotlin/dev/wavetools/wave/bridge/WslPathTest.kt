@@ -31,5 +31,7 @@ class WslPathTest {
         val e = WslPath.unsupportedProject("//wsl.localhost/Ubuntu/home/me/app")!!
         assertEquals("Projects inside WSL are not supported by Wave Tools yet: //wsl.localhost/Ubuntu/home/me/app is /home/me/app in the WSL distribution Ubuntu.", e.message)
         assertTrue(e.details.any { it.contains("Windows drive") }, e.details.toString())
+        assertEquals(FailureKind.WSL_PROJECT, e.kind, "a setup problem: the tool window shows why instead of restarting")
+        assertTrue(e.kind.isSetupProblem)
     }
 }
