@@ -34,7 +34,10 @@ data class NodeVersion(val major: Int, val minor: Int, val patch: Int) : Compara
 }
 
 /** One place the locator looked, and what it found there. */
-data class NodeAttempt(val path: String, val source: String, val outcome: String)
+data class NodeAttempt(val path: String, val source: String, val outcome: String) {
+    /** `/usr/bin/node (PATH): not found` — one line of what was tried. */
+    fun describe(): String = "$path ($source): $outcome"
+}
 
 sealed class NodeLookup {
     data class Found(val path: Path, val version: NodeVersion, val source: String, val attempts: List<NodeAttempt>) : NodeLookup() {
@@ -45,15 +48,20 @@ sealed class NodeLookup {
     data class NotFound(val attempts: List<NodeAttempt>, val minimumMajor: Int) : NodeLookup() {
         /** What the fallback panel and the notification say: what was tried and how to fix it. */
         fun message(): String = buildString {
-            append("Node.js $minimumMajor or newer was not found.")
+            append(summary())
             if (attempts.isNotEmpty()) {
                 append("\nTried:")
-                for (a in attempts) append("\n  • ${a.path} (${a.source}): ${a.outcome}")
+                for (a in attempts) append("\n  • ${a.describe()}")
             }
             append("\nDownload Node.js ${PinnedNode.VERSION.major} LTS for Wave Tools (the Download link in the Wave tool window; it is kept in the IDE's ")
             append("system folder and shared by all projects), install Node.js $minimumMajor or newer from https://nodejs.org, ")
             append("or set its path in Settings | Tools | Wave Tools | Node.js path.")
         }
+
+        /** Why the core cannot start, as the tool window shows it: the summary, then each attempt under Details. */
+        fun launchException(): CoreLaunchException = CoreLaunchException(summary(), attempts.map { it.describe() }, FailureKind.NODE_NOT_FOUND)
+
+        private fun summary() = "Node.js $minimumMajor or newer was not found."
     }
 }
 

@@ -87,11 +87,7 @@ class WaveProjectService(private val project: Project) : Disposable {
                 log.info("wave-core runs on ${found.describe()}")
                 found.path
             }
-            is NodeLookup.NotFound -> throw CoreLaunchException(
-                found.message().lineSequence().first(),
-                found.attempts.map { "${it.path} (${it.source}): ${it.outcome}" },
-                FailureKind.NODE_NOT_FOUND,
-            )
+            is NodeLookup.NotFound -> throw found.launchException()
         }
         val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
         val environment = ideEnvironment.toMutableMap()

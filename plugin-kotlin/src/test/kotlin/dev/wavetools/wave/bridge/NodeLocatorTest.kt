@@ -126,6 +126,11 @@ class NodeLocatorTest {
         assertTrue(message.contains("https://nodejs.org"), message)
         assertTrue(message.contains("Settings | Tools | Wave Tools"), message)
         assertTrue(message.contains("Download Node.js 22 LTS for Wave Tools"), message)
+        val failure = lookup.launchException()
+        assertEquals("Node.js 20 or newer was not found.", failure.message)
+        assertEquals(FailureKind.NODE_NOT_FOUND, failure.kind, "the tool window shows the Node.js fallback, with the Download link")
+        assertEquals(lookup.attempts.size, failure.details.size)
+        assertTrue(failure.details.contains("$old (PATH): Node.js v14.21.3 is too old (20 or newer is needed)"), failure.details.toString())
     }
 
     @Test
