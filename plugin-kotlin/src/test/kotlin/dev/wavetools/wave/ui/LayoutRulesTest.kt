@@ -118,6 +118,18 @@ class LayoutRulesTest {
     }
 
     @Test
+    fun `a bullet list with a hanging indent paints each line once - its first line is no heavier than the same text without the indent`() = onEdt {
+        // One line, so both start at x = 0: the pixels must be the same. Swing's ParagraphView drew the
+        // first row of a negative first-line indent twice, which antialiased text shows as darker.
+        fun rendered(indent: Int) = paint(TextBlock("• /usr/bin/node (PATH): not found", Tone.SECONDARY, small = true).apply { hangingIndent = indent }, Dimension(320, 24))
+        val plain = rendered(0)
+        val hanging = rendered(10)
+        val differing = (0 until 320).sumOf { x -> (0 until 24).count { y -> plain.getRGB(x, y) != hanging.getRGB(x, y) } }
+        assertTrue((0 until 320).any { x -> (0 until 24).any { y -> plain.getRGB(x, y) != plain.getRGB(0, 0) } }, "the text was painted")
+        assertEquals(0, differing, "pixels that differ")
+    }
+
+    @Test
     fun `warnings and reasons wrap at narrow widths instead of being cut`() = onEdt {
         val panel = laidOut(Scenes::approvals, 340)
         val warning = panel.feed.approvals().flatMap { it.warningBlocks }.first()
