@@ -392,6 +392,11 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
         for (run in if (markdown) InlineCode.split(source) else listOf(InlineCode.Run(source, false))) {
             doc.insertString(doc.length, run.text, if (run.code) code else plain)
         }
+        // Any character past Latin-1 (a bullet, a dash, "…") sets AbstractDocument.MultiByteProperty
+        // (package-private, "multiByte"), which switches Swing to the JDK's line BreakIterator: it
+        // breaks inside "Node.js", "v16.20.2" and "-rf". Lines break at spaces instead, and inside a
+        // word only when it alone is wider than the line (WrapAnywhereKit).
+        doc.putProperty(MULTI_BYTE_PROPERTY, false)
         val paragraph = SimpleAttributeSet().apply {
             StyleConstants.setAlignment(this, if (centered) StyleConstants.ALIGN_CENTER else StyleConstants.ALIGN_LEFT)
             StyleConstants.setLeftIndent(this, hangingIndent.toFloat())
@@ -414,6 +419,10 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
     }
 
     override fun getMinimumSize(): Dimension = Dimension(0, super.getMinimumSize().height)
+
+    private companion object {
+        const val MULTI_BYTE_PROPERTY = "multiByte"
+    }
 }
 
 /**

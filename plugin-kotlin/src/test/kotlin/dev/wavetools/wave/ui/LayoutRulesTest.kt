@@ -130,6 +130,25 @@ class LayoutRulesTest {
     }
 
     @Test
+    fun `text wraps at spaces - never inside a version, a name like Node_js or an option like -rf - even with a bullet in it`() = onEdt {
+        val path = "/home/dev/.nvm/versions/node/v16.20.2/bin/node"
+        val text = "• $path (nvm): Node.js v16.20.2 is too old (20 or newer is needed); rm -rf /tmp/build"
+        val pathEnd = text.indexOf(path) + path.length
+        for (width in 120..420 step 7) {
+            val block = TextBlock(text, Tone.SECONDARY, small = true).apply { hangingIndent = 10 }
+            repeat(2) { layoutTree(block, Dimension(width, 400)) }
+            block.setSize(width, block.preferredSize.height)
+            block.doLayout()
+            val lineEnds = (0 until block.document.length).groupBy { block.modelToView2D(it).bounds.y }.values.map { it.last() + 1 }.dropLast(1)
+            assertTrue(lineEnds.isNotEmpty(), "wrapped at $width px")
+            // The path alone may be wider than a line, and is then cut where the line ends; nothing after it may be.
+            for (end in lineEnds.filter { it > pathEnd }) {
+                assertEquals(' ', text[end - 1], "at $width px a line ends inside a word: \"${text.substring(0, end).takeLast(24)}\"")
+            }
+        }
+    }
+
+    @Test
     fun `warnings and reasons wrap at narrow widths instead of being cut`() = onEdt {
         val panel = laidOut(Scenes::approvals, 340)
         val warning = panel.feed.approvals().flatMap { it.warningBlocks }.first()
