@@ -18,7 +18,8 @@ import javax.swing.JPanel
 open class EmptyStateView : JPanel(), Themed {
     protected val column = verticalStack()
     val reasonBlock = centered(TextBlock("", Tone.SECONDARY))
-    val linksRow = centeredRow()
+    private val primaryRow = centeredRow()
+    private val linksRow = centeredRow()
     val helpRow = centeredRow()
     var details: DetailsSection? = null
         private set
@@ -28,6 +29,8 @@ open class EmptyStateView : JPanel(), Themed {
         layout = CenteredColumnLayout(column)
         add(column)
         column.addRow(reasonBlock)
+        primaryRow.isVisible = false
+        column.addRow(primaryRow)
         column.addRow(linksRow)
         column.addRow(helpRow)
         themeChanged(WaveTheme.current)
@@ -35,20 +38,28 @@ open class EmptyStateView : JPanel(), Themed {
 
     override fun themeChanged(theme: Theme) {
         background = theme.background
-        linksRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(8), 0, 0, 0)
+        primaryRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(8), 0, 0, 0)
+        // Under a primary link, the other links follow as a wrapped line would (the rows' vgap).
+        linksRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(if (primaryRow.isVisible) 4 else 8), 0, 0, 0)
         helpRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(6), 0, 0, 0)
     }
 
-    /** The links, each a [LinkAction]; none: the row is hidden. */
-    fun setLinks(links: List<LinkAction>) {
-        linksRow.removeAll()
-        links.forEach { l -> linksRow.add(LinkLabel(l.text) { l.run() }) }
-        linksRow.isVisible = links.isNotEmpty()
+    /**
+     * The links, each a [LinkAction]; [primary], the fix to try first, gets a line of its own above
+     * them (at every width, rather than wherever the wrapping puts it). None: the rows are hidden.
+     */
+    fun setLinks(links: List<LinkAction>, primary: LinkAction? = null) {
+        for ((row, actions) in listOf(primaryRow to listOfNotNull(primary), linksRow to links)) {
+            row.removeAll()
+            actions.forEach { l -> row.add(LinkLabel(l.text) { l.run() }) }
+            row.isVisible = actions.isNotEmpty()
+        }
+        themeChanged(WaveTheme.current)
         revalidate()
         repaint()
     }
 
-    fun links(): List<LinkLabel> = linksRow.components.filterIsInstance<LinkLabel>() + helpRow.components.filterIsInstance<LinkLabel>()
+    fun links(): List<LinkLabel> = listOf(primaryRow, linksRow, helpRow).flatMap { it.components.filterIsInstance<LinkLabel>() }
 
     fun setHelp(text: String, run: (() -> Unit)?) {
         helpRow.removeAll()
@@ -151,7 +162,7 @@ class FallbackPanel(private val host: HostServices, private val onRetry: () -> U
         when (state.kind) {
             FailureKind.NODE_NOT_FOUND -> {
                 reasonBlock.source = WaveBundle.message("fallback.node.reason", NodeLocator.MINIMUM_MAJOR)
-                setLinks(listOfNotNull(host.downloadNode?.let { LinkAction(WaveBundle.message("fallback.downloadNode.link"), it) }, chooseNode, retry))
+                setLinks(listOf(chooseNode, retry), primary = host.downloadNode?.let { LinkAction(WaveBundle.message("fallback.downloadNode.link"), it) })
                 setDetails(state.detail)
             }
             FailureKind.START_FAILED -> {
