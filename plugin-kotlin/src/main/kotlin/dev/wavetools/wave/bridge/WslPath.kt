@@ -20,14 +20,20 @@ data class WslPath(val distribution: String, val linuxPath: String) {
             return WslPath(m.groupValues[2], rest.ifEmpty { "/" })
         }
 
-        /** The reason a project in WSL cannot start a core, and what to do instead; null for any other path. */
+        /**
+         * The reason a project in WSL cannot start a core and what to do instead (the message, for the
+         * notification and the status line), with where the project is and why under the details; null
+         * for any other path.
+         */
         fun unsupportedProject(projectPath: String): CoreLaunchException? {
             val wsl = parse(projectPath) ?: return null
             return CoreLaunchException(
-                "Projects inside WSL are not supported by Wave Tools yet: $projectPath is ${wsl.linuxPath} in the WSL distribution ${wsl.distribution}.",
+                "Projects inside WSL are not supported by Wave Tools yet: $projectPath is in the WSL distribution ${wsl.distribution}. " +
+                    "Open the project from a folder on a Windows drive, or run the IDE inside WSL.",
                 listOf(
+                    "$projectPath is ${wsl.linuxPath} in the WSL distribution ${wsl.distribution}.",
                     "The tools would run as Windows processes on the \\\\wsl$ share, not in Linux where the project's toolchain is, so Wave Tools does not start them.",
-                    "Use a project folder on a Windows drive, or run the IDE inside WSL (for example through JetBrains Gateway's WSL support), where Wave Tools runs as on Linux.",
+                    "JetBrains Gateway's WSL support runs the IDE inside WSL, where Wave Tools runs as on Linux.",
                 ),
                 FailureKind.WSL_PROJECT,
             )

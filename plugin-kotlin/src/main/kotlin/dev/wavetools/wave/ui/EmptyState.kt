@@ -176,9 +176,10 @@ class FallbackPanel(private val host: HostServices, private val onRetry: () -> U
                 setDetails(listOf(state.reason) + state.detail)
             }
             FailureKind.WSL_PROJECT -> {
+                // The bundle's reason says what to do; where the project is and why are the details.
                 reasonBlock.source = WaveBundle.message("fallback.wslProject.reason")
                 setLinks(emptyList())
-                setDetails(listOf(state.reason) + state.detail)
+                setDetails(state.detail)
             }
             FailureKind.NO_PROJECT_DIRECTORY -> {
                 reasonBlock.source = WaveBundle.message("fallback.noProjectDirectory.reason")

@@ -29,8 +29,13 @@ class WslPathTest {
     @Test
     fun `a WSL project gets a launch error that says why and what to do`() {
         val e = WslPath.unsupportedProject("//wsl.localhost/Ubuntu/home/me/app")!!
-        assertEquals("Projects inside WSL are not supported by Wave Tools yet: //wsl.localhost/Ubuntu/home/me/app is /home/me/app in the WSL distribution Ubuntu.", e.message)
-        assertTrue(e.details.any { it.contains("Windows drive") }, e.details.toString())
+        assertEquals(
+            "Projects inside WSL are not supported by Wave Tools yet: //wsl.localhost/Ubuntu/home/me/app is in the WSL distribution Ubuntu. " +
+                "Open the project from a folder on a Windows drive, or run the IDE inside WSL.",
+            e.message,
+        )
+        assertEquals("//wsl.localhost/Ubuntu/home/me/app is /home/me/app in the WSL distribution Ubuntu.", e.details.first())
+        assertTrue(e.details.any { it.contains("""\\wsl$ share""") }, e.details.toString())
         assertEquals(FailureKind.WSL_PROJECT, e.kind, "a setup problem: the tool window shows why instead of restarting")
         assertTrue(e.kind.isSetupProblem)
     }

@@ -37,6 +37,7 @@ class LayoutRulesTest {
         "tasks" to Scenes::tasks,
         "empty" to Scenes::emptyState,
         "fallback" to { Scenes.fallback(expanded = true) },
+        "fallback-wsl" to Scenes::wslProject,
     )
 
     @BeforeAll

@@ -20,6 +20,7 @@ import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
 import dev.wavetools.wave.bridge.WorkspaceInfo
+import dev.wavetools.wave.bridge.WslPath
 import java.nio.file.Files
 
 /**
@@ -62,6 +63,13 @@ object Scenes {
         ).launchException()
         panel.showFallback(CoreState.Failed(notFound.message!!, notFound.details, notFound.kind))
         if (expanded) panel.fallback.details?.setExpanded(true)
+    }
+
+    /** A project inside WSL: refused with the reason, which Details shows. */
+    fun wslProject(): WavePanel = WavePanel(host, FakeActions(), onRun = {}, onRetry = {}).also { panel ->
+        val refusal = WslPath.unsupportedProject("//wsl.localhost/Ubuntu-24.04/home/dev/shop")!!
+        panel.showFallback(CoreState.Failed(refusal.message!!, refusal.details, refusal.kind))
+        panel.fallback.details?.setExpanded(true)
     }
 
     /** The recorded session (a failing test run, an edit, a read, a grep, a background dev server, a running build) and more. */
