@@ -10,8 +10,10 @@ import { canonicalDir } from "./util/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { setLogLevel } from "./util/log.js";
-import { ENV_COMMAND_HELP, runEnvCommand } from "./env/command.js";
+import { ENV_COMMAND_HELP, runEnvCommand, type EnvReportSection } from "./env/command.js";
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
+import { ShellEngine } from "./shell/engine.js";
+import { formatSearchHelpers } from "./shell/shims/index.js";
 
 class UsageError extends Error {}
 
@@ -382,6 +384,17 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-registerCommand("env", ENV_COMMAND_HELP, runEnvCommand);
+/** `wave-core env`'s search-helper section: the probes a core would run, in an engine of its own (it writes no files). */
+async function searchHelpersSection(): Promise<EnvReportSection[]> {
+  const engine = new ShellEngine();
+  try {
+    const helpers = await engine.searchHelpers();
+    return [{ key: "searchHelpers", value: helpers, text: formatSearchHelpers(helpers) }];
+  } finally {
+    engine.dispose();
+  }
+}
+
+registerCommand("env", ENV_COMMAND_HELP, (argv) => runEnvCommand(argv, searchHelpersSection));
 
 void main(process.argv.slice(2));

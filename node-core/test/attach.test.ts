@@ -1,7 +1,7 @@
 // `wave-core mcp --attach`: an SDK client on stdio, as an agent starts it, reaching the listening
 // core whose workspace contains its directory, or a local core when there is none.
 import { LoggingMessageNotificationSchema, ElicitRequestSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
@@ -178,6 +178,38 @@ describe("mcp --attach", () => {
     const a = await agent(root, stateDir, { args: ["--allow", "pwd"] });
     expect(textOf(await a.client.callTool({ name: "Bash", arguments: { command: "pwd" } }))).toBe(root);
     expect(a.stderr()).toContain(`wave-core: no IDE core serves ${root}; running a local core, as wave-core mcp does`);
+  });
+
+  it("answers a line that is not JSON, and one over the 10 MiB limit, as wave-core mcp does, and keeps relaying", async () => {
+    const root = makeWorkspace();
+    const stateDir = stateDirForTest();
+    const { core } = await listening(root, stateDir);
+    const proxy = spawn(process.execPath, [BUNDLE, "mcp", "--attach"], { cwd: root, env: { ...process.env, WAVE_STATE_DIR: stateDir }, stdio: ["pipe", "pipe", "pipe"] });
+    const lines: Array<Record<string, any>> = [];
+    let buffer = "";
+    proxy.stdout.setEncoding("utf8");
+    proxy.stdout.on("data", (d: string) => {
+      buffer += d;
+      for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+        lines.push(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    try {
+      proxy.stdin.write("this is not json\n");
+      const huge = JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "Write", arguments: { file_path: "big.txt", content: "x".repeat(11 * 1024 * 1024) } }, id: 9 });
+      proxy.stdin.write(huge + "\n");
+      proxy.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) + "\n");
+      expect(await waitFor(() => lines.length >= 3, 20_000)).toBe(true);
+      expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });
+      expect(lines[1]).toMatchObject({ id: 9, error: { code: -32600, message: expect.stringMatching(/^Message too large: a line of \d+ bytes exceeds the 10 MiB limit/) } });
+      expect(lines[2]).toMatchObject({ id: 1, result: { serverInfo: { name: "wave-core" } } });
+      expect(existsSync(path.join(root, "big.txt"))).toBe(false);
+      expect(core.notifications("tool/started")).toEqual([]);
+    } finally {
+      proxy.stdin.end();
+      await new Promise((r) => proxy.once("exit", r));
+    }
   });
 
   it("--attach=required fails without a live core, saying what to do", () => {

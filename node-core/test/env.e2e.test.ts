@@ -54,8 +54,10 @@ describe("the login-environment probe in `wave-core serve`", () => {
     const pids = readPids(fake, "pids");
     expect(pids).toHaveLength(4);
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
-    // The core keeps serving.
-    expect((await core.request("env/status")).result).toEqual(changed.params);
+    // The core keeps serving; env/status is the notification's status plus the search helpers.
+    const { searchHelpers, ...probed } = (await core.request("env/status")).result;
+    expect(probed).toEqual(changed.params);
+    expect(searchHelpers.tools.map((t: { tool: string }) => t.tool)).toEqual(["ugrep", "bfs", "rg"]);
     expect(await closeCode(core)).toBe(0);
   }, 30_000);
 
@@ -71,7 +73,8 @@ describe("the login-environment probe in `wave-core serve`", () => {
     const changed = await notification(core, "env/statusChanged", 15_000);
     expect(changed.params).toMatchObject({ state: "ok", shell: "/bin/zsh", attempts: 1, parseMode: "nul", adoptedKeys: ["HTTPS_PROXY", "PATH", "SSH_AUTH_SOCK"] });
     expect(typeof changed.params!.durationMs).toBe("number");
-    expect((await core.request("env/status")).result).toEqual(changed.params);
+    const { searchHelpers: _helpers, ...probed } = (await core.request("env/status")).result;
+    expect(probed).toEqual(changed.params);
     expect(await closeCode(core)).toBe(0);
     const everything = core.stdout + core.stderr;
     expect(everything).toContain("login environment adopted");
@@ -113,7 +116,7 @@ describe("`wave-core env`", () => {
     const result = runEnv(["--json"], coreEnv(fake.home, shell, { WAVE_LOG_LEVEL: "debug" }));
     expect(result.status).toBe(0);
     const status = JSON.parse(result.stdout);
-    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys"]);
+    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys", "searchHelpers"]);
     expect(status).toMatchObject({ state: "ok", shell: SHELL_PATHS[shell], attempts: 1, parseMode: "nul", adoptedKeys: ["ALL_PROXY", "PATH"] });
     expect(result.stdout + result.stderr).not.toContain(proxy);
   });

@@ -9,7 +9,8 @@ export const ENV_COMMAND_HELP = `Usage: wave-core env [--json]
 Runs the login-shell environment probe the way the core does when it starts, and prints what it
 found: the state (ok, degraded, failed), the shell it ran, how long it took, how many attempts,
 how the output was parsed, and the names of the variables the core adopts. Values are never
-printed.
+printed. Then the bundled search helpers (ugrep, bfs, rg) for this platform: which are active,
+with their versions, and why any other is not (the system command runs instead).
 
 Options:
   --json   print the status as JSON (the same object as the env/status host method)
@@ -42,7 +43,17 @@ function formatEnvStatus(status: EnvStatus): string {
   ].join("\n");
 }
 
-export async function runEnvCommand(argv: string[]): Promise<number> {
+/**
+ * A section `wave-core env` prints after the probe's status: `key` in the `--json` object, `text`
+ * in the plain output. The CLI supplies the search helpers' section (shell/ sits above env/).
+ */
+export interface EnvReportSection {
+  key: string;
+  value: unknown;
+  text: string;
+}
+
+export async function runEnvCommand(argv: string[], moreSections: () => Promise<EnvReportSection[]> = async () => []): Promise<number> {
   let json = false;
   try {
     const { values } = parseArgs({
@@ -71,6 +82,11 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     process.off("SIGTERM", stop);
   }
   const status = probe.status;
-  process.stdout.write(json ? JSON.stringify(status, null, 2) + "\n" : formatEnvStatus(status));
+  const sections = await moreSections();
+  process.stdout.write(
+    json
+      ? JSON.stringify({ ...status, ...Object.fromEntries(sections.map((s) => [s.key, s.value])) }, null, 2) + "\n"
+      : [formatEnvStatus(status), ...sections.map((s) => s.text)].join("\n"),
+  );
   return status.state === "ok" || status.state === "degraded" ? 0 : 1;
 }

@@ -11,7 +11,8 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lockDir, processAlive, rankLocks, readLiveLocks, type IdeLock, type LockChoice } from "./ideLock.js";
-import { LineSplitter, MAX_LINE_BYTES } from "./jsonrpc.js";
+import { LineSplitter, oversizedLineResponse, parseMessage } from "./jsonrpc.js";
+import { MCP_MAX_LINE_BYTES } from "./lineTransport.js";
 import { CLIENT_CWD_HEADER } from "./mcpHttp.js";
 import { StreamableHttpClient } from "./httpClientTransport.js";
 
@@ -270,26 +271,23 @@ export async function startAttachProxy(target: AttachTarget, io: AttachIo, opts:
     }
   };
 
+  // The same framing and limits as `wave-core mcp`: a line over the limit or one that is not JSON-RPC
+  // is answered with an error at once (it never reaches the core), and the proxy keeps serving.
   const splitter = new LineSplitter((event) => {
     if (event.kind === "oversized") {
-      io.note(`wave-core: dropped a message of ${event.bytes} bytes from the agent (the limit is ${MAX_LINE_BYTES}).`);
+      toAgent(oversizedLineResponse(event, splitter.maxBytes) as Message);
       return;
     }
-    if (event.text.trim() === "") return;
-    let msg: Message;
-    try {
-      msg = JSON.parse(event.text) as Message;
-    } catch (err) {
-      io.note(`wave-core: ignored a line from the agent that is not JSON: ${(err as Error).message}`);
+    const parsed = parseMessage(event.text);
+    if (!parsed) return;
+    if (parsed.kind === "invalid") {
+      toAgent({ jsonrpc: "2.0", id: parsed.id, error: parsed.error } as unknown as Message);
       return;
     }
-    if (msg === null || typeof msg !== "object" || Array.isArray(msg)) {
-      io.note("wave-core: ignored a line from the agent that is not a JSON-RPC message.");
-      return;
-    }
+    const msg = parsed.message as unknown as Message;
     // In order: each POST returns once the core has taken the message.
     sendChain = sendChain.then(() => forward(msg, event.text));
-  });
+  }, MCP_MAX_LINE_BYTES);
 
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));

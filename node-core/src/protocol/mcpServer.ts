@@ -2,7 +2,6 @@
 // on stdio (the main session); `serve --listen` serves one per Streamable HTTP connection, each in
 // its own session (mcpHttp.ts). Either way one MCP connection is one session.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   ErrorCode as McpErrorCode,
@@ -21,6 +20,7 @@ import { elicitationAsker } from "./askers/elicitation.js";
 import { formatTaskNotice, taskSummary } from "../tasks/notices.js";
 import type { TaskInfo } from "../tasks/manager.js";
 import type { PermissionAsker } from "../permissions/types.js";
+import { LineTransport } from "./lineTransport.js";
 
 const log = createLogger("mcp-server");
 
@@ -136,11 +136,13 @@ export async function startMcpServer(
     detach();
     void core.shutdown().then(resolveClosed);
   };
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // Our own framing (shared with `serve`): an oversized or malformed line is answered, not fatal.
+  const transport = new LineTransport(io.stdin, io.stdout);
   transport.onclose = finish;
-  io.stdin.once("end", finish);
-  io.stdin.once("close", finish);
   server.onerror = (err) => log.debug("mcp transport error", { error: err });
   await server.connect(transport);
+  // After connect, so a last line without a newline is read before the end stops the core.
+  io.stdin.once("end", finish);
+  io.stdin.once("close", finish);
   return { server, closed };
 }

@@ -2,11 +2,13 @@
 import { z } from "zod";
 import { defineHostMethod } from "../hostMethod.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
+import { SHELL_ENGINE } from "../../shell/engine.js";
 
+/** The probe's status, plus which bundled search helpers this core's shells use (probed when asked). */
 const envStatus = defineHostMethod({
   name: "env/status",
   params: z.object({}).passthrough(),
-  handle: () => loginEnvironmentStatus(),
+  handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), searchHelpers: await core.services.get(SHELL_ENGINE).searchHelpers() }),
 });
 
 export const envHostMethods = [envStatus];
