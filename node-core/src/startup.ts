@@ -6,12 +6,15 @@ import { startLoginEnvironment } from "./env/startupHook.js";
 import { startTaskSupport } from "./tasks/startup.js";
 import { startShims } from "./shell/shims/startupHook.js";
 import type { ParsedPolicy } from "./permissions/service.js";
+import type { SandboxCliOptions } from "./shell/sandbox/settings.js";
 
 export interface CoreOptions {
   root: string;
   additionalDirectories?: string[];
   /** --permission-mode, --allow and --deny. */
   permissions?: ParsedPolicy;
+  /** --sandbox and --sandbox-network. */
+  sandbox?: SandboxCliOptions;
 }
 
 type StartupHook = (core: WaveCore) => void;
@@ -20,7 +23,7 @@ type StartupHook = (core: WaveCore) => void;
 const startupHooks: StartupHook[] = [startLoginEnvironment, startTaskSupport, startShims];
 
 export function createCore(opts: CoreOptions): WaveCore {
-  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });
+  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions, sandbox: opts.sandbox });
   for (const hook of startupHooks) hook(core);
   return core;
 }

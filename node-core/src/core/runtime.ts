@@ -8,6 +8,8 @@ import { SessionManager, type Session } from "./session.js";
 import { errorResult, type CallOrigin, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "./workspace.js";
 import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
+import { SandboxService } from "../shell/sandbox/service.js";
+import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import type { PermissionAsker } from "../permissions/types.js";
 
 const log = createLogger("core");
@@ -58,16 +60,27 @@ export class WaveCore {
   readonly sessions: SessionManager;
   readonly registry: ToolRegistry;
   readonly permissions: PermissionService;
+  readonly sandbox: SandboxService;
   private readonly calls = new Map<string, InFlightCall>();
   private nextCall = 1;
   private readonly callPrefix = randomBytes(3).toString("hex");
   private shuttingDown: Promise<void> | undefined;
 
-  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy }) {
+  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy; sandbox?: SandboxCliOptions }) {
     this.workspace = new Workspace(opts.root, opts.additionalDirectories);
     this.sessions = new SessionManager(this.workspace, this.events);
     this.registry = new ToolRegistry(opts.tools);
-    this.permissions = new PermissionService({ workspace: this.workspace, sessions: this.sessions, events: this.events }, opts.permissions);
+    this.sandbox = new SandboxService({
+      workspace: this.workspace,
+      events: this.events,
+      cli: opts.sandbox,
+      permissionMode: () => this.permissions.effectiveMode(),
+    });
+    this.permissions = new PermissionService(
+      { workspace: this.workspace, sessions: this.sessions, events: this.events, sandbox: this.sandbox },
+      opts.permissions,
+    );
+    this.onShutdown(() => this.sandbox.dispose());
   }
 
   get isShuttingDown(): boolean {
@@ -128,6 +141,7 @@ export class WaveCore {
         session,
         workspace: this.workspace,
         events: this.events,
+        sandbox: this.sandbox,
         origin: req.origin,
         signal: controller.signal,
         log: createLogger(`tool:${tool.name}`),

@@ -8,6 +8,7 @@ export class Workspace {
   private _root: string;
   private readonly additional: string[] = [];
   private _settings: Settings = {};
+  private readonly settingsListeners = new Set<() => void>();
 
   constructor(root: string, additionalDirectories: string[] = []) {
     this._root = canonicalDir(root);
@@ -54,6 +55,13 @@ export class Workspace {
 
   updateSettings(patch: Settings): void {
     this._settings = { ...this._settings, ...patch };
+    for (const listener of this.settingsListeners) listener();
+  }
+
+  /** Calls `listener` after every settings change; returns the function that stops it. */
+  onSettingsChanged(listener: () => void): () => void {
+    this.settingsListeners.add(listener);
+    return () => this.settingsListeners.delete(listener);
   }
 
   /** Typed read of one setting with a fallback when it is absent or of the wrong type. */

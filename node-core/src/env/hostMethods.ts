@@ -6,7 +6,7 @@ import { loginEnvironmentStatus } from "./index.js";
 export const envStatus = defineHostMethod({
   name: "env/status",
   params: z.object({}).passthrough(),
-  handle: () => loginEnvironmentStatus(),
+  handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), sandbox: await core.sandbox.status() }),
 });
 
 export const envHostMethods = [envStatus];

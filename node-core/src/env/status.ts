@@ -1,5 +1,6 @@
 // The probe's observable state (PROTOCOL.md `EnvStatus`): what `env/status`, the
 // `env/statusChanged` notification and `wave-core env` report. Names only, never values.
+import type { SandboxStatus } from "../shell/sandbox/service.js";
 
 export type EnvState = "pending" | "ok" | "degraded" | "failed";
 export type ParseMode = "nul" | "lines";
@@ -17,6 +18,8 @@ export type EnvStatus = {
   adoptedKeys: string[];
   /** Why the probe degraded or failed (never contains a variable's value). */
   reason?: string;
+  /** The OS sandbox shell commands run in (env/status, env/statusChanged, `wave-core env`). */
+  sandbox?: SandboxStatus;
 };
 
 export const PENDING_STATUS: EnvStatus = Object.freeze({

@@ -46,6 +46,16 @@ export interface Decision {
   path?: string;
   /** Every part allowed by a rule or built in, whatever the mode. */
   allowedByRules: boolean;
+  /** Commands: it will run inside the OS sandbox. */
+  sandboxed: boolean;
+  /** Commands that run outside the sandbox: why. */
+  outsideSandboxReason?: string;
+}
+
+/** How the command will run, for the decision (see sandboxAutoAllow). */
+export interface CommandRunContext {
+  sandboxed?: boolean;
+  outsideSandboxReason?: string;
 }
 
 export interface DecideContext extends Places {
@@ -106,7 +116,7 @@ function judgePart(part: CommandPart, warnings: Warning[], rules: RuleSet): Part
   return { ...base, ...suggestion, status: "needs-approval", reason: `No rule allows ${quote(part.text)}.` };
 }
 
-export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries): Decision {
+export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, run: CommandRunContext = {}): Decision {
   const split = splitCommand(command, lib, { cwd: ctx.cwd, home: ctx.home });
   const global = globalWarnings(split);
   const parts = split.parts.map((p) => judgePart(p, partWarnings(p, ctx), rules));
@@ -122,6 +132,8 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     parts,
     suggestedRules,
     allowedByRules,
+    sandboxed: run.sandboxed === true,
+    ...(run.sandboxed !== true && run.outsideSandboxReason ? { outsideSandboxReason: run.outsideSandboxReason } : {}),
   });
 
   const denied = parts.find((p) => p.status === "denied");
@@ -133,10 +145,22 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     const ruled = parts.filter((p) => p.rule && p.rule !== "(built-in)");
     return decision("allow", parts.length === 0 ? "The command runs nothing." : ruled.length ? `Allowed by ${[...new Set(ruled.map((p) => quote(p.rule!)))].join(", ")}.` : "Only harmless built-ins.");
   }
+  const auto = sandboxAutoAllow(mode, run, warnings);
+  if (auto) return decision("allow", auto);
   const pending = parts.filter((p) => p.status === "needs-approval");
   const why = [...global.map((w) => w.message), ...pending.map((p) => p.reason)].join(" ");
   if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and the command is not allowed by rules: ${why}`);
   return decision("ask", why);
+}
+
+/**
+ * Friction (issue 12): in `ask` mode a command that runs inside the OS sandbox, has no danger
+ * warning and no deny rule runs without a question — the kernel, not this parser, stops what it
+ * must not do. Returns the reason when it applies. (Deny rules were checked before this.)
+ */
+export function sandboxAutoAllow(mode: PermissionMode, run: CommandRunContext, warnings: readonly Warning[]): string | undefined {
+  if (mode !== "ask" || run.sandboxed !== true || warnings.length > 0) return undefined;
+  return "It runs inside the sandbox (it can write only the allowed directories) and has no danger warning.";
 }
 
 const SENSITIVE_HOME = /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gitconfig|\.config\/fish\/config\.fish|\.pam_environment|\.xprofile)$/;
@@ -167,6 +191,7 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
     suggestedRules,
     path: abs,
     allowedByRules,
+    sandboxed: false,
   });
   const denied = matching(rules.deny);
   if (denied) return decision("deny", `${abs} matches the deny rule ${quote(denied.text)}.`, [], [], false);

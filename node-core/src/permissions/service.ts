@@ -4,7 +4,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { EventBus } from "../core/events.js";
-import type { SessionManager } from "../core/session.js";
+import type { Session, SessionManager } from "../core/session.js";
 import type { CallOrigin } from "../core/tool.js";
 import type { Workspace } from "../core/workspace.js";
 import { createLogger } from "../util/log.js";
@@ -100,6 +100,11 @@ interface HostLayer {
   askTimeoutMs?: number;
 }
 
+/** What the permission layer needs to know of the OS sandbox: how a command of a session would run. */
+export interface SandboxOracle {
+  wouldSandbox(session: Session): Promise<{ sandboxed: boolean; reason?: string }>;
+}
+
 export class PermissionService {
   private readonly cli: ParsedPolicy;
   private host: HostLayer = { allow: [], deny: [] };
@@ -108,7 +113,7 @@ export class PermissionService {
   private places: { home: string; tempDir: string } | undefined;
 
   constructor(
-    private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus },
+    private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus; sandbox?: SandboxOracle },
     cli?: ParsedPolicy,
     places?: { home: string; tempDir: string },
   ) {
@@ -118,6 +123,19 @@ export class PermissionService {
 
   get mode(): PermissionMode {
     return this.host.mode ?? this.cli.mode ?? "ask";
+  }
+
+  /**
+   * The mode in force right now, including a `settings.permissions.mode` that arrived since the
+   * last decision (settings are applied lazily, before each decision).
+   */
+  effectiveMode(): PermissionMode {
+    const raw = this.deps.workspace.settings.permissions;
+    if (raw !== this.appliedSettings && raw !== undefined) {
+      const parsed = settingsSchema.safeParse(raw);
+      if (parsed.success && "mode" in parsed.data) return parsed.data.mode ?? this.cli.mode ?? "ask";
+    }
+    return this.mode;
   }
 
   private rules(): RuleSet {
@@ -184,7 +202,14 @@ export class PermissionService {
     this.places ??= defaultPlaces();
     const ctx: DecideContext = { cwd: directory, root: this.deps.workspace.root, allowedDirectories: session.allowedDirectories(), ...this.places };
     let decision: Decision;
-    if (check.command !== undefined) decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib);
+    if (check.command !== undefined) {
+      // A tool says how its command runs; a preview (permissions/evaluate) gets the sandbox's current state.
+      const run =
+        check.sandboxed !== undefined
+          ? { sandboxed: check.sandboxed, outsideSandboxReason: check.outsideSandboxReason }
+          : await this.deps.sandbox?.wouldSandbox(session).then((w) => ({ sandboxed: w.sandboxed, outsideSandboxReason: w.reason }));
+      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, run ?? {});
+    }
     else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
     else throw new PolicyError("A permission check needs a command or a path.");
     return { decision, directory, sessionId: session.id };
@@ -245,6 +270,8 @@ export class PermissionService {
       parts: decision.parts,
       suggestedRules: decision.suggestedRules,
       timeoutMs: this.askTimeoutMs,
+      sandboxed: decision.sandboxed,
+      ...(decision.outsideSandboxReason ? { outsideSandboxReason: decision.outsideSandboxReason } : {}),
     };
     const signal = opts.signal ?? new AbortController().signal;
     let answer: PermissionAnswer;

@@ -15,6 +15,10 @@ export interface PermissionRequest {
   description?: string;
   /** Where the command runs (absolute, or relative to the session's directory); the session's directory by default. */
   directory?: string;
+  /** The command will run inside an active OS sandbox (shell/sandbox). Unset: the sandbox's current state decides. */
+  sandboxed?: boolean;
+  /** Why it will run outside the sandbox, when it will. */
+  outsideSandboxReason?: string;
 }
 
 export interface PermissionCheck extends PermissionRequest {
@@ -39,6 +43,10 @@ export interface PermissionPrompt {
   suggestedRules: string[];
   /** After this long without an answer the core denies and cancels the request. */
   timeoutMs: number;
+  /** Commands: it will run inside the OS sandbox. False for paths and for commands that run outside it. */
+  sandboxed: boolean;
+  /** Commands that run outside the sandbox: why (show it: the command runs with the user's full permissions). */
+  outsideSandboxReason?: string;
 }
 
 export const PERMISSION_DECISIONS = ["allow-once", "always-allow", "deny"] as const;

@@ -114,6 +114,20 @@ export function procHasMarker(pid: number, query: MarkerQuery): boolean {
   }
 }
 
+/**
+ * Whether the process is the first process of a PID namespace below ours (`NSpid: <ours> … 1`):
+ * a sandbox's reaper, which lives exactly as long as the processes it holds.
+ */
+export function isNamespaceInit(pid: number): boolean {
+  try {
+    const line = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1];
+    const ids = line?.trim().split(/\s+/) ?? [];
+    return ids.length > 1 && ids[ids.length - 1] === "1";
+  } catch {
+    return false;
+  }
+}
+
 export function procCommandLine(pid: number): string {
   try {
     const raw = readFileSync(`/proc/${pid}/cmdline`);

@@ -14,6 +14,7 @@ import { killTree, collectTree, type KillReport } from "./killTree.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
 import { envValue, hostPlatform, type Platform } from "./platform.js";
 import {
+  isNamespaceInit,
   lastAllocatedPid,
   linuxProcessTable,
   listProcPids,
@@ -23,6 +24,7 @@ import {
   readProcEntry,
 } from "./processTable.js";
 import { resolveShellCached } from "./resolve.js";
+import type { SandboxPlan } from "./sandbox/service.js";
 import { shimInjection } from "./shims/index.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
 import { ensureWatchdog, unwatchGroup, watchGroup } from "./watchdog.js";
@@ -55,6 +57,8 @@ export interface RunSpec {
    */
   signal?: AbortSignal;
   platform?: Platform;
+  /** A sandboxed plan wraps the shell in the OS sandbox (shell/sandbox); otherwise it runs as is. */
+  sandbox?: SandboxPlan;
 }
 
 export interface ExitStatus {
@@ -96,6 +100,7 @@ export class ShellRun {
   private status: ExitStatus | undefined;
   private stopInFlight: Promise<KillReport> | undefined;
   private stopRequestedAt: number | undefined;
+  private readonly shellLine: string;
   readonly exited: Promise<ExitStatus>;
 
   constructor(
@@ -105,7 +110,12 @@ export class ShellRun {
     readonly cwdFile: string | undefined,
     private readonly env: Record<string, string>,
     private readonly platform: Platform,
+    /** The shell's own command line (inside the sandbox's wrapper, when there is one). */
+    shellLine?: string,
+    /** It runs inside an OS sandbox. */
+    readonly sandboxed = false,
   ) {
+    this.shellLine = shellLine ?? child.spawnargs.join(" ");
     this.exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         this.finish({ exitCode: code, signal });
@@ -221,13 +231,15 @@ export class ShellRun {
     } else {
       pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
     }
+    // A sandbox's namespace init (bwrap's reaper) lives exactly as long as the processes it holds: part of the tree, never a survivor.
+    if (this.sandboxed) pids = pids.filter((p) => !isNamespaceInit(p));
     if (pids.length === 0) unwatchGroup(pid);
     const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
     if (table === linuxProcessTable) {
       // A child the shell forked just before exiting may not have exec'd its program yet: it
       // still shows the shell's own command line. Give it a moment to become what it runs (a
       // subshell that never execs keeps that line, which is then the truth).
-      const shellLine = this.child.spawnargs.join(" ");
+      const shellLine = this.shellLine;
       for (let i = 0; i < 5 && survivors.some((s) => s.command === shellLine); i++) {
         await delay(10);
         for (const s of survivors) if (s.command === shellLine) s.command = procCommandLine(s.pid);
@@ -287,6 +299,21 @@ function groupExists(pgid: number): boolean {
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
+/**
+ * The cwd file exists (empty) before the shell starts: a sandbox makes exactly this file
+ * writable, and an empty file reads as "unknown" when the shell never writes it.
+ */
+function createCwdFile(file: string): void {
+  try {
+    closeSync(openSync(file, "w", 0o600));
+  } catch (err) {
+    throw new SpawnFailed(
+      `Could not create the cwd file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
+      err,
+    );
+  }
+}
+
 /** Opens (creates, or appends to) an output file, private to the user. */
 function openOutput(file: string): number {
   try {
@@ -322,6 +349,7 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     corePid: process.pid,
   });
 
+  if (cwdFile) createCwdFile(cwdFile);
   const fd = openOutput(spec.outputPath);
   let errFd: number;
   try {
@@ -335,11 +363,21 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     if (errFd !== fd) closeSync(errFd);
   };
   ensureWatchdog(platform);
+  const runFiles = [spec.outputPath, ...(spec.stderrPath !== undefined ? [spec.stderrPath] : []), ...(cwdFile ? [cwdFile] : [])];
+  let launch: { file: string; args: string[]; env: Record<string, string> } = inv;
+  if (spec.sandbox?.wrap) {
+    try {
+      launch = spec.sandbox.wrap({ file: inv.file, args: inv.args, env: inv.env, cwd: spec.cwd, runFiles });
+    } catch (err) {
+      closeOutputs();
+      throw new SpawnFailed(`Could not prepare the sandbox for the command: ${(err as Error).message}.`, err);
+    }
+  }
   let child: ChildProcess;
   try {
-    child = spawn(inv.file, inv.args, {
+    child = spawn(launch.file, launch.args, {
       cwd: spec.cwd,
-      env: inv.env,
+      env: launch.env,
       // stdin is /dev/null: reads get EOF at once (BASH-FG-2). Files, never pipes, for the output.
       stdio: ["ignore", fd, errFd],
       detached: true,
@@ -347,17 +385,22 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     });
   } catch (err) {
     closeOutputs();
-    throw new SpawnFailed(`Could not start ${shell.path}: ${(err as Error).message}.`, err);
+    throw new SpawnFailed(`Could not start ${launch.file}: ${(err as Error).message}.`, err);
   }
   // The child has its own copies now; ours would only keep the files open.
   closeOutputs();
-  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform);
+  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), launch !== inv);
   if (child.pid === undefined) {
     const status = await run.exited;
     const code = (status.error as NodeJS.ErrnoException | undefined)?.code;
+    const what = launch === inv ? shell.path : `the sandbox (${launch.file})`;
     throw new SpawnFailed(
-      `Could not start ${shell.path} (${code ?? status.error?.message ?? "unknown error"}). ${
-        code === "ENOENT" ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh." : "Check that the shell is executable."
+      `Could not start ${what} (${code ?? status.error?.message ?? "unknown error"}). ${
+        launch !== inv
+          ? "Check that bubblewrap is installed and works (wave-core env), or set sandbox mode to off."
+          : code === "ENOENT"
+            ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh."
+            : "Check that the shell is executable."
       }`,
       status.error,
     );

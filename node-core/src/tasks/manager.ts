@@ -11,6 +11,7 @@ import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
 import { hostPlatform } from "../shell/platform.js";
 import { processTableFor } from "../shell/processTable.js";
 import { startShellRun, type ShellRun, type Survivor } from "../shell/runner.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
 import type { ShellKind } from "../shell/types.js";
 
 const log = createLogger("tasks");
@@ -110,6 +111,8 @@ export class TaskManager implements SessionService {
     signal?: AbortSignal;
     separateStderr?: boolean;
     shellKind?: ShellKind;
+    /** How the command runs with respect to the OS sandbox (the call's plan). */
+    sandbox?: SandboxPlan;
   }): Promise<ShellRun> {
     if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
     const seq = ++this.seq;
@@ -125,6 +128,7 @@ export class TaskManager implements SessionService {
       trackCwd: opts.trackCwd,
       shimsEnabled: opts.shimsEnabled,
       signal: opts.signal,
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     });
     this.liveRuns.add(run);
     if (this.disposed) void run.stop();

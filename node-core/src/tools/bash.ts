@@ -10,6 +10,8 @@ import { startsWithSleep } from "../shell/invocation.js";
 import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "../shell/sandbox/call.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
 import { shimsEnabled } from "../shell/shims/index.js";
 import { longTimeout } from "../shell/timer.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
@@ -53,6 +55,8 @@ Timeouts and background tasks:
 Permission:
 - The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.
 
+${SANDBOX_TEXT}
+
 ${SEARCH_COMMANDS_TEXT}`;
 
 const inputSchema = z.strictObject({
@@ -73,6 +77,7 @@ const inputSchema = z.strictObject({
     .boolean()
     .optional()
     .describe("Run the command as a background task and return at once with its task ID and output file. No timeout applies."),
+  dangerouslyDisableSandbox: DISABLE_SANDBOX_PARAMETER,
 });
 
 export type BashInput = z.output<typeof inputSchema>;
@@ -107,6 +112,8 @@ export interface BashStructured {
   cwdReset: boolean;
   survivors: Survivor[];
   durationMs: number;
+  /** The command ran inside the OS sandbox. */
+  sandboxed: boolean;
   [key: string]: unknown;
 }
 
@@ -129,6 +136,7 @@ function structured(ctx: ToolContext, fields: Partial<BashStructured>): BashStru
     cwdReset: false,
     survivors: [],
     durationMs: 0,
+    sandboxed: false,
     ...fields,
   };
 }
@@ -189,134 +197,148 @@ export const bashTool = defineTool({
   description: BASH_DESCRIPTION,
   inputSchema,
   annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },
-  // Checked by the runtime before anything starts: a denied command never spawns a process.
-  permission: (input) => ({ tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}) }),
+  // Checked by the runtime before anything starts: a denied command never spawns a process. The
+  // sandbox plan made here is the one the command runs under.
+  async permission(input, ctx) {
+    const plan = await planFor(input, ctx);
+    if (plan.refusal) return undefined;
+    return { tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
+  },
   async run(input, ctx) {
-    const manager = ctx.session.service(TASKS);
-    const notes: string[] = [];
-    let cwdReset = false;
-
-    // A directory deleted since the last command: start in the original one (BASH-CWD-2).
-    const start = ctx.session.effectiveCwd();
-    let cwd = start.cwd;
-    if (start.resetFrom) {
-      cwdReset = true;
-      notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
-    }
-    if (!directoryExists(cwd)) {
-      const root = ctx.workspace.root;
-      if (!directoryExists(root)) {
-        return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
-      }
-      ctx.session.setCwd(root, true);
-      cwd = root;
-      cwdReset = true;
-      notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
-    }
-
-    const shims = shimsEnabled(ctx.workspace);
-    const background = input.run_in_background === true;
-    const taskId = background ? newTaskId() : undefined;
-    // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
-    // promise a task id now; the call answers with it the moment the command runs.
-    let earlyBackgroundId: string | undefined;
-    if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
-    let run: ShellRun;
-    try {
-      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal });
-    } catch (err) {
-      ctx.setMoveToBackgroundHandler(undefined);
-      if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
-      throw err;
-    }
-
-    if (background) {
-      const task = manager.adopt(run, { origin: "background", description: input.description, taskId });
-      return result(
-        joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]),
-        structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }),
-      );
-    }
-
-    const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
-    let settled = false;
-    let cancelTimer = () => {};
-    let onAbort = () => {};
-    const outcome = await new Promise<Outcome>((resolve) => {
-      const settle = (o: Outcome) => {
-        if (settled) return;
-        settled = true;
-        resolve(o);
-      };
-      void run.exited.then(() => settle({ kind: "exit" }));
-      cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
-      const moveToBackground = (taskId?: string) => {
-        if (settled || !run.running) return undefined;
-        try {
-          const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
-          settle({ kind: "user", task });
-          return task.taskId;
-        } catch {
-          return undefined;
-        }
-      };
-      ctx.setMoveToBackgroundHandler(() => moveToBackground());
-      if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
-      onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener("abort", onAbort, { once: true });
-    });
-    cancelTimer();
-    ctx.setMoveToBackgroundHandler(undefined);
-    ctx.signal.removeEventListener("abort", onAbort);
-
-    switch (outcome.kind) {
-      case "user":
-        return result(
-          joinParts("", [userBackgroundText(outcome.task.taskId, outcome.task.outputPath), ...notes]),
-          structured(ctx, {
-            outputPath: outcome.task.outputPath,
-            backgroundTaskId: outcome.task.taskId,
-            backgroundedByUser: true,
-            cwdReset,
-            durationMs: run.durationMs,
-          }),
-        );
-      case "timeout":
-        if (!startsWithSleep(input.command)) {
-          try {
-            const task = manager.adopt(run, { origin: "timeout", description: input.description });
-            return result(
-              joinParts("", [autoBackgroundText(timeoutMs, task.taskId, task.outputPath), ...notes]),
-              structured(ctx, {
-                outputPath: task.outputPath,
-                backgroundTaskId: task.taskId,
-                assistantAutoBackgrounded: true,
-                timedOut: true,
-                cwdReset,
-                durationMs: run.durationMs,
-              }),
-            );
-          } catch {
-            // The session ended at the same moment: stop the command like a sleep.
-          }
-        }
-        return finishStopped(ctx, manager, run, notes, cwdReset, {
-          note: `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was stopped (commands that start with sleep are not moved to the background).`,
-          success: true,
-          timedOut: true,
-        });
-      case "abort":
-        return finishStopped(ctx, manager, run, notes, cwdReset, {
-          note: `Command was aborted before it finished (${outcome.reason}); the output above is what it printed until then.`,
-          success: false,
-          interrupted: true,
-        });
-      case "exit":
-        return finishExited(ctx, manager, run, notes, cwdReset);
-    }
+    const plan = await planFor(input, ctx);
+    if (plan.refusal) return withSandboxOutcome(failure(ctx, plan.refusal, { sandboxRefused: true }), plan, false);
+    let started = false;
+    const result = await runCommand(input, ctx, plan, () => (started = true));
+    return withSandboxOutcome(result, plan, started);
   },
 });
+
+async function runCommand(input: BashInput, ctx: ToolContext, plan: SandboxPlan, onStarted: () => void): Promise<ToolResult> {
+  const manager = ctx.session.service(TASKS);
+  const notes: string[] = [];
+  let cwdReset = false;
+
+  // A directory deleted since the last command: start in the original one (BASH-CWD-2).
+  const start = ctx.session.effectiveCwd();
+  let cwd = start.cwd;
+  if (start.resetFrom) {
+    cwdReset = true;
+    notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
+  }
+  if (!directoryExists(cwd)) {
+    const root = ctx.workspace.root;
+    if (!directoryExists(root)) {
+      return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
+    }
+    ctx.session.setCwd(root, true);
+    cwd = root;
+    cwdReset = true;
+    notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
+  }
+
+  const shims = shimsEnabled(ctx.workspace);
+  const background = input.run_in_background === true;
+  const taskId = background ? newTaskId() : undefined;
+  // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
+  // promise a task id now; the call answers with it the moment the command runs.
+  let earlyBackgroundId: string | undefined;
+  if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
+  let run: ShellRun;
+  try {
+    run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal, sandbox: plan });
+    onStarted();
+  } catch (err) {
+    ctx.setMoveToBackgroundHandler(undefined);
+    if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
+    throw err;
+  }
+
+  if (background) {
+    const task = manager.adopt(run, { origin: "background", description: input.description, taskId });
+    return result(
+      joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]),
+      structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }),
+    );
+  }
+
+  const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+  let settled = false;
+  let cancelTimer = () => {};
+  let onAbort = () => {};
+  const outcome = await new Promise<Outcome>((resolve) => {
+    const settle = (o: Outcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(o);
+    };
+    void run.exited.then(() => settle({ kind: "exit" }));
+    cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
+    const moveToBackground = (taskId?: string) => {
+      if (settled || !run.running) return undefined;
+      try {
+        const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
+        settle({ kind: "user", task });
+        return task.taskId;
+      } catch {
+        return undefined;
+      }
+    };
+    ctx.setMoveToBackgroundHandler(() => moveToBackground());
+    if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
+    onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  cancelTimer();
+  ctx.setMoveToBackgroundHandler(undefined);
+  ctx.signal.removeEventListener("abort", onAbort);
+
+  switch (outcome.kind) {
+    case "user":
+      return result(
+        joinParts("", [userBackgroundText(outcome.task.taskId, outcome.task.outputPath), ...notes]),
+        structured(ctx, {
+          outputPath: outcome.task.outputPath,
+          backgroundTaskId: outcome.task.taskId,
+          backgroundedByUser: true,
+          cwdReset,
+          durationMs: run.durationMs,
+        }),
+      );
+    case "timeout":
+      if (!startsWithSleep(input.command)) {
+        try {
+          const task = manager.adopt(run, { origin: "timeout", description: input.description });
+          return result(
+            joinParts("", [autoBackgroundText(timeoutMs, task.taskId, task.outputPath), ...notes]),
+            structured(ctx, {
+              outputPath: task.outputPath,
+              backgroundTaskId: task.taskId,
+              assistantAutoBackgrounded: true,
+              timedOut: true,
+              cwdReset,
+              durationMs: run.durationMs,
+            }),
+          );
+        } catch {
+          // The session ended at the same moment: stop the command like a sleep.
+        }
+      }
+      return finishStopped(ctx, manager, run, notes, cwdReset, {
+        note: `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was stopped (commands that start with sleep are not moved to the background).`,
+        success: true,
+        timedOut: true,
+      });
+    case "abort":
+      return finishStopped(ctx, manager, run, notes, cwdReset, {
+        note: `Command was aborted before it finished (${outcome.reason}); the output above is what it printed until then.`,
+        success: false,
+        interrupted: true,
+      });
+    case "exit":
+      return finishExited(ctx, manager, run, notes, cwdReset);
+  }
+}
 
 /** The shell exited on its own: output, exit status, survivors, cwd. */
 async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {

@@ -1,0 +1,47 @@
+// The policy as a bubblewrap command line. Pure: paths in, argv out.
+//
+//   --new-session     the command cannot push keystrokes into the caller's terminal (TIOCSTI)
+//   --unshare-pid     its own process namespace: it sees and signals only its own processes,
+//                     and killing the namespace's first process ends every process in it
+//   --unshare-ipc     no System V IPC with the host's processes
+//   --cap-drop ALL    as root too (bwrap keeps root's capabilities unless told not to, and a root
+//                     with CAP_SYS_ADMIN could remount `/` read-write)
+//   --unshare-net     network `deny`: a namespace with only its own loopback
+//   --ro-bind / /     read everything the user can, write nothing; then the policy's mounts in
+//                     order: writable binds, pinned directories, read-only protections, and empty
+//                     unreadable placeholders over denied paths
+//   --dev, --proc     a private /dev (with its own /dev/shm) and a /proc of the new namespace
+//
+// No --die-with-parent: bwrap would kill the namespace as soon as the shell exits, taking the
+// processes a command leaves running (`server &`) with it. The core's watchdog stops them when
+// the core dies instead, as it does without a sandbox.
+import { orderedMounts, type SandboxPolicy } from "./policy.js";
+
+export interface MaskFiles {
+  /** An empty directory nobody may list (mode 000). */
+  directory: string;
+  /** An empty file nobody may read (mode 000). */
+  file: string;
+}
+
+export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles }): string[] {
+  const args = ["--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
+  if (policy.network === "deny") args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const m of orderedMounts(policy)) {
+    switch (m.kind) {
+      case "writable":
+      case "pinned":
+        args.push("--bind", m.path, m.path);
+        break;
+      case "read-only":
+        args.push("--ro-bind", m.path, m.path);
+        break;
+      case "denied":
+        args.push("--ro-bind", m.directory ? opts.masks.directory : opts.masks.file, m.path);
+        break;
+    }
+  }
+  args.push("--chdir", opts.cwd);
+  return args;
+}

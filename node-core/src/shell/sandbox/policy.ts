@@ -1,0 +1,415 @@
+// What a sandboxed command may touch, as plain lists of canonical paths: the policy both the
+// bubblewrap argv (linux.ts) and the Seatbelt profile (macos.ts) are generated from. Pure apart
+// from the file-system questions it asks through `PolicyFs` (does this exist, where does it
+// really lead, what is in this directory), so tests can give any machine layout.
+//
+// Reading: everything the user can read, minus credential stores (DENY_READ_IN_HOME, the private
+// keys in ~/.ssh, sockets of daemons that run programs for the caller, `sandbox.denyRead`).
+// Writing: only the allowed directories, `sandbox.allowWrite`, the private temporary directory,
+// this command's own output and cwd files, and named package-manager caches; inside those,
+// PROTECTED_IN_WRITABLE (and the same names in the home directory) stay read-only.
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { isWithin } from "../../core/paths.js";
+import type { SandboxNetwork } from "./settings.js";
+
+/**
+ * Inside every writable directory (the workspace root, added directories, `allowWrite`) these
+ * stay read-only: files and folders that make git, a shell, direnv, an IDE or an agent run code
+ * or grant permissions the next time someone opens the project, outside the sandbox.
+ * Shared with the permission gate's list of sensitive workspace files (same names).
+ */
+export const PROTECTED_IN_WRITABLE: readonly string[] = [
+  ".git/config",
+  ".git/config.worktree",
+  ".git/hooks",
+  ".gitmodules",
+  ".envrc",
+  ".husky",
+  ".pre-commit-config.yaml",
+  ".vscode",
+  ".idea",
+  ".claude",
+  ".mcp.json",
+  ".cursor",
+  ".gemini",
+  ".devcontainer",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+];
+
+/**
+ * In the home directory, read-only whenever the home directory (or the file a link leads to) is
+ * writable at all: shell and tool start-up files, agent configuration, autostart entries.
+ */
+export const PROTECTED_IN_HOME: readonly string[] = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".config/fish",
+  ".gitconfig",
+  ".config/git",
+  ".ssh",
+  ".npmrc",
+  ".pypirc",
+  ".claude",
+  ".claude.json",
+  ".config/autostart",
+  ".config/systemd",
+  ".local/bin",
+];
+
+/** Credential stores in the home directory that no sandboxed command may read. */
+export const DENY_READ_IN_HOME: readonly string[] = [
+  ".aws/credentials",
+  ".aws/sso/cache",
+  ".aws/cli/cache",
+  ".azure",
+  ".config/gcloud",
+  ".kube/config",
+  ".docker/config.json",
+  ".gnupg",
+  ".password-store",
+  ".local/share/keyrings",
+  ".netrc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".config/gh/hosts.yml",
+  ".config/hub",
+  ".npmrc",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json",
+  ".vault-token",
+  ".pgpass",
+  ".Xauthority",
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+];
+
+/** In ~/.ssh everything is unreadable except these (public keys, known hosts, client configuration). */
+export const SSH_READABLE = /^(config.*|known_hosts.*|authorized_keys.*|.*\.pub)$/;
+
+/**
+ * Sockets of daemons that run programs or containers for whoever connects (Docker is root on the
+ * host; the user's systemd and D-Bus session start processes outside the sandbox; gpg-agent and
+ * the keyring hand out secrets). Masked so connecting fails with "Permission denied".
+ */
+export function daemonSockets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out = [
+    "/var/run/docker.sock",
+    "/run/docker.sock",
+    "/run/containerd/containerd.sock",
+    "/run/podman/podman.sock",
+    "/run/dbus/system_bus_socket",
+    "/tmp/.X11-unix",
+  ];
+  const runtime = absolute(env.XDG_RUNTIME_DIR);
+  if (runtime) {
+    for (const name of ["bus", "docker.sock", "podman", "systemd", "gnupg", "keyring"]) out.push(path.join(runtime, name));
+  }
+  const dockerHost = env.DOCKER_HOST?.startsWith("unix://") ? env.DOCKER_HOST.slice("unix://".length) : undefined;
+  if (absolute(dockerHost)) out.push(dockerHost!);
+  const bus = /(?:^|;)unix:path=([^,;]+)/.exec(env.DBUS_SESSION_BUS_ADDRESS ?? "")?.[1];
+  if (absolute(bus)) out.push(bus!);
+  return out;
+}
+
+/**
+ * Package-manager and build-tool caches commands may write: the cache folders only, never the
+ * tools' configuration, init scripts or hooks. Each honours the variable that moves it.
+ */
+export function cacheDirectories(home: string | undefined, env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  const add = (p: string | undefined) => {
+    if (p) out.push(p);
+  };
+  const inHome = (rel: string) => (home ? path.join(home, rel) : undefined);
+  const xdgCache = absolute(env.XDG_CACHE_HOME) ?? inHome(".cache");
+  const xdgData = absolute(env.XDG_DATA_HOME) ?? inHome(".local/share");
+  const under = (base: string | undefined, rel: string) => (base ? path.join(base, rel) : undefined);
+  // npm: the content-addressed cache (verified on read) and its logs; not _npx, whose packages run later.
+  const npm = absolute(env.npm_config_cache) ?? inHome(".npm");
+  add(under(npm, "_cacache"));
+  add(under(npm, "_logs"));
+  add(absolute(env.YARN_CACHE_FOLDER) ?? under(xdgCache, "yarn"));
+  add(inHome(".yarn/berry/cache"));
+  add(under(xdgData, "pnpm/store"));
+  add(under(xdgCache, "pnpm"));
+  add(inHome(".bun/install/cache"));
+  add(absolute(env.PIP_CACHE_DIR) ?? under(xdgCache, "pip"));
+  add(absolute(env.UV_CACHE_DIR) ?? under(xdgCache, "uv"));
+  add(under(xdgCache, "pypoetry/cache"));
+  add(under(xdgCache, "pypoetry/artifacts"));
+  const cargo = absolute(env.CARGO_HOME) ?? inHome(".cargo");
+  add(under(cargo, "registry"));
+  add(under(cargo, "git"));
+  const gopath = absolute(env.GOPATH?.split(path.delimiter)[0]) ?? inHome("go");
+  add(absolute(env.GOMODCACHE) ?? under(gopath, "pkg/mod"));
+  add(absolute(env.GOCACHE) ?? under(xdgCache, "go-build"));
+  const gradle = absolute(env.GRADLE_USER_HOME) ?? inHome(".gradle");
+  for (const rel of ["caches", "wrapper/dists", "daemon", "native"]) add(under(gradle, rel));
+  add(inHome(".m2/repository"));
+  add(absolute(env.CCACHE_DIR) ?? under(xdgCache, "ccache"));
+  add(inHome(".ccache"));
+  add(under(xdgCache, "sccache"));
+  add(under(xdgCache, "node-gyp"));
+  add(absolute(env.DENO_DIR) ?? under(xdgCache, "deno"));
+  add(under(xdgCache, "composer"));
+  add(inHome(".nuget/packages"));
+  return out;
+}
+
+function absolute(p: string | undefined): string | undefined {
+  return p && path.isAbsolute(p) ? p : undefined;
+}
+
+/** The file-system questions the policy asks. */
+export interface PolicyFs {
+  /** What the path is once symlinks are followed; undefined when it does not exist. */
+  kind(p: string): "file" | "dir" | "other" | undefined;
+  /** The path with every symlink resolved; undefined when it does not exist. */
+  realpath(p: string): string | undefined;
+  /** Entry names of a directory ([] when it cannot be listed). */
+  list(dir: string): string[];
+  /** A small text file's contents (undefined when unreadable). */
+  readText(file: string): string | undefined;
+}
+
+export const nodePolicyFs: PolicyFs = {
+  kind(p) {
+    try {
+      const st = statSync(p);
+      return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+    } catch {
+      return undefined;
+    }
+  },
+  realpath(p) {
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return undefined;
+    }
+  },
+  list(dir) {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  },
+  readText(file) {
+    try {
+      const text = readFileSync(file, "utf8");
+      return text.length > 256 * 1024 ? undefined : text;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+export interface PolicyInput {
+  home: string | undefined;
+  /** The core's environment: where caches and daemon sockets are. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The workspace root and every directory the session may use (absolute). */
+  allowedDirectories: readonly string[];
+  /** `sandbox.allowWrite`, absolute. */
+  allowWrite: readonly string[];
+  /** `sandbox.denyRead`, absolute. */
+  denyRead: readonly string[];
+  /** The private temporary directory (TMPDIR inside the sandbox). */
+  tmpDir: string;
+  /** This command's own output file(s) and cwd file. */
+  runFiles: readonly string[];
+  network: SandboxNetwork;
+  fs?: PolicyFs;
+}
+
+export interface DeniedPath {
+  path: string;
+  /** Masked with an empty unreadable directory (true) or file (false). */
+  directory: boolean;
+}
+
+export interface SandboxPolicy {
+  /** Writable (bound read-write), canonical, outermost first. */
+  writable: string[];
+  /**
+   * Directories between a writable directory and a protected or denied path below it, bound onto
+   * themselves (still writable) so they cannot be renamed away with the protection inside:
+   * `mv .git x && mkdir .git` must not leave a writable `.git/config`.
+   */
+  pinned: string[];
+  /** Protected paths inside writable directories: read-only. */
+  readOnly: string[];
+  /** Unreadable. */
+  denied: DeniedPath[];
+  network: SandboxNetwork;
+  tmpDir: string;
+}
+
+const inside = (p: string, dirs: readonly string[]) => dirs.some((d) => isWithin(p, d));
+const depth = (p: string) => p.split("/").filter(Boolean).length;
+const unique = (list: Iterable<string>) => [...new Set(list)];
+
+/** Drops entries lying inside another entry of the same list (they add nothing). */
+function outermost(list: readonly string[]): string[] {
+  const sorted = unique(list).sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+  const out: string[] = [];
+  for (const p of sorted) if (!inside(p, out)) out.push(p);
+  return out;
+}
+
+/** `.git/config`'s `core.hooksPath`, if set (relative values are relative to the work tree). */
+export function hooksPathOf(configText: string): string | undefined {
+  let inCore = false;
+  for (const raw of configText.split(/\r?\n/)) {
+    const line = raw.trim();
+    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
+    if (section) {
+      inCore = section[1]!.toLowerCase() === "core";
+      continue;
+    }
+    if (!inCore) continue;
+    const m = /^hookspath\s*=\s*(.*)$/i.exec(line);
+    if (m) {
+      let v = m[1]!.replace(/\s+[#;].*$/, "").trim();
+      if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1);
+      return v || undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Where a work tree's git metadata really is: `.git` itself, or what a `.git` file points at. */
+function gitDirectories(root: string, fs: PolicyFs): string[] {
+  const dotGit = path.join(root, ".git");
+  const kind = fs.kind(dotGit);
+  if (kind === "dir") return [dotGit];
+  if (kind !== "file") return [];
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readText(dotGit) ?? "")?.[1];
+  if (!pointer) return [];
+  const gitdir = path.resolve(root, pointer);
+  const common = fs.readText(path.join(gitdir, "commondir"))?.trim();
+  return common ? [gitdir, path.resolve(gitdir, common)] : [gitdir];
+}
+
+/** `config` and `hooks` of every submodule's git directory under `<gitdir>/modules`. */
+function submoduleGitFiles(gitdir: string, fs: PolicyFs, level = 0): string[] {
+  if (level > 3) return [];
+  const modules = path.join(gitdir, "modules");
+  const out: string[] = [];
+  for (const name of fs.list(modules)) {
+    const dir = path.join(modules, name);
+    if (fs.kind(dir) !== "dir") continue;
+    if (fs.kind(path.join(dir, "config")) !== undefined) out.push(path.join(dir, "config"), path.join(dir, "hooks"));
+    out.push(...submoduleGitFiles(dir, fs, level + 1));
+  }
+  return out;
+}
+
+/** The protected paths to consider for one writable directory (existing or not). */
+function protectedCandidates(root: string, fs: PolicyFs): string[] {
+  const out = PROTECTED_IN_WRITABLE.map((name) => path.join(root, name));
+  for (const gitdir of gitDirectories(root, fs)) {
+    out.push(path.join(gitdir, "config"), path.join(gitdir, "config.worktree"), path.join(gitdir, "hooks"));
+    out.push(...submoduleGitFiles(gitdir, fs));
+    const hooks = hooksPathOf(fs.readText(path.join(gitdir, "config")) ?? "");
+    if (hooks && !hooks.startsWith("~")) out.push(path.resolve(root, hooks));
+  }
+  return out;
+}
+
+export function buildPolicy(input: PolicyInput): SandboxPolicy {
+  const fs = input.fs ?? nodePolicyFs;
+  const real = (p: string) => fs.realpath(p);
+  const existing = (list: Iterable<string>) => unique([...list].flatMap((p) => real(p) ?? []));
+  const home = input.home ? (real(input.home) ?? input.home) : undefined;
+
+  // Never a directory that contains the home directory: one bad variable must not open everything.
+  const tooBroad = (p: string) => p === "/" || (home !== undefined && isWithin(home, p));
+  const roots = existing([...input.allowedDirectories, ...input.allowWrite]).filter((p) => p !== "/");
+  const caches = existing(cacheDirectories(input.home, input.env)).filter((p) => fs.kind(p) === "dir" && !tooBroad(p));
+  const tmpDir = real(input.tmpDir) ?? input.tmpDir;
+  const runFiles = existing(input.runFiles);
+  const writableAll = unique([...roots, ...caches, tmpDir, ...runFiles]);
+
+  // Unreadable paths, then protected ones, each only where it exists.
+  const denyCandidates = [...input.denyRead, ...daemonSockets(input.env)];
+  if (input.home) {
+    denyCandidates.push(...DENY_READ_IN_HOME.map((rel) => path.join(input.home!, rel)));
+    const ssh = path.join(input.home, ".ssh");
+    for (const name of fs.list(ssh)) if (!SSH_READABLE.test(name)) denyCandidates.push(path.join(ssh, name));
+  }
+  const deniedPaths = outermost(existing(denyCandidates).filter((p) => p !== "/" && !(home !== undefined && isWithin(home, p))));
+  const denied: DeniedPath[] = deniedPaths.map((p) => ({ path: p, directory: fs.kind(p) === "dir" }));
+
+  const protectedList = [...roots.flatMap((r) => protectedCandidates(r, fs))];
+  if (input.home) protectedList.push(...PROTECTED_IN_HOME.map((rel) => path.join(input.home!, rel)));
+  const readOnly = outermost(
+    existing(protectedList).filter((p) => inside(p, writableAll) && !writableAll.includes(p) && !inside(p, deniedPaths)),
+  );
+
+  // A writable entry inside a protected or denied one loses: the protection is the point.
+  const writable = outermost(writableAll).filter((p) => !inside(p, readOnly) && !inside(p, deniedPaths));
+  const writableAlso = writableAll.filter((p) => !inside(p, readOnly) && !inside(p, deniedPaths));
+
+  const mounts = new Set([...writableAlso, ...readOnly, ...deniedPaths]);
+  const pinned = new Set<string>();
+  for (const target of [...readOnly, ...deniedPaths]) {
+    const base = writableAlso.filter((w) => isWithin(target, w) && w !== target).sort((a, b) => depth(b) - depth(a))[0];
+    if (!base) continue;
+    for (let dir = path.dirname(target); dir !== base && isWithin(dir, base); dir = path.dirname(dir)) {
+      if (!mounts.has(dir) && !inside(dir, readOnly) && !inside(dir, deniedPaths)) pinned.add(dir);
+    }
+  }
+
+  return {
+    writable,
+    pinned: [...pinned].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b)),
+    readOnly,
+    denied,
+    network: input.network,
+    tmpDir,
+  };
+}
+
+/** One mount of the policy, in the order they must be applied (outer paths first). */
+export interface PolicyMount {
+  kind: "writable" | "pinned" | "read-only" | "denied";
+  path: string;
+  directory?: boolean;
+}
+
+/** The policy's mounts ordered so that no mount hides one made for a path below it. */
+export function orderedMounts(policy: SandboxPolicy): PolicyMount[] {
+  const rank = { writable: 0, pinned: 1, "read-only": 2, denied: 3 } as const;
+  const mounts: PolicyMount[] = [
+    ...policy.writable.map((p) => ({ kind: "writable" as const, path: p })),
+    ...policy.pinned.map((p) => ({ kind: "pinned" as const, path: p })),
+    ...policy.readOnly.map((p) => ({ kind: "read-only" as const, path: p })),
+    ...policy.denied.map((d) => ({ kind: "denied" as const, path: d.path, directory: d.directory })),
+  ];
+  return mounts.sort((a, b) => depth(a.path) - depth(b.path) || rank[a.kind] - rank[b.kind] || a.path.localeCompare(b.path));
+}
