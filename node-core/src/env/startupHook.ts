@@ -6,7 +6,7 @@ import { holdLoginEnvironmentProbe, startLoginEnvironmentProbe } from "./index.j
 export function startLoginEnvironment(core: WaveCore): void {
   const probe = startLoginEnvironmentProbe();
   const release = holdLoginEnvironmentProbe();
-  const unsubscribe = probe.onStatusChanged((status) => core.events.emit("env/statusChanged", { ...status, sandbox: core.sandbox.currentStatus() }));
+  const unsubscribe = probe.onStatusChanged((status) => core.events.emit("env/statusChanged", { ...status, sandbox: core.sandbox.statusForNotification() }));
   core.onShutdown(async () => {
     // A probe still running is stopped (its process tree killed) before the core is done; the
     // host hears how it ended.

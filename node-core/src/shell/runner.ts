@@ -6,6 +6,7 @@
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
 import { createLogger } from "../util/log.js";
@@ -118,7 +119,7 @@ export class ShellRun {
     this.shellLine = shellLine ?? child.spawnargs.join(" ");
     this.exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
-        this.finish({ exitCode: code, signal });
+        this.finish(this.unwrapped({ exitCode: code, signal }));
         resolve(this.status!);
       });
       child.once("error", (err) => {
@@ -131,6 +132,16 @@ export class ShellRun {
         }
       });
     });
+  }
+
+  /**
+   * bwrap reports a shell killed by signal N as exit status 128+N. When the core itself stopped
+   * the tree with that signal, that is what happened: report the signal, as without a sandbox.
+   */
+  private unwrapped(status: ExitStatus): ExitStatus {
+    if (!this.sandboxed || !this.stopRequested || status.signal !== null || status.exitCode === null) return status;
+    const name = status.exitCode === 128 + osConstants.signals.SIGTERM ? "SIGTERM" : status.exitCode === 128 + osConstants.signals.SIGKILL ? "SIGKILL" : undefined;
+    return name ? { exitCode: null, signal: name } : status;
   }
 
   private finish(status: ExitStatus): void {
@@ -189,6 +200,7 @@ export class ShellRun {
         killDirectChild: (sig) => {
           if (this.running) this.child.kill(sig);
         },
+        sandboxed: this.sandboxed,
       },
       { platform: this.platform },
     ).then(async (report) => {

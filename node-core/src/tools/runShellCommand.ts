@@ -16,6 +16,7 @@ import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "../shell/sandbox/call.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { longTimeout } from "../shell/timer.js";
 import { TASKS } from "../tasks/manager.js";
@@ -177,6 +178,8 @@ export interface RunShellCommandStructured {
   stdoutPath: string | null;
   stderrPath: string | null;
   durationMs: number;
+  /** The command ran inside the OS sandbox. */
+  sandboxed: boolean;
   [key: string]: unknown;
 }
 
@@ -222,6 +225,7 @@ function result(fields: Partial<RunShellCommandStructured> & Pick<RunShellComman
     stdoutPath: null,
     stderrPath: null,
     durationMs: 0,
+    sandboxed: false,
     ...fields,
   };
   return { content: [{ type: "text", text: formatResult(s) }], structuredContent: s, isError: s.error !== null };
@@ -299,14 +303,14 @@ export const runShellCommandTool = defineTool({
     return { tool: RSC_NAME, command: input.command, directory: prep.directory.abs, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
   },
   async run(input, ctx) {
-    const plan = await planFor(input, ctx);
-    let started = false;
-    const outcome = await runCommand(input, ctx, () => (started = true));
-    return withSandboxOutcome(outcome, plan, started);
+    let plan: SandboxPlan | undefined;
+    const outcome = await runCommand(input, ctx, (p) => (plan = p));
+    return plan ? withSandboxOutcome(outcome, plan, true) : outcome;
   },
 });
 
-async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStarted: () => void): Promise<ToolResult> {
+/** `onStarted` hears the sandbox plan the command started under (nothing when it never started). */
+async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
   const prep = await prepare(input, ctx);
   const base = { command: input.command, directory: prep.directory.display, timeoutMs };
@@ -334,7 +338,7 @@ async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStart
       signal: ctx.signal,
       sandbox: plan,
     });
-    onStarted();
+    onStarted(plan);
   } catch (err) {
     if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell-not-found" });
     if (err instanceof SpawnFailed) {

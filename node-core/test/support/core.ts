@@ -5,6 +5,7 @@ import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
 import type { BashStructured } from "../../src/tools/bash.js";
 import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
 import type { ParsedPolicy } from "../../src/permissions/service.js";
+import type { SandboxCliOptions } from "../../src/shell/sandbox/settings.js";
 import { createCore } from "../../src/startup.js";
 import { processesWithEnv, tempDir, waitFor } from "./processes.js";
 
@@ -26,9 +27,12 @@ const open: WaveCore[] = [];
 /** Tests whose subject is not the permission layer run with `--permission-mode allow-all`. */
 export const ALLOW_ALL: ParsedPolicy = { mode: "allow-all", allow: [], deny: [] };
 
-export function testCore(opts: { root?: string; additionalDirectories?: string[]; permissions?: ParsedPolicy } = {}): TestCore {
+/** For tests of the unsandboxed engine (pids and groups as seen from inside the command, …). */
+export const NO_SANDBOX: SandboxCliOptions = { mode: "off" };
+
+export function testCore(opts: { root?: string; additionalDirectories?: string[]; permissions?: ParsedPolicy; sandbox?: SandboxCliOptions } = {}): TestCore {
   const root = opts.root ?? tempDir("wave-ws-");
-  const core = createCore({ root, additionalDirectories: opts.additionalDirectories, permissions: opts.permissions ?? ALLOW_ALL });
+  const core = createCore({ root, additionalDirectories: opts.additionalDirectories, permissions: opts.permissions ?? ALLOW_ALL, sandbox: opts.sandbox });
   open.push(core);
   const events: TestCore["events"] = [];
   core.events.subscribe((method, params) => events.push({ method, params }));

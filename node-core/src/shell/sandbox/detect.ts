@@ -32,7 +32,7 @@ const NAMESPACES_REMEDY =
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** The arguments of the start-up probe: the namespaces and options every command uses. */
-export const BWRAP_PROBE_ARGS = ["--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"];
+export const BWRAP_PROBE_ARGS = ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"];
 
 function findOnPath(name: string, env: NodeJS.ProcessEnv, platform: Platform): string | undefined {
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {

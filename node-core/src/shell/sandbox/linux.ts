@@ -1,6 +1,5 @@
 // The policy as a bubblewrap command line. Pure: paths in, argv out.
 //
-//   --new-session     the command cannot push keystrokes into the caller's terminal (TIOCSTI)
 //   --unshare-pid     its own process namespace: it sees and signals only its own processes,
 //                     and killing the namespace's first process ends every process in it
 //   --unshare-ipc     no System V IPC with the host's processes
@@ -15,6 +14,13 @@
 // No --die-with-parent: bwrap would kill the namespace as soon as the shell exits, taking the
 // processes a command leaves running (`server &`) with it. The core's watchdog stops them when
 // the core dies instead, as it does without a sandbox.
+//
+// No --new-session: the core starts bwrap in a new session of its own (a detached spawn calls
+// setsid), so the command has no controlling terminal to push keystrokes into (TIOCSTI), and
+// --dev gives it a private /dev/pts where the user's terminals do not exist. Staying in bwrap's
+// process group keeps the tools' promise that the command's process group is the one the result
+// names (PGID = the pid the core started): `kill -- -PGID` outside reaches the command's
+// processes, as without a sandbox.
 import { orderedMounts, type SandboxPolicy } from "./policy.js";
 
 export interface MaskFiles {
@@ -25,7 +31,7 @@ export interface MaskFiles {
 }
 
 export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles }): string[] {
-  const args = ["--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
+  const args = ["--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
   if (policy.network === "deny") args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   for (const m of orderedMounts(policy)) {

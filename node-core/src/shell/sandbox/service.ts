@@ -153,9 +153,17 @@ export class SandboxService {
     return this.statusOf(this.landed);
   }
 
+  /** The status for a notification the caller sends now: later changes are announced against it. */
+  statusForNotification(): SandboxStatus {
+    const status = this.currentStatus();
+    this.lastReported = JSON.stringify(status);
+    return status;
+  }
+
   /**
    * Tells the host (env/statusChanged) when what it shows would change. The first status after
-   * the check needs no notice: env/status waits for the check.
+   * the check needs no notice unless the host heard another one ("checking"): env/status waits
+   * for the check.
    */
   private refresh(): void {
     if (!this.landed) return;
@@ -218,7 +226,8 @@ export class SandboxService {
       });
     const wrap = (cmd: WrapInput): Wrapped => {
       const policy = policyFor(cmd);
-      const env = { ...cmd.env, TMPDIR: policy.tmpDir };
+      // zsh writes heredocs under TMPPREFIX (default /tmp/zsh), not TMPDIR.
+      const env = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
       if (kind === "seatbelt") return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env };
       return { file: program, args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles() }), "--", cmd.file, ...cmd.args], env };
     };
@@ -233,7 +242,7 @@ export class SandboxService {
     const allowed = [...session.allowedDirectories(), ...settingDirectories(session)];
     const allowWrite = settings.allowWrite.map(resolve);
     const denyRead = settings.denyRead.map(resolve);
-    const all = [...allowed, ...allowWrite, privateTmpDir()];
+    const all = [...allowed, ...allowWrite];
     return { allowed, allowWrite, denyRead, find: (pred) => all.find(pred) };
   }
 }
