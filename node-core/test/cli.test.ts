@@ -66,10 +66,10 @@ describe("wave-core CLI", () => {
     expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
   });
 
-  it("call in ask or deny-all mode refuses what no rule allows and names the --allow rule", () => {
+  it("call in ask or deny-all mode refuses what no rule allows and names the --allow rule (no sandbox: inside one, ask runs it)", () => {
     const root = makeWorkspace();
     for (const mode of ["ask", "deny-all"]) {
-      const r = run(["call", "run_shell_command", '{"command":"touch made.txt"}', "--root", root, "--permission-mode", mode]);
+      const r = run(["call", "run_shell_command", '{"command":"touch made.txt"}', "--root", root, "--permission-mode", mode, "--sandbox", "off"]);
       expect(r.code, mode).toBe(1);
       expect(r.stdout, mode).toMatch(/--allow 'touch:\*'/);
       expect(existsSync(path.join(root, "made.txt"))).toBe(false);

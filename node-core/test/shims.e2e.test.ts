@@ -64,6 +64,9 @@ function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {
   return c;
 }
 
+/** The logging wrappers append to logs in the test's scratch directory, outside the workspace. */
+const logsWritable = () => ({ allowWrite: [tmp] });
+
 let logs = 0;
 /** Runs `command` through the Bash tool; the command names its own log, so probes never land in it. */
 async function ran(c: CoreProcess, command: string): Promise<{ output: string; exitCode: number; ran: string[] }> {
@@ -97,7 +100,7 @@ describe("tool descriptions", () => {
 describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`the shims setting: initialize.settings turns them off, settings/update on and off again (${kind})`, async () => {
     const c = serve(kind, path.join(tmp, `tmp-setting-${kind}`));
-    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false } });
+    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false, sandbox: logsWritable() } });
     expect(init.error).toBeUndefined();
     const grep = `grep -rl ${tree.needle} . | sort`;
 
@@ -117,7 +120,7 @@ describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`without a setting the shims are on, warmed before the first command, and their files go at shutdown (${kind})`, async () => {
     const tmpdir = path.join(tmp, `tmp-life-${kind}`);
     const c = serve(kind, tmpdir);
-    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { sandbox: logsWritable() } });
     // No tool call yet: the start-up hook probed the binaries and wrote the prelude for this shell.
     const prelude = () => {
       for (const d of shimDirs(tmpdir)) {

@@ -77,7 +77,7 @@ export class WaveCore {
       permissionMode: () => this.permissions.effectiveMode(),
     });
     this.permissions = new PermissionService(
-      { workspace: this.workspace, sessions: this.sessions, events: this.events, sandbox: this.sandbox },
+      { workspace: this.workspace, sessions: this.sessions, events: this.events },
       opts.permissions,
     );
     this.onShutdown(() => this.sandbox.dispose());
@@ -109,6 +109,10 @@ export class WaveCore {
    * `isError` results.
    */
   async callTool(req: CallRequest): Promise<ToolResult> {
+    // A call that arrives while the sandbox check of a starting core still runs waits for it
+    // before it is announced: from tool/started on, the call's own steps (its sandbox plan, the
+    // permission check) are as quick as without a sandbox, so an early Ctrl+B finds its handler.
+    await this.sandbox.whenChecked();
     const tool = this.registry.get(req.name);
     const input = this.registry.validate(tool, req.arguments);
     const session = this.session(req.sessionId);

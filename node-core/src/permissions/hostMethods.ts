@@ -87,9 +87,25 @@ export const permissionsSetRules = defineHostMethod({
 export const permissionsEvaluate = defineHostMethod({
   name: "permissions/evaluate",
   params: checkParams,
-  handle: (p, { core }) => userErrors(async () => (await core.permissions.evaluate(toCheck(p))).decision),
+  // A preview of what the core's own shell tools would meet: they run inside the sandbox when it is active.
+  handle: (p, { core }) =>
+    userErrors(async () => {
+      const check = toCheck(p);
+      if (check.command !== undefined && SHELL_TOOLS.has(check.tool)) {
+        const session = core.sessions.get(check.sessionId);
+        if (session) {
+          const w = await core.sandbox.wouldSandbox(session);
+          Object.assign(check, w.sandboxed ? { sandboxed: true } : { sandboxed: false, ...(w.reason ? { outsideSandboxReason: w.reason } : {}) });
+        }
+      }
+      return (await core.permissions.evaluate(check)).decision;
+    }),
 });
 
+/** The tools whose commands run inside the core's sandbox. */
+const SHELL_TOOLS = new Set(["Bash", "run_shell_command"]);
+
+// The host runs what it checks itself, outside the core's sandbox: never judged as sandboxed.
 export const permissionsCheck = defineHostMethod({
   name: "permissions/check",
   params: checkParams,

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { EventBus } from "../core/events.js";
-import type { Session, SessionManager } from "../core/session.js";
+import type { SessionManager } from "../core/session.js";
 import type { CallOrigin } from "../core/tool.js";
 import type { Workspace } from "../core/workspace.js";
 import { createLogger } from "../util/log.js";
@@ -100,11 +100,6 @@ interface HostLayer {
   askTimeoutMs?: number;
 }
 
-/** What the permission layer needs to know of the OS sandbox: how a command of a session would run. */
-export interface SandboxOracle {
-  wouldSandbox(session: Session): Promise<{ sandboxed: boolean; reason?: string }>;
-}
-
 export class PermissionService {
   private readonly cli: ParsedPolicy;
   private host: HostLayer = { allow: [], deny: [] };
@@ -113,7 +108,7 @@ export class PermissionService {
   private places: { home: string; tempDir: string } | undefined;
 
   constructor(
-    private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus; sandbox?: SandboxOracle },
+    private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus },
     cli?: ParsedPolicy,
     places?: { home: string; tempDir: string },
   ) {
@@ -203,12 +198,9 @@ export class PermissionService {
     const ctx: DecideContext = { cwd: directory, root: this.deps.workspace.root, allowedDirectories: session.allowedDirectories(), ...this.places };
     let decision: Decision;
     if (check.command !== undefined) {
-      // A tool says how its command runs; a preview (permissions/evaluate) gets the sandbox's current state.
-      const run =
-        check.sandboxed !== undefined
-          ? { sandboxed: check.sandboxed, outsideSandboxReason: check.outsideSandboxReason }
-          : await this.deps.sandbox?.wouldSandbox(session).then((w) => ({ sandboxed: w.sandboxed, outsideSandboxReason: w.reason }));
-      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, run ?? {});
+      // Only the caller knows where its command runs (Bash and run_shell_command: their sandbox
+      // plan); unsaid means outside the sandbox.
+      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, { sandboxed: check.sandboxed === true, outsideSandboxReason: check.outsideSandboxReason });
     }
     else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
     else throw new PolicyError("A permission check needs a command or a path.");

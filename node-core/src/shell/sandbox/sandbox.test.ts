@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { closeCores, NO_SANDBOX, ourProcesses, testCore, type TestCore } from "../../../test/support/core.js";
 import { isAlive, tempDir, waitFor } from "../../../test/support/processes.js";
 import { resultText, type ToolResult } from "../../core/tool.js";
+import { permissionsCheck, permissionsEvaluate } from "../../permissions/hostMethods.js";
 import { parsePolicy } from "../../permissions/service.js";
 import type { PermissionPrompt } from "../../permissions/types.js";
 import { TASKS } from "../../tasks/manager.js";
@@ -407,13 +408,16 @@ describe("the gate trusts the sandbox, and only the sandbox", () => {
     expect((await all.bash({ command: "ls", dangerouslyDisableSandbox: true })).s).toMatchObject({ success: true, sandboxed: false });
   });
 
-  it("permissions/evaluate previews with the sandbox's real state", async () => {
+  it("permissions/evaluate previews the shell tools with the sandbox's real state; permissions/check (the host's own commands) never counts as sandboxed", async () => {
     const t = testCore({ permissions: await parsePolicy({ mode: "ask" }) });
-    const inside = await t.core.permissions.evaluate({ tool: "Bash", command: "make test" });
-    expect(inside.decision).toMatchObject({ outcome: "allow", sandboxed: true });
+    const evaluate = (params: object) => permissionsEvaluate.handle(permissionsEvaluate.params.parse(params), { core: t.core } as never) as Promise<Record<string, unknown>>;
+    expect(await evaluate({ command: "make test" })).toMatchObject({ outcome: "allow", sandboxed: true });
+    expect(await evaluate({ tool: "run_shell_command", command: "make test" })).toMatchObject({ outcome: "allow", sandboxed: true });
+    expect(await evaluate({ tool: "SomeHostTool", command: "make test" })).toMatchObject({ outcome: "ask", sandboxed: false });
+    const check = await permissionsCheck.handle(permissionsCheck.params.parse({ command: "make test" }), { core: t.core, signal: new AbortController().signal } as never);
+    expect(check).toMatchObject({ allowed: false, decision: { outcome: "ask", sandboxed: false } });
     t.core.workspace.updateSettings({ sandbox: { mode: "off" } });
-    const off = await t.core.permissions.evaluate({ tool: "Bash", command: "make test" });
-    expect(off.decision).toMatchObject({ outcome: "ask", sandboxed: false, outsideSandboxReason: 'sandbox mode is "off" (settings.sandbox.mode)' });
+    expect(await evaluate({ command: "make test" })).toMatchObject({ outcome: "ask", sandboxed: false, outsideSandboxReason: 'sandbox mode is "off" (settings.sandbox.mode)' });
   });
 });
 

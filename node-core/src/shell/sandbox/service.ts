@@ -114,6 +114,11 @@ export class SandboxService {
     }));
   }
 
+  /** Resolves once the availability check has landed (a few milliseconds after the core starts). */
+  async whenChecked(): Promise<void> {
+    await this.availability;
+  }
+
   dispose(): void {
     for (const u of this.unsubscribe.splice(0)) u();
   }
