@@ -128,6 +128,41 @@ export function isNamespaceInit(pid: number): boolean {
   }
 }
 
+/**
+ * Every live descendant of `pid` (not `pid` itself), found through `/proc/<pid>/task/<tid>/children`
+ * of each thread; undefined when the kernel does not offer those files.
+ */
+export function procDescendants(pid: number): number[] | undefined {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${p}/task/${tid}/children`, "latin1");
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT" && existsSync(`/proc/${p}/task/${tid}`)) return undefined;
+        continue;
+      }
+      for (const c of text.split(" ")) {
+        const child = Number(c);
+        if (c && Number.isInteger(child) && !out.includes(child)) {
+          out.push(child);
+          queue.push(child);
+        }
+      }
+    }
+  }
+  return out.filter((p) => readProcEntry(p) !== undefined);
+}
+
 export function procCommandLine(pid: number): string {
   try {
     const raw = readFileSync(`/proc/${pid}/cmdline`);

@@ -19,6 +19,7 @@ import {
   lastAllocatedPid,
   linuxProcessTable,
   listProcPids,
+  procDescendants,
   procHasMarker,
   procCommandLine,
   processTableFor,
@@ -102,6 +103,9 @@ export class ShellRun {
   private stopInFlight: Promise<KillReport> | undefined;
   private stopRequestedAt: number | undefined;
   private readonly shellLine: string;
+  /** The file bwrap's --info-fd wrote the sandbox's reaper (pid 1 of its namespace) to; read when needed. */
+  private sandboxInfoFile: string | undefined;
+  private namespaceInitPid: number | undefined;
   readonly exited: Promise<ExitStatus>;
 
   constructor(
@@ -144,8 +148,30 @@ export class ShellRun {
     return name ? { exitCode: null, signal: name } : status;
   }
 
+  /** Where bwrap's `--info-fd` report goes: `{"child-pid": <the sandbox's first process>, …}`. */
+  setSandboxInfoFile(file: string): void {
+    this.sandboxInfoFile = file;
+  }
+
+  /** The sandbox's reaper, from bwrap's report (read once, then the file is removed). */
+  private namespaceInit(): number | undefined {
+    if (this.namespaceInitPid === undefined && this.sandboxInfoFile) {
+      try {
+        const pid = (JSON.parse(readFileSync(this.sandboxInfoFile, "utf8")) as { "child-pid"?: unknown })["child-pid"];
+        if (typeof pid === "number" && Number.isInteger(pid)) this.namespaceInitPid = pid;
+      } catch (err) {
+        log.debug("no sandbox report", { runId: this.runId, error: err });
+      }
+      removeQuietly(this.sandboxInfoFile);
+      this.sandboxInfoFile = undefined;
+    }
+    return this.namespaceInitPid;
+  }
+
   private finish(status: ExitStatus): void {
     if (this.status) return;
+    // bwrap wrote its report when the sandbox came up: keep the pid, drop the file.
+    this.namespaceInit();
     this.status = status;
     this.endedAt = Date.now();
   }
@@ -227,8 +253,17 @@ export class ShellRun {
     if (pid === undefined || this.platform.name === "win32") return [];
     const table = processTableFor(this.platform);
     if (!table) return [];
-    let pids: number[];
-    if (table === linuxProcessTable && !groupExists(pid) && this.durationMs < RECENT_PID_SCAN_MAX_MS) {
+    let pids: number[] | undefined;
+    let init: number | undefined;
+    if (this.sandboxed && table === linuxProcessTable) {
+      // Every process of a sandboxed command lives in its namespace, below its reaper, which
+      // stays in the group of the pid the core started while anything is left in there.
+      if (!groupExists(pid)) pids = [];
+      else if ((init = this.namespaceInit()) !== undefined) pids = readProcEntry(init) === undefined ? [] : procDescendants(init);
+    }
+    if (pids) {
+      // found through the namespace
+    } else if (table === linuxProcessTable && !groupExists(pid) && this.durationMs < RECENT_PID_SCAN_MAX_MS) {
       // Fast path: the group is empty, and any escaped descendant was born after the shell and
       // carries the marker, so only pids handed out since need a look.
       const last = lastAllocatedPid();
@@ -244,7 +279,7 @@ export class ShellRun {
       pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
     }
     // A sandbox's namespace init (bwrap's reaper) lives exactly as long as the processes it holds: part of the tree, never a survivor.
-    if (this.sandboxed) pids = pids.filter((p) => !isNamespaceInit(p));
+    if (this.sandboxed) pids = pids.filter((p) => p !== init && !isNamespaceInit(p));
     if (pids.length === 0) unwatchGroup(pid);
     const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
     if (table === linuxProcessTable) {
@@ -291,6 +326,14 @@ export class ShellRun {
     } catch (err) {
       log.debug("could not remove the cwd file", { file: this.cwdFile, error: err });
     }
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch (err) {
+    log.debug("could not remove a run file", { file, error: err });
   }
 }
 
@@ -376,7 +419,7 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   };
   ensureWatchdog(platform);
   const runFiles = [spec.outputPath, ...(spec.stderrPath !== undefined ? [spec.stderrPath] : []), ...(cwdFile ? [cwdFile] : [])];
-  let launch: { file: string; args: string[]; env: Record<string, string> } = inv;
+  let launch: { file: string; args: string[]; env: Record<string, string>; infoFd?: number } = inv;
   if (spec.sandbox?.wrap) {
     try {
       launch = spec.sandbox.wrap({ file: inv.file, args: inv.args, env: inv.env, cwd: spec.cwd, runFiles });
@@ -385,23 +428,42 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
       throw new SpawnFailed(`Could not prepare the sandbox for the command: ${(err as Error).message}.`, err);
     }
   }
+  const infoFd = "infoFd" in launch ? launch.infoFd : undefined;
+  const stdio: Array<"ignore" | number> = ["ignore", fd, errFd];
+  // A file, not a pipe: read only when a survivor scan needs it, no stream to service per command.
+  const infoFile = infoFd !== undefined ? path.join(processOutputDir(), `${spec.runId}.sandbox.json`) : undefined;
+  if (infoFd !== undefined && infoFile) {
+    while (stdio.length < infoFd) stdio.push("ignore");
+    try {
+      stdio[infoFd] = openSync(infoFile, "w", 0o600);
+    } catch (err) {
+      closeOutputs();
+      throw new SpawnFailed(`Could not create ${infoFile} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`, err);
+    }
+  }
+  const closeInfo = () => {
+    if (infoFd !== undefined && typeof stdio[infoFd] === "number") closeSync(stdio[infoFd] as number);
+  };
   let child: ChildProcess;
   try {
     child = spawn(launch.file, launch.args, {
       cwd: spec.cwd,
       env: launch.env,
       // stdin is /dev/null: reads get EOF at once (BASH-FG-2). Files, never pipes, for the output.
-      stdio: ["ignore", fd, errFd],
+      stdio,
       detached: true,
       windowsHide: true,
     });
   } catch (err) {
     closeOutputs();
+    closeInfo();
     throw new SpawnFailed(`Could not start ${launch.file}: ${(err as Error).message}.`, err);
   }
   // The child has its own copies now; ours would only keep the files open.
   closeOutputs();
+  closeInfo();
   const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), launch !== inv);
+  if (infoFile) run.setSandboxInfoFile(infoFile);
   if (child.pid === undefined) {
     const status = await run.exited;
     const code = (status.error as NodeJS.ErrnoException | undefined)?.code;

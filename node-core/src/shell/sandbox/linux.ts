@@ -2,6 +2,8 @@
 //
 //   --unshare-pid     its own process namespace: it sees and signals only its own processes,
 //                     and killing the namespace's first process ends every process in it
+//   --info-fd 3       tells the core that first process (bwrap's reaper): every process of the
+//                     command, however it detached, is its descendant
 //   --unshare-ipc     no System V IPC with the host's processes
 //   --cap-drop ALL    as root too (bwrap keeps root's capabilities unless told not to, and a root
 //                     with CAP_SYS_ADMIN could remount `/` read-write)
@@ -30,8 +32,11 @@ export interface MaskFiles {
   file: string;
 }
 
+/** The descriptor bwrap writes `{"child-pid": <its reaper's pid>, …}` to once the sandbox is up. */
+export const BWRAP_INFO_FD = 3;
+
 export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles }): string[] {
-  const args = ["--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
+  const args = ["--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", String(BWRAP_INFO_FD)];
   if (policy.network === "deny") args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   for (const m of orderedMounts(policy)) {

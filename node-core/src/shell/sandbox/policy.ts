@@ -8,7 +8,7 @@
 // Writing: only the allowed directories, `sandbox.allowWrite`, the private temporary directory,
 // this command's own output and cwd files, and named package-manager caches; inside those,
 // PROTECTED_IN_WRITABLE (and the same names in the home directory) stay read-only.
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../../core/paths.js";
 import type { SandboxNetwork } from "./settings.js";
@@ -195,38 +195,74 @@ export interface PolicyFs {
   readText(file: string): string | undefined;
 }
 
-export const nodePolicyFs: PolicyFs = {
-  kind(p) {
-    try {
-      const st = statSync(p);
-      return st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
-    } catch {
-      return undefined;
+/**
+ * Node's file system, memoised for one policy: a path whose parent is missing is missing without
+ * asking, and the home directory and its direct subdirectories — where most candidates are — are
+ * listed once instead of asked about name by name. No answer costs an exception (throwing costs
+ * more than asking).
+ */
+export function nodePolicyFs(home?: string): PolicyFs {
+  const present = new Map<string, boolean>();
+  const listings = new Map<string, Set<string> | null>();
+  const listing = (dir: string): Set<string> | null => {
+    let l = listings.get(dir);
+    if (l === undefined) {
+      try {
+        l = new Set(readdirSync(dir));
+      } catch {
+        l = null;
+      }
+      listings.set(dir, l);
     }
-  },
-  realpath(p) {
-    try {
-      return realpathSync.native(p);
-    } catch {
-      return undefined;
+    return l;
+  };
+  const exists = (p: string): boolean => {
+    let v = present.get(p);
+    if (v === undefined) {
+      const parent = path.dirname(p);
+      if (parent === p) v = true;
+      else if (!exists(parent)) v = false;
+      else {
+        const listed = home !== undefined && (parent === home || path.dirname(parent) === home) ? listing(parent) : null;
+        v = listed ? listed.has(path.basename(p)) : existsSync(p);
+      }
+      present.set(p, v);
     }
-  },
-  list(dir) {
-    try {
-      return readdirSync(dir);
-    } catch {
-      return [];
-    }
-  },
-  readText(file) {
-    try {
-      const text = readFileSync(file, "utf8");
-      return text.length > 256 * 1024 ? undefined : text;
-    } catch {
-      return undefined;
-    }
-  },
-};
+    return v;
+  };
+  return {
+    kind(p) {
+      if (!exists(p)) return undefined;
+      const st = statSync(p, { throwIfNoEntry: false });
+      return st === undefined ? undefined : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
+    },
+    realpath(p) {
+      if (!exists(p)) return undefined;
+      try {
+        return realpathSync.native(p);
+      } catch {
+        return undefined;
+      }
+    },
+    list(dir) {
+      if (!exists(dir)) return [];
+      try {
+        return readdirSync(dir);
+      } catch {
+        return [];
+      }
+    },
+    readText(file) {
+      if (!exists(file)) return undefined;
+      try {
+        const text = readFileSync(file, "utf8");
+        return text.length > 256 * 1024 ? undefined : text;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
 
 export interface PolicyInput {
   home: string | undefined;
@@ -342,7 +378,7 @@ function protectedCandidates(root: string, fs: PolicyFs): string[] {
 }
 
 export function buildPolicy(input: PolicyInput): SandboxPolicy {
-  const fs = input.fs ?? nodePolicyFs;
+  const fs = input.fs ?? nodePolicyFs(input.home);
   const real = (p: string) => fs.realpath(p);
   const existing = (list: Iterable<string>) => unique([...list].flatMap((p) => real(p) ?? []));
   const home = input.home ? (real(input.home) ?? input.home) : undefined;

@@ -27,7 +27,7 @@ const masks = { directory: "/out/sandbox/denied-directory", file: "/out/sandbox/
 describe("bubblewrap argv", () => {
   it("isolates pids and IPC, drops capabilities, mounts the policy in order, and keeps the network unless denied", () => {
     const args = bwrapArgs(policy(), { cwd: "/ws/sub", masks });
-    expect(args.slice(0, 13)).toEqual(["--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/ws"]);
+    expect(args.slice(0, 15)).toEqual(["--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", "3", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/ws"]);
     expect(args).not.toContain("--unshare-net");
     expect(args).not.toContain("--die-with-parent");
     const triple = (i: number) => args.slice(i, i + 3);

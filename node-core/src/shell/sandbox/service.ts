@@ -19,7 +19,7 @@ import { processOutputDir } from "../outputDir.js";
 import { hostPlatform, type Platform } from "../platform.js";
 import type { PlatformName } from "../types.js";
 import { sandboxAvailability, type SandboxAvailability, type SandboxKind } from "./detect.js";
-import { bwrapArgs, type MaskFiles } from "./linux.js";
+import { BWRAP_INFO_FD, bwrapArgs, type MaskFiles } from "./linux.js";
 import { sandboxExecArgs } from "./macos.js";
 import { buildPolicy, type SandboxPolicy } from "./policy.js";
 import { readSandboxSettings, type SandboxCliOptions, type SandboxMode, type SandboxNetwork, type SandboxSettings } from "./settings.js";
@@ -53,6 +53,8 @@ export interface Wrapped {
   file: string;
   args: string[];
   env: Record<string, string>;
+  /** A descriptor the wrapper writes its JSON info to (bwrap's --info-fd); the runner passes it a pipe. */
+  infoFd?: number;
 }
 
 /** How one command runs. */
@@ -234,7 +236,7 @@ export class SandboxService {
       // zsh writes heredocs under TMPPREFIX (default /tmp/zsh), not TMPDIR.
       const env = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
       if (kind === "seatbelt") return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env };
-      return { file: program, args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles() }), "--", cmd.file, ...cmd.args], env };
+      return { file: program, args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles() }), "--", cmd.file, ...cmd.args], env, infoFd: BWRAP_INFO_FD };
     };
     return { sandboxed: true, kind, network, wrap };
   }
