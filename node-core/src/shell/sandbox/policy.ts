@@ -74,7 +74,10 @@ export const PROTECTED_IN_HOME: readonly string[] = [
   ".local/bin",
 ];
 
-/** Credential stores in the home directory that no sandboxed command may read. */
+/**
+ * Credential stores in the home directory that no sandboxed command may read, and the shell and
+ * REPL histories that so often hold a token typed on a command line.
+ */
 export const DENY_READ_IN_HOME: readonly string[] = [
   ".aws/credentials",
   ".aws/sso/cache",
@@ -99,6 +102,12 @@ export const DENY_READ_IN_HOME: readonly string[] = [
   ".terraform.d/credentials.tfrc.json",
   ".vault-token",
   ".pgpass",
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
   ".Xauthority",
   ".mozilla",
   ".config/google-chrome",

@@ -438,6 +438,14 @@ describe("status", () => {
     expect(changes().at(-1)).toEqual({ active: true, kind: "bubblewrap", network: "deny" });
   });
 
+  it("a host told \"checking\" (the login probe's notice came first) hears when the check lands", async () => {
+    const t = testCore();
+    expect(t.core.sandbox.statusForNotification()).toMatchObject({ active: false, reason: "Checking whether the sandbox works here." });
+    await t.core.sandbox.whenChecked();
+    expect(await waitFor(() => t.events.some((e) => e.method === "env/statusChanged"))).toBe(true);
+    expect(t.events.filter((e) => e.method === "env/statusChanged").at(-1)!.params.sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
+  });
+
   it("invalid settings fail closed: an unknown network value means deny, an unknown mode means on", async () => {
     const t = testCore();
     t.core.workspace.updateSettings({ sandbox: { network: "deny " } });
