@@ -280,9 +280,10 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
   it("run_shell_command asks with its directory resolved against the root, then runs there", async () => {
     const { core, root } = await start({ args: ["--sandbox", "off"] });
     mkdirSync(path.join(root, "pkg"));
-    const pending = call(core, "run_shell_command", { command: "realpath .", directory: "pkg", description: "where" }, "s1");
+    // Not a read-only command from the list (those run without a question, sandbox or not).
+    const pending = call(core, "run_shell_command", { command: "env pwd -P", directory: "pkg", description: "where" }, "s1");
     const ask = await askFor(core, "s1");
-    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "realpath .", description: "where", directory: path.join(root, "pkg") });
+    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "env pwd -P", description: "where", directory: path.join(root, "pkg") });
     answer(core, ask, { decision: "allow-once" });
     expect((await pending).result.structuredContent).toMatchObject({ stdout: `${path.join(root, "pkg")}\n`, directory: "pkg", exitCode: 0 });
   });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { splitCommand, unwrap, writesFile, type CommandPart } from "./commandParts.js";
 import { dedupeWarnings, globalWarnings, partWarnings, type Warning } from "./danger.js";
 import { isInsideAllowed, realPath, type Places } from "./paths.js";
+import { isReadOnlyPart } from "./readOnlyCommands.js";
 import { commandRuleMatches, pathRuleMatches, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import type { SyntaxLibraries } from "./syntax.js";
 
@@ -145,7 +146,7 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     const ruled = parts.filter((p) => p.rule && p.rule !== "(built-in)");
     return decision("allow", parts.length === 0 ? "The command runs nothing." : ruled.length ? `Allowed by ${[...new Set(ruled.map((p) => quote(p.rule!)))].join(", ")}.` : "Only harmless built-ins.");
   }
-  const auto = sandboxAutoAllow(mode, run, warnings);
+  const auto = sandboxAutoAllow(mode, run, warnings) ?? readOnlyAutoAllow(mode, run, warnings, split.parts, parts, ctx.home);
   if (auto) return decision("allow", auto);
   const pending = parts.filter((p) => p.status === "needs-approval");
   const why = [...global.map((w) => w.message), ...pending.map((p) => p.reason)].join(" ");
@@ -161,6 +162,18 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
 export function sandboxAutoAllow(mode: PermissionMode, run: CommandRunContext, warnings: readonly Warning[]): string | undefined {
   if (mode !== "ask" || run.sandboxed !== true || warnings.length > 0) return undefined;
   return "It runs inside the sandbox (it can write only the allowed directories) and has no danger warning.";
+}
+
+/**
+ * Friction without a sandbox (issue 12): in `ask` mode a command that runs outside the sandbox
+ * and has no warning runs without a question when each part is allowed already or is a read-only
+ * command with plain literal words (readOnlyCommands.ts). Returns the reason when it applies.
+ */
+export function readOnlyAutoAllow(mode: PermissionMode, run: CommandRunContext, warnings: readonly Warning[], split: readonly CommandPart[], verdicts: readonly PartVerdict[], home: string): string | undefined {
+  // Only for callers that say the command runs outside the sandbox (the shell tools always say).
+  if (mode !== "ask" || run.sandboxed !== false || warnings.length > 0 || split.length === 0 || split.length !== verdicts.length) return undefined;
+  const readOnly = (p: CommandPart, i: number) => verdicts[i]!.status === "allowed" || isReadOnlyPart(p, home);
+  return split.every(readOnly) ? "It only reads: read-only commands with plain literal arguments, none naming a credential store." : undefined;
 }
 
 const SENSITIVE_HOME = /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gitconfig|\.config\/fish\/config\.fish|\.pam_environment|\.xprofile)$/;

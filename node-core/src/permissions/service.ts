@@ -200,7 +200,7 @@ export class PermissionService {
     if (check.command !== undefined) {
       // Only the caller knows where its command runs (Bash and run_shell_command: their sandbox
       // plan); unsaid means outside the sandbox.
-      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, { sandboxed: check.sandboxed === true, outsideSandboxReason: check.outsideSandboxReason });
+      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, { sandboxed: check.sandboxed, outsideSandboxReason: check.outsideSandboxReason });
     }
     else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
     else throw new PolicyError("A permission check needs a command or a path.");

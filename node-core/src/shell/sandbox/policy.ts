@@ -185,6 +185,8 @@ export function cacheDirectories(home: string | undefined, env: Readonly<Record<
   add(absolute(env.DENO_DIR) ?? under(xdgCache, "deno"));
   add(under(xdgCache, "composer"));
   add(inHome(".nuget/packages"));
+  // macOS puts several of these under ~/Library/Caches.
+  for (const rel of ["pip", "go-build", "Yarn", "pnpm", "deno", "sccache", "ccache"]) add(inHome(`Library/Caches/${rel}`));
   return out;
 }
 

@@ -377,11 +377,14 @@ describe("the gate trusts the sandbox, and only the sandbox", () => {
   it("ask: a call that escapes the sandbox is asked, and the question says it runs outside", async () => {
     const t = testCore({ permissions: await parsePolicy({ mode: "ask" }) });
     const { prompts, call } = asking(t);
-    const r = await call("Bash", { command: "ls", dangerouslyDisableSandbox: true, description: "list" });
+    const r = await call("Bash", { command: "touch made", dangerouslyDisableSandbox: true, description: "make a file" });
     expect(r.isError).toBe(false);
     expect(prompts).toHaveLength(1);
-    expect(prompts[0]).toMatchObject({ tool: "Bash", command: "ls", sandboxed: false, outsideSandboxReason: "the call set dangerouslyDisableSandbox" });
-    await call("run_shell_command", { command: "ls", dangerouslyDisableSandbox: true });
+    expect(prompts[0]).toMatchObject({ tool: "Bash", command: "touch made", sandboxed: false, outsideSandboxReason: "the call set dangerouslyDisableSandbox" });
+    // Judged as if there were no sandbox: a read-only command from the list runs without a question.
+    expect((await call("Bash", { command: "ls -a", dangerouslyDisableSandbox: true })).structuredContent).toMatchObject({ sandboxed: false });
+    expect(prompts).toHaveLength(1);
+    await call("run_shell_command", { command: "touch made2", dangerouslyDisableSandbox: true });
     expect(prompts).toHaveLength(2);
     expect(prompts[1]).toMatchObject({ tool: "run_shell_command", sandboxed: false, outsideSandboxReason: "the call set dangerouslyDisableSandbox" });
   });
