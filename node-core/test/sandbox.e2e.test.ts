@@ -5,22 +5,14 @@ import { spawnSync } from "node:child_process";
 import { chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUNDLE, bundleExists, bundleForAnyUser, CoreProcess, type Message } from "./support/coreProcess.js";
+import { BUNDLE, bundleExists, bundleForAnyUser, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
 import { isAlive, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
 
 const clients: CoreProcess[] = [];
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the bundle first (npm run build): ${BUNDLE} is missing.`);
 });
-afterEach(async () => {
-  for (const c of clients.splice(0)) {
-    if (c.child.exitCode === null && c.child.signalCode === null) {
-      c.child.stdin!.end();
-      await Promise.race([c.exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.child.exitCode === null) c.child.kill("SIGKILL");
-    }
-  }
-});
+afterEach(() => stopCores(clients));
 
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;

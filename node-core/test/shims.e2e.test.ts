@@ -14,7 +14,7 @@ import {
   shellExecutable,
   type FixtureTree,
 } from "../src/shell/shims/testSupport.js";
-import { BUNDLE, bundleExists, CoreProcess, type Message } from "./support/coreProcess.js";
+import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
 import { tempDir, waitFor } from "./support/processes.js";
 
 let tmp: string;
@@ -33,15 +33,7 @@ beforeAll(() => {
   sysbin = makeLoggingSystemBin(path.join(tmp, "sysbin"));
 });
 
-afterEach(async () => {
-  for (const c of clients.splice(0)) {
-    if (c.child.exitCode === null && c.child.signalCode === null) {
-      c.child.stdin!.end();
-      await Promise.race([c.exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.child.exitCode === null) c.child.kill("SIGKILL");
-    }
-  }
-});
+afterEach(() => stopCores(clients));
 
 /** A core whose temporary files (the shims' among them) go to its own TMPDIR. */
 function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {

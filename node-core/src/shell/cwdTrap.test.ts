@@ -4,8 +4,8 @@
 // uses must not send that write anywhere else. Real bash and zsh through the Bash tool.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeCores, testCore } from "../../test/support/core.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { closeCores, SHELLS, testCore, useShell } from "../../test/support/core.js";
 
 afterEach(closeCores);
 
@@ -29,18 +29,8 @@ function attacks(name: string, target: string): string[] {
   ];
 }
 
-describe.each([
-  ["bash", "/usr/bin/bash"],
-  ["zsh", "/usr/bin/zsh"],
-] as const)("the cwd trap cannot be redirected (%s)", (kind, shellPath) => {
-  const saved = process.env.WAVE_SHELL;
-  beforeAll(() => {
-    process.env.WAVE_SHELL = shellPath;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.WAVE_SHELL;
-    else process.env.WAVE_SHELL = saved;
-  });
+describe.each(SHELLS)("the cwd trap cannot be redirected (%s)", (kind, shellPath) => {
+  useShell(shellPath);
 
   it(`assigning, unsetting, un-readonly-ing or shadowing a core variable writes nothing elsewhere (${kind})`, async () => {
     const t = testCore();

@@ -1,5 +1,6 @@
 // In-process cores for tool tests: a real WaveCore over a temporary workspace, real shells.
 import { existsSync } from "node:fs";
+import { afterAll, beforeAll } from "vitest";
 import type { WaveCore } from "../../src/core/runtime.js";
 import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
 import type { BashStructured } from "../../src/tools/bash.js";
@@ -68,4 +69,22 @@ export function markedProcesses(prefix: string) {
 
 export async function waitForFile(file: string, budgetMs = 10_000): Promise<boolean> {
   return waitFor(() => existsSync(file), budgetMs);
+}
+
+/** The real shells the Bash tool runs, as `describe.each` rows. */
+export const SHELLS = [
+  ["bash", "/usr/bin/bash"],
+  ["zsh", "/usr/bin/zsh"],
+] as const;
+
+/** Makes the cores of the enclosing `describe` run `shellPath` (WAVE_SHELL), restored afterwards. */
+export function useShell(shellPath: string): void {
+  const saved = process.env.WAVE_SHELL;
+  beforeAll(() => {
+    process.env.WAVE_SHELL = shellPath;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.WAVE_SHELL;
+    else process.env.WAVE_SHELL = saved;
+  });
 }

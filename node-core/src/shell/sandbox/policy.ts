@@ -13,6 +13,9 @@ import path from "node:path";
 import { isWithin } from "../../core/paths.js";
 import type { SandboxNetwork } from "./settings.js";
 
+/** Files bash and zsh read when they start (a login or interactive shell, or zsh always). */
+const SHELL_STARTUP_FILES = [".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"];
+
 /**
  * Inside every writable directory (the workspace root, added directories, `allowWrite`) these
  * stay read-only: files and folders that make git, a shell, direnv, an IDE or an agent run code
@@ -34,16 +37,7 @@ export const PROTECTED_IN_WRITABLE: readonly string[] = [
   ".cursor",
   ".gemini",
   ".devcontainer",
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
+  ...SHELL_STARTUP_FILES,
 ];
 
 /**
@@ -51,16 +45,7 @@ export const PROTECTED_IN_WRITABLE: readonly string[] = [
  * writable at all: shell and tool start-up files, agent configuration, autostart entries.
  */
 export const PROTECTED_IN_HOME: readonly string[] = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
+  ...SHELL_STARTUP_FILES,
   ".config/fish",
   ".gitconfig",
   ".config/git",

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeCores, NO_SANDBOX, ourProcesses, testCore, type TestCore } from "../../../test/support/core.js";
+import { closeCores, NO_SANDBOX, ourProcesses, SHELLS, testCore, useShell, type TestCore } from "../../../test/support/core.js";
 import { isAlive, tempDir, waitFor } from "../../../test/support/processes.js";
 import { resultText, type ToolResult } from "../../core/tool.js";
 import { permissionsCheck, permissionsEvaluate } from "../../permissions/hostMethods.js";
@@ -29,10 +29,6 @@ afterAll(async () => {
   expect(await waitFor(() => ourProcesses().length === 0, 5000)).toBe(true);
 });
 
-const SHELLS = [
-  ["bash", "/usr/bin/bash"],
-  ["zsh", "/usr/bin/zsh"],
-] as const;
 
 async function rsc(t: TestCore, args: Record<string, unknown>): Promise<ToolResult & { text: string; s: RunShellCommandStructured }> {
   const r = await t.call("run_shell_command", args);
@@ -60,12 +56,7 @@ function processesNamed(cmdline: string): number[] {
 }
 
 describe.each(SHELLS)("Bash inside the sandbox (%s)", (kind, shellPath) => {
-  beforeAll(() => {
-    process.env.WAVE_SHELL = shellPath;
-  });
-  afterAll(() => {
-    delete process.env.WAVE_SHELL;
-  });
+  useShell(shellPath);
 
   it(`writes outside the allowed directories fail with "Read-only file system"; inside they work (${kind})`, async () => {
     const t = testCore();

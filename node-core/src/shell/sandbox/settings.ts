@@ -26,14 +26,8 @@ export interface SandboxSettings {
   problems: string[];
 }
 
-const stringList = z.array(z.string().min(1).refine((s) => !s.includes("\0"), "paths cannot contain NUL"));
-
-const fields = {
-  mode: z.enum(SANDBOX_MODES),
-  network: z.enum(SANDBOX_NETWORKS),
-  allowWrite: stringList,
-  denyRead: stringList,
-};
+const pathList = z.array(z.string().min(1).refine((s) => !s.includes("\0"), "paths cannot contain NUL"));
+const KEYS = ["mode", "network", "allowWrite", "denyRead"];
 
 /** Reads `settings.sandbox` (undefined: nothing set). Never throws. */
 export function readSandboxSettings(raw: unknown): SandboxSettings {
@@ -46,29 +40,24 @@ export function readSandboxSettings(raw: unknown): SandboxSettings {
     return out;
   }
   const value = raw as Record<string, unknown>;
-  if (value.mode !== undefined) {
-    const r = fields.mode.safeParse(value.mode);
-    if (r.success) out.mode = r.data;
-    else {
-      out.mode = "on";
-      out.problems.push(`settings.sandbox.mode ${JSON.stringify(value.mode)} is not one of ${SANDBOX_MODES.join(", ")}; using "on"`);
-    }
-  }
-  if (value.network !== undefined) {
-    const r = fields.network.safeParse(value.network);
-    if (r.success) out.network = r.data;
-    else {
-      out.network = "deny";
-      out.problems.push(`settings.sandbox.network ${JSON.stringify(value.network)} is not one of ${SANDBOX_NETWORKS.join(", ")}; using "deny"`);
-    }
-  }
+  /** A choice that is not one of its values falls back to `safe`, and says so. */
+  const choice = <T extends string>(key: "mode" | "network", values: readonly T[], safe: T): T | undefined => {
+    if (value[key] === undefined) return undefined;
+    if ((values as readonly unknown[]).includes(value[key])) return value[key] as T;
+    out.problems.push(`settings.sandbox.${key} ${JSON.stringify(value[key])} is not one of ${values.join(", ")}; using "${safe}"`);
+    return safe;
+  };
+  const mode = choice("mode", SANDBOX_MODES, "on");
+  if (mode) out.mode = mode;
+  const network = choice("network", SANDBOX_NETWORKS, "deny");
+  if (network) out.network = network;
   for (const key of ["allowWrite", "denyRead"] as const) {
     if (value[key] === undefined) continue;
-    const r = fields[key].safeParse(value[key]);
+    const r = pathList.safeParse(value[key]);
     if (r.success) out[key] = r.data;
     else out.problems.push(`settings.sandbox.${key} must be an array of non-empty paths; it was ignored`);
   }
-  const unknown = Object.keys(value).filter((k) => !(k in fields));
+  const unknown = Object.keys(value).filter((k) => !KEYS.includes(k));
   if (unknown.length) out.problems.push(`settings.sandbox has unknown keys (${unknown.join(", ")}); they were ignored`);
   return out;
 }
