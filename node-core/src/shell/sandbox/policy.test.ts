@@ -133,6 +133,20 @@ describe("the sandbox policy", () => {
     expect(DENY_READ_IN_HOME).toEqual(expect.arrayContaining([".aws/credentials", ".gnupg", ".netrc", ".kube/config", ".docker/config.json", ".config/gcloud", ".npmrc"]));
   });
 
+  it("a writable place named through a symlink planted inside another writable place is ignored; a symlink elsewhere is followed", () => {
+    const l = layout();
+    // `rm -r build-cache && ln -s ~ build-cache` by an earlier command in the workspace:
+    symlinkSync(l.home, path.join(l.ws, "build-cache"));
+    const linkedElsewhere = dir(path.join(l.base, "real-cache"));
+    const link = path.join(l.base, "cache-link");
+    symlinkSync(linkedElsewhere, link);
+    const p = buildPolicy(input(l, { allowWrite: [path.join(l.ws, "build-cache"), link], env: { GOCACHE: path.join(l.ws, "build-cache") } }));
+    expect(p.writable).not.toContain(l.home);
+    expect(p.writable).toContain(linkedElsewhere);
+    expect(p.ignored.map((i) => i.path)).toEqual([path.join(l.ws, "build-cache"), path.join(l.ws, "build-cache")]);
+    expect(p.ignored[0]!.reason).toMatch(/^it leads through a symlink \(to .*home\) inside .*work space/);
+  });
+
   it("protection wins: a writable path inside a protected or denied one is dropped", () => {
     const l = layout();
     dir(path.join(l.ws, ".vscode/sub"));

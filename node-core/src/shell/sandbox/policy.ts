@@ -299,6 +299,13 @@ export interface SandboxPolicy {
   denied: DeniedPath[];
   network: SandboxNetwork;
   tmpDir: string;
+  /** Writable places given that the policy does not honour, and why. */
+  ignored: IgnoredPath[];
+}
+
+export interface IgnoredPath {
+  path: string;
+  reason: string;
 }
 
 const inside = (p: string, dirs: readonly string[]) => dirs.some((d) => isWithin(p, d));
@@ -381,8 +388,21 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
 
   // Never a directory that contains the home directory: one bad variable must not open everything.
   const tooBroad = (p: string) => p === "/" || (home !== undefined && isWithin(home, p));
-  const roots = existing([...input.allowedDirectories, ...input.allowWrite]).filter((p) => p !== "/");
-  const caches = existing(cacheDirectories(input.home, input.env)).filter((p) => fs.kind(p) === "dir" && !tooBroad(p));
+  // A writable place named through a symlink that lies inside another writable place could have
+  // been planted by an earlier command (`rm -r cache && ln -s ~ cache`): such a name is ignored.
+  const ignored: IgnoredPath[] = [];
+  const givenWritable = [...input.allowedDirectories, ...input.allowWrite, ...cacheDirectories(input.home, input.env)].map((p) => path.resolve(p));
+  const trusted = (given: string): string | undefined => {
+    const r = real(given);
+    if (r === undefined || r === given) return r;
+    const holder = givenWritable.find((w) => w !== given && isWithin(given, w));
+    if (holder === undefined) return r;
+    ignored.push({ path: given, reason: `it leads through a symlink (to ${r}) inside ${holder}, which sandboxed commands may write` });
+    return undefined;
+  };
+  const trustedAll = (list: readonly string[]) => unique(list.flatMap((p) => trusted(path.resolve(p)) ?? []));
+  const roots = trustedAll([...input.allowedDirectories, ...input.allowWrite]).filter((p) => p !== "/");
+  const caches = trustedAll(cacheDirectories(input.home, input.env)).filter((p) => fs.kind(p) === "dir" && !tooBroad(p));
   const tmpDir = real(input.tmpDir) ?? input.tmpDir;
   const runFiles = existing(input.runFiles);
   const writableAll = unique([...roots, ...caches, tmpDir, ...runFiles]);
@@ -424,6 +444,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     denied,
     network: input.network,
     tmpDir,
+    ignored,
   };
 }
 

@@ -18,6 +18,7 @@ function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
     ],
     network: "allow",
     tmpDir: "/out/tmp",
+    ignored: [],
     ...extra,
   };
 }

@@ -233,6 +233,7 @@ export class SandboxService {
       });
     const wrap = (cmd: WrapInput): Wrapped => {
       const policy = policyFor(cmd);
+      for (const i of policy.ignored) log.warn(`a writable place is ignored: ${i.path}`, { reason: i.reason });
       // zsh writes heredocs under TMPPREFIX (default /tmp/zsh), not TMPDIR.
       const env = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
       if (kind === "seatbelt") return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env };
