@@ -5,7 +5,7 @@
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readFileSync, rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
@@ -360,7 +360,9 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.
  */
 function createCwdFile(file: string): void {
   try {
-    closeSync(openSync(file, "w", 0o600));
+    // Whatever is there (a link planted by an earlier, unsandboxed command) goes; a new file takes its place.
+    rmSync(file, { force: true });
+    closeSync(openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NO_FOLLOW, 0o600));
   } catch (err) {
     throw new SpawnFailed(
       `Could not create the cwd file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
@@ -369,10 +371,13 @@ function createCwdFile(file: string): void {
   }
 }
 
+/** Never through a symlink: a sandbox binds these files writable, and a link would take it elsewhere. */
+const NO_FOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+
 /** Opens (creates, or appends to) an output file, private to the user. */
 function openOutput(file: string): number {
   try {
-    return openSync(file, "a", 0o600);
+    return openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | NO_FOLLOW, 0o600);
   } catch (err) {
     throw new SpawnFailed(
       `Could not create the output file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
@@ -435,7 +440,7 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   if (infoFd !== undefined && infoFile) {
     while (stdio.length < infoFd) stdio.push("ignore");
     try {
-      stdio[infoFd] = openSync(infoFile, "w", 0o600);
+      stdio[infoFd] = openSync(infoFile, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | NO_FOLLOW, 0o600);
     } catch (err) {
       closeOutputs();
       throw new SpawnFailed(`Could not create ${infoFile} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`, err);

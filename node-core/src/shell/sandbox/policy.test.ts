@@ -83,6 +83,20 @@ describe("the sandbox policy", () => {
     expect(p.writable).toContain(l.ws);
   });
 
+  it("repositories a little below a writable directory have their git metadata protected too", () => {
+    const l = layout();
+    for (const repo of ["app", "libs/core", "libs/ui/deep/too-deep"]) {
+      touch(path.join(l.ws, repo, ".git/config"));
+      dir(path.join(l.ws, repo, ".git/hooks"));
+    }
+    touch(path.join(l.ws, "node_modules/pkg/.git/config"));
+    const p = buildPolicy(input(l));
+    const ws = (rel: string) => path.join(l.ws, rel);
+    expect(p.readOnly).toEqual(expect.arrayContaining([ws("app/.git/config"), ws("app/.git/hooks"), ws("libs/core/.git/config"), ws("libs/core/.git/hooks")]));
+    expect(p.readOnly.filter((r) => r.includes("too-deep") || r.includes("node_modules"))).toEqual([]);
+    expect(p.pinned).toEqual(expect.arrayContaining([ws("app"), ws("app/.git"), ws("libs"), ws("libs/core"), ws("libs/core/.git")]));
+  });
+
   it("a work tree whose .git is a file protects the git directory it points at, when that is writable", () => {
     const l = layout();
     const main = dir(path.join(l.base, "main"));

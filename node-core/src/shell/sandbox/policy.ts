@@ -187,6 +187,8 @@ export interface PolicyFs {
   realpath(p: string): string | undefined;
   /** Entry names of a directory ([] when it cannot be listed). */
   list(dir: string): string[];
+  /** Names of the real subdirectories of a directory (symlinks not followed). */
+  listDirectories(dir: string): string[];
   /** A small text file's contents (undefined when unreadable). */
   readText(file: string): string | undefined;
 }
@@ -244,6 +246,14 @@ export function nodePolicyFs(home?: string): PolicyFs {
       if (!exists(dir)) return [];
       try {
         return readdirSync(dir);
+      } catch {
+        return [];
+      }
+    },
+    listDirectories(dir) {
+      if (!exists(dir)) return [];
+      try {
+        return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : []));
       } catch {
         return [];
       }
@@ -368,15 +378,47 @@ function submoduleGitFiles(gitdir: string, fs: PolicyFs, level = 0): string[] {
   return out;
 }
 
-/** The protected paths to consider for one writable directory (existing or not). */
-function protectedCandidates(root: string, fs: PolicyFs): string[] {
-  const out = PROTECTED_IN_WRITABLE.map((name) => path.join(root, name));
-  for (const gitdir of gitDirectories(root, fs)) {
+/** The files of a work tree's git metadata that make git run code: config, hooks, hooksPath. */
+function gitCandidates(worktree: string, fs: PolicyFs): string[] {
+  const out: string[] = [];
+  for (const gitdir of gitDirectories(worktree, fs)) {
     out.push(path.join(gitdir, "config"), path.join(gitdir, "config.worktree"), path.join(gitdir, "hooks"));
     out.push(...submoduleGitFiles(gitdir, fs));
     const hooks = hooksPathOf(fs.readText(path.join(gitdir, "config")) ?? "");
-    if (hooks && !hooks.startsWith("~")) out.push(path.resolve(root, hooks));
+    if (hooks && !hooks.startsWith("~")) out.push(path.resolve(worktree, hooks));
   }
+  return out;
+}
+
+/** How deep below a writable directory other repositories are looked for, and how many folders at most. */
+const NESTED_REPOSITORY_DEPTH = 2;
+const NESTED_REPOSITORY_FOLDERS = 256;
+const NOT_SEARCHED = new Set(["node_modules", "target", "build", "dist", "vendor"]);
+
+/**
+ * Work trees of other repositories a little below `root` (a folder holding several projects, a
+ * monorepo's separate checkouts): their git metadata runs code as much as the root's.
+ */
+function nestedWorkTrees(root: string, fs: PolicyFs): string[] {
+  const out: string[] = [];
+  let budget = NESTED_REPOSITORY_FOLDERS;
+  const walk = (dir: string, level: number) => {
+    for (const name of fs.listDirectories(dir)) {
+      if (name.startsWith(".") || NOT_SEARCHED.has(name) || budget-- <= 0) continue;
+      const child = path.join(dir, name);
+      if (fs.kind(path.join(child, ".git")) !== undefined) out.push(child);
+      if (level < NESTED_REPOSITORY_DEPTH) walk(child, level + 1);
+    }
+  };
+  walk(root, 1);
+  return out;
+}
+
+/** The protected paths to consider for one writable directory (existing or not). */
+function protectedCandidates(root: string, fs: PolicyFs): string[] {
+  const out = PROTECTED_IN_WRITABLE.map((name) => path.join(root, name));
+  out.push(...gitCandidates(root, fs));
+  for (const worktree of nestedWorkTrees(root, fs)) out.push(...gitCandidates(worktree, fs));
   return out;
 }
 

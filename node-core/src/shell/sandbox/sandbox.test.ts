@@ -3,7 +3,7 @@
 // workspace files, the network, the core's own files), what it allows (the workspace, TMPDIR,
 // caches), and that every promise of the Bash engine still holds inside it.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -171,6 +171,27 @@ describe.each(SHELLS)("Bash inside the sandbox (%s)", (kind, shellPath) => {
     expect(r.s).toMatchObject({ cwd: path.join(t.root, "sub dir"), cwdChanged: true, output: "to-stdout\n", sandboxed: true });
     const out = await t.bash({ command: "cd /usr" });
     expect(out.s).toMatchObject({ cwd: t.root, cwdReset: true });
+  });
+});
+
+describe("the core's own files", () => {
+  it("a link planted where the next command's cwd or output file goes neither truncates its target nor makes it writable in the sandbox", async () => {
+    const t = testCore({ sandbox: NO_SANDBOX });
+    // An unsandboxed command (approved once) plants links for the next ones, which run sandboxed.
+    await t.bash({ command: "true" });
+    const tasks = t.core.sessions.main.service(TASKS);
+    const victim = path.join(tempDir("wave-victim-"), "precious.txt");
+    writeFileSync(victim, "precious\n");
+    symlinkSync(victim, path.join(processOutputDir(), `${tasks.markerPrefix}2.cwd`));
+    t.core.workspace.updateSettings({ sandbox: { mode: "auto" } });
+    const r = await t.bash({ command: `echo pwned > ${victim}; cd /; true` });
+    expect(r.s.sandboxed).toBe(true);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    symlinkSync(victim, path.join(processOutputDir(), `run-${tasks.tag}-3.log`));
+    const o = await t.bash({ command: "echo out" });
+    expect(o.isError).toBe(true);
+    expect(o.text).toMatch(/^Could not create the output file .*run-\d+-3\.log \(ELOOP\)/);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
   });
 });
 
