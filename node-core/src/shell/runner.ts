@@ -5,7 +5,7 @@
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, constants as fsConstants, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
@@ -153,7 +153,7 @@ export class ShellRun {
     this.sandboxInfoFile = file;
   }
 
-  /** The sandbox's reaper, from bwrap's report (read once, then the file is removed). */
+  /** The sandbox's reaper, from bwrap's report (read once, when a survivor scan needs it). */
   private namespaceInit(): number | undefined {
     if (this.namespaceInitPid === undefined && this.sandboxInfoFile) {
       try {
@@ -162,16 +162,23 @@ export class ShellRun {
       } catch (err) {
         log.debug("no sandbox report", { runId: this.runId, error: err });
       }
-      removeQuietly(this.sandboxInfoFile);
-      this.sandboxInfoFile = undefined;
     }
     return this.namespaceInitPid;
   }
 
+  /** Removes bwrap's report once the run is over (off the result's path). */
+  private dropSandboxInfo(): void {
+    const file = this.sandboxInfoFile;
+    if (!file) return;
+    this.namespaceInit();
+    this.sandboxInfoFile = undefined;
+    rm(file, { force: true }, (err) => {
+      if (err) log.debug("could not remove the sandbox report", { file, error: err });
+    });
+  }
+
   private finish(status: ExitStatus): void {
     if (this.status) return;
-    // bwrap wrote its report when the sandbox came up: keep the pid, drop the file.
-    this.namespaceInit();
     this.status = status;
     this.endedAt = Date.now();
   }
@@ -233,6 +240,7 @@ export class ShellRun {
       // The shell is gone once the tree is; make sure its exit was seen before answering.
       if (this.running && this.pid !== undefined) await Promise.race([this.exited, delay(2000)]);
       if (this.pid !== undefined) unwatchGroup(this.pid);
+      if (!this.running) this.dropSandboxInfo();
       return report;
     });
     this.stopInFlight = stopping;
@@ -292,6 +300,7 @@ export class ShellRun {
         for (const s of survivors) if (s.command === shellLine) s.command = procCommandLine(s.pid);
       }
     }
+    this.dropSandboxInfo();
     // A process that ended while we looked is no survivor.
     return table === linuxProcessTable ? survivors.filter((s) => readProcEntry(s.pid) !== undefined) : survivors;
   }
@@ -329,13 +338,6 @@ export class ShellRun {
   }
 }
 
-function removeQuietly(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch (err) {
-    log.debug("could not remove a run file", { file, error: err });
-  }
-}
 
 function range(from: number, to: number): number[] {
   const out: number[] = [];
@@ -360,9 +362,15 @@ const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.
  */
 function createCwdFile(file: string): void {
   try {
-    // Whatever is there (a link planted by an earlier, unsandboxed command) goes; a new file takes its place.
-    rmSync(file, { force: true });
-    closeSync(openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NO_FOLLOW, 0o600));
+    // A new file, never what is there already (a link planted by an earlier, unsandboxed command goes).
+    const create = () => closeSync(openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NO_FOLLOW, 0o600));
+    try {
+      create();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      rmSync(file, { force: true });
+      create();
+    }
   } catch (err) {
     throw new SpawnFailed(
       `Could not create the cwd file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
