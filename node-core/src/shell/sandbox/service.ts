@@ -101,6 +101,7 @@ export class SandboxService {
   private lastSettings: SandboxSettings = readSandboxSettings(undefined);
   private lastReported: string | undefined;
   private readonly unsubscribe: Array<() => void> = [];
+  private readonly warnedIgnored = new Set<string>();
 
   constructor(private readonly deps: SandboxDeps) {
     this.platform = deps.platform ?? hostPlatform();
@@ -233,7 +234,11 @@ export class SandboxService {
       });
     const wrap = (cmd: WrapInput): Wrapped => {
       const policy = policyFor(cmd);
-      for (const i of policy.ignored) log.warn(`a writable place is ignored: ${i.path}`, { reason: i.reason });
+      for (const i of policy.ignored) {
+        if (this.warnedIgnored.has(i.path)) continue;
+        this.warnedIgnored.add(i.path);
+        log.warn(`a writable place is ignored: ${i.path}`, { reason: i.reason });
+      }
       // zsh writes heredocs under TMPPREFIX (default /tmp/zsh), not TMPDIR.
       const env = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
       if (kind === "seatbelt") return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env };

@@ -111,7 +111,7 @@ class BashBridgeTest {
 
     @Test
     fun `exit codes, signals and truncated output come through typed`() {
-        val core = Core(TestSupport.launchWithoutProbe(root))
+        val core = Core(TestSupport.unsandboxedLaunch(root))
         val failed = BashResult.from(core.bash("exit 3").result.await())
         assertEquals(listOf(false, 3, null, true), listOf(failed.success, failed.exitCode, failed.signal, failed.isError))
 
