@@ -68,6 +68,11 @@ describe.runIf(isRoot)("the sandbox for an unprivileged user (nobody)", () => {
     expect(readFileSync(path.join(dirs.ws!, "in.txt"), "utf8")).toBe("in\n");
     expect(spawnSync("ls", [dirs.open!]).stdout.toString()).toBe("");
 
+    // Network deny builds a network namespace as nobody too: only its own loopback.
+    await c.request("settings/update", { settings: { sandbox: { network: "deny" } } });
+    const net = await c.request("tools/call", { name: "Bash", arguments: { command: "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '" } });
+    expect(structured(net).output).toBe("lo\n");
+
     const bg = await c.request("tools/call", { name: "Bash", arguments: { command: "trap '' TERM; sleep 310 & sleep 311", run_in_background: true } });
     await waitFor(() => processesNamed("sleep 310").length === 1 && processesNamed("sleep 311").length === 1);
     const stop = await c.request("tasks/stop", { taskId: structured(bg).backgroundTaskId });

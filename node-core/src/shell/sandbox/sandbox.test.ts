@@ -209,6 +209,13 @@ describe("processes inside the sandbox", () => {
     expect(r.s.output).toMatch(/mount: .*(permission denied|must be superuser|Operation not permitted)/i);
   });
 
+  it("a shell that kills itself reads as exit status 128+N (bwrap's report), explained as the signal", async () => {
+    const t = testCore();
+    const r = await rsc(t, { command: "echo before; kill -KILL $$" });
+    expect(r.s).toMatchObject({ sandboxed: true, exitCode: 137, signal: null, errorKind: "exit-code", stdout: "before\n" });
+    expect(r.s.error).toMatch(/^Exit code 137: a process of the command was probably killed by signal 9 \(SIGKILL\)\./);
+  });
+
   it("survivors are listed (never the sandbox's own reaper) and keep running; the session's end stops them", async () => {
     const t = testCore();
     const r = await t.bash({ command: "sleep 303 & echo started" });
