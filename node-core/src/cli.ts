@@ -5,12 +5,12 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WaveCore } from "./core/runtime.js";
 import { InvalidToolArguments, UnknownTool } from "./core/registry.js";
 import { resultText } from "./core/tool.js";
-import { directoryExists } from "./core/workspace.js";
-import { canonicalDir } from "./core/paths.js";
+import { isDirectory } from "./util/files.js";
+import { canonicalDir } from "./util/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { setLogLevel } from "./util/log.js";
-import { ENV_COMMAND_HELP, runEnvCommand } from "./env/command.js";
+import { ENV_COMMAND_HELP, runEnvCommand } from "./envCommand.js";
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
 import { parseSandboxCli, SandboxOptionError } from "./shell/sandbox/settings.js";
 
@@ -131,9 +131,9 @@ async function coreFromOptions(
   defaultMode?: "allow-all",
 ): Promise<WaveCore> {
   const root = canonicalDir(values.root ?? process.cwd());
-  if (!directoryExists(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
+  if (!isDirectory(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
   const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
-  for (const d of dirs) if (!directoryExists(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
+  for (const d of dirs) if (!isDirectory(d)) throw new UsageError(`--add-dir must be an existing directory: ${d}`);
   let permissions;
   try {
     permissions = await parsePolicy({ mode: values["permission-mode"] ?? defaultMode, allow: values.allow, deny: values.deny });

@@ -5,7 +5,7 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeFakeHome, secretValue, SHELL_PATHS, writeProfile, type FakeHome } from "../src/env/testSupport.js";
+import { makeFakeHome, secretValue, SHELL_PATHS, writeProfile, type FakeHome } from "./support/loginEnv.js";
 import { CoreProcess } from "./support/coreProcess.js";
 
 let fake: FakeHome | undefined;

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE as bundle, bundleExists, CoreProcess } from "./support/coreProcess.js";
-import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome, type TestShell } from "../src/env/testSupport.js";
+import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome, type TestShell } from "./support/loginEnv.js";
 
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the core first (npm run build): ${bundle} is missing.`);

@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeFakeHome, secretValue, writeProfile, type FakeHome } from "../src/env/testSupport.js";
+import { makeFakeHome, secretValue, writeProfile, type FakeHome } from "./support/loginEnv.js";
 import { BUNDLE, bundleExists, CoreProcess } from "./support/coreProcess.js";
 import { tempDir } from "./support/processes.js";
 

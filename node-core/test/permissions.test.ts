@@ -28,18 +28,18 @@ const answer = (core: CoreProcess, ask: Message, result: unknown) => core.send({
 describe("permission/request round trip (bundled core)", () => {
   it("shows the preview, and allow-once lets it through", async () => {
     const { core, root } = await start();
-    const check = core.request("permissions/check", { tool: "Bash", command: "git status && rm -rf ~/scratch", description: "tidy up" });
+    const check = core.request("permissions/check", { tool: "Bash", command: "git fetch && rm -rf ~/scratch", description: "tidy up" });
     const ask = await core.waitFor(isAsk);
     expect(ask.id).toBe("core-1");
     expect(ask.params).toMatchObject({
       sessionId: "main",
       tool: "Bash",
       kind: "command",
-      command: "git status && rm -rf ~/scratch",
+      command: "git fetch && rm -rf ~/scratch",
       description: "tidy up",
       directory: root,
       warnings: [{ id: "delete-outside-workspace", part: "rm -rf ~/scratch" }],
-      suggestedRules: ["git status:*", "rm -rf ~/scratch"],
+      suggestedRules: ["git fetch:*", "rm -rf ~/scratch"],
       timeoutMs: 600000,
     });
     expect(ask.params.warnings[0].message).toMatch(/^Deletes recursively .*scratch, outside the workspace\.$/);
@@ -104,6 +104,28 @@ describe("permission/request round trip (bundled core)", () => {
     const ask = await core.waitFor((m) => isAsk(m) && m.params.command === "make b");
     core.send({ jsonrpc: "2.0", id: ask.id, error: { code: -32603, message: "card crashed" } });
     expect((await failed).result.message).toMatch(/could not be shown to the user \(card crashed\)/);
+  });
+
+  it("says whether the command runs in the sandbox: permissions/evaluate results and permission/request params", async () => {
+    const { core } = await start();
+    const why = "no sandbox is available: bwrap is not installed";
+    const inside = await core.request("permissions/evaluate", { command: "npm install", sandboxed: true });
+    expect(inside.result).toMatchObject({ outcome: "allow", sandboxed: true, parts: [{ status: "allowed", rule: "(sandbox)" }] });
+    expect(inside.result.outsideSandboxReason).toBeUndefined();
+    const outside = await core.request("permissions/evaluate", { command: "npm install", outsideSandboxReason: why });
+    expect(outside.result).toMatchObject({ outcome: "ask", sandboxed: false, outsideSandboxReason: why });
+    // A danger warning is asked about even inside the sandbox.
+    expect((await core.request("permissions/evaluate", { command: "rm -rf ~", sandboxed: true })).result.outcome).toBe("ask");
+    const check = core.request("permissions/check", { command: "npm install", outsideSandboxReason: why });
+    const ask = await core.waitFor(isAsk);
+    expect(ask.params).toMatchObject({ kind: "command", sandboxed: false, outsideSandboxReason: why });
+    answer(core, ask, { decision: "deny" });
+    expect((await check).result).toMatchObject({ allowed: false, asked: true });
+    const write = await core.request("permissions/evaluate", { path: ".git/config" });
+    expect(write.result).toMatchObject({ outcome: "ask", kind: "path", warnings: [{ id: "sensitive-path" }] });
+    expect(write.result.sandboxed).toBeUndefined();
+    const wrong = await core.request("permissions/evaluate", { command: "ls", sandboxed: "yes" });
+    expect(wrong.error?.code).toBe(-32602);
   });
 
   it("without the capability nothing is asked: the mode decides and the message says how to allow", async () => {
@@ -280,10 +302,10 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
   it("run_shell_command asks with its directory resolved against the root, then runs there", async () => {
     const { core, root } = await start({ args: ["--sandbox", "off"] });
     mkdirSync(path.join(root, "pkg"));
-    // Not a read-only command from the list (those run without a question, sandbox or not).
-    const pending = call(core, "run_shell_command", { command: "env pwd -P", directory: "pkg", description: "where" }, "s1");
+    // `realpath .` alone only reads (the read-only list runs it without a question); `touch` writes.
+    const pending = call(core, "run_shell_command", { command: "touch made && realpath .", directory: "pkg", description: "where" }, "s1");
     const ask = await askFor(core, "s1");
-    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "env pwd -P", description: "where", directory: path.join(root, "pkg") });
+    expect(ask.params).toMatchObject({ tool: "run_shell_command", command: "touch made && realpath .", description: "where", directory: path.join(root, "pkg") });
     answer(core, ask, { decision: "allow-once" });
     expect((await pending).result.structuredContent).toMatchObject({ stdout: `${path.join(root, "pkg")}\n`, directory: "pkg", exitCode: 0 });
   });

@@ -13,7 +13,7 @@ import {
   readLog,
   shellExecutable,
   type FixtureTree,
-} from "../src/shell/shims/testSupport.js";
+} from "./support/shims.js";
 import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
 import { tempDir, waitFor } from "./support/processes.js";
 

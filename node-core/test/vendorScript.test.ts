@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NODE_CORE_DIR, REAL_VENDOR_ROOT, requireRealVendor } from "../src/shell/shims/testSupport.js";
+import { NODE_CORE_DIR, REAL_VENDOR_ROOT, requireRealVendor } from "./support/shims.js";
 import { tempDir } from "./support/processes.js";
 
 const SCRIPT = path.join(NODE_CORE_DIR, "scripts", "vendor-linux-x64.sh");

@@ -18,6 +18,7 @@ const repoRoot = path.resolve(pluginDir, "..");
 const buildDir = path.join(pluginDir, "build", "kotlin");
 const mainSources = ["bridge", "ui"].map((d) => path.join(pluginDir, "src", "main", "kotlin", "dev", "wavetools", "wave", d));
 const testSources = [path.join(pluginDir, "src", "test", "kotlin")];
+const mainResources = path.join(pluginDir, "src", "main", "resources");
 const testResources = path.join(pluginDir, "src", "test", "resources");
 const JVM_TARGET = "17";
 
@@ -49,7 +50,9 @@ function kotlinCompiler() {
   if (version !== wanted) {
     fail(`kotlin-compiler ${version} is installed but the Gradle build uses Kotlin ${wanted}. Pin the same version in package.json (npm install -D --save-exact kotlin-compiler@${wanted}).`);
   }
-  return { home, version, stdlib: path.join(home, "lib", "kotlin-stdlib.jar") };
+  // annotations: JetBrains' org.jetbrains.annotations (@PropertyKey on the message bundle), which the
+  // Gradle build gets from the platform; compile-time only (class-retention annotations).
+  return { home, version, stdlib: path.join(home, "lib", "kotlin-stdlib.jar"), annotations: path.join(home, "lib", "annotations-13.0.jar") };
 }
 
 function java() {
@@ -183,15 +186,18 @@ function main() {
   const mainFiles = listKotlin(mainSources);
   const testFiles = listKotlin(testSources);
   checkMainIndependentOfTests(mainFiles, testFiles);
-  const classes = compile(mainFiles, testFiles, [gson, junit], compiler);
+  const classes = compile(mainFiles, testFiles, [gson, junit, compiler.annotations], compiler);
   if (command === "compile") return;
-  const runtime = [classes, testResources, gson, compiler.stdlib];
+  // Main resources hold the message bundle (messages/WaveBundle.properties) the UI reads its texts from.
+  const runtime = [classes, mainResources, testResources, gson, compiler.stdlib];
   const core = path.join(repoRoot, "node-core", "dist", "wave-core.js");
   const props = [
     "-Djava.awt.headless=true",
     `-Dwave.repoRoot=${repoRoot}`,
     `-Dwave.coreScript=${core}`,
     "-Dfile.encoding=UTF-8",
+    // The test themes give their fonts the fallback the IDE's fonts have (sun.font.FontUtilities).
+    "--add-exports=java.desktop/sun.font=ALL-UNNAMED",
   ];
   if (command === "screenshots") {
     const outDir = path.join(pluginDir, "build", "screenshots");

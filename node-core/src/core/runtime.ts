@@ -2,11 +2,13 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
-import { EventBus } from "./events.js";
+import { Services } from "../base/services.js";
+import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
-import { SessionManager, type Session } from "./session.js";
-import { errorResult, type CallOrigin, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
-import { Workspace } from "./workspace.js";
+import { SessionManager, type Session } from "../base/session.js";
+import type { CallOrigin } from "../base/origin.js";
+import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
+import { Workspace } from "../base/workspace.js";
 import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
 import { SandboxService } from "../shell/sandbox/service.js";
 import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
@@ -60,7 +62,10 @@ export class WaveCore {
   readonly sessions: SessionManager;
   readonly registry: ToolRegistry;
   readonly permissions: PermissionService;
+  /** The OS sandbox shell commands run in (how each command runs, the status hosts see). */
   readonly sandbox: SandboxService;
+  /** What this core owns beside its sessions (the shell engine, ...); disposed last at shutdown. */
+  readonly services = new Services<void>(undefined, "The core");
   private readonly calls = new Map<string, InFlightCall>();
   private nextCall = 1;
   private readonly callPrefix = randomBytes(3).toString("hex");
@@ -68,7 +73,7 @@ export class WaveCore {
 
   constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy; sandbox?: SandboxCliOptions }) {
     this.workspace = new Workspace(opts.root, opts.additionalDirectories);
-    this.sessions = new SessionManager(this.workspace, this.events);
+    this.sessions = new SessionManager(this.workspace, this.events, this.services);
     this.registry = new ToolRegistry(opts.tools);
     this.sandbox = new SandboxService({
       workspace: this.workspace,
@@ -81,10 +86,6 @@ export class WaveCore {
       opts.permissions,
     );
     this.onShutdown(() => this.sandbox.dispose());
-  }
-
-  get isShuttingDown(): boolean {
-    return this.shuttingDown !== undefined;
   }
 
   session(id: string | undefined): Session {
@@ -224,6 +225,7 @@ export class WaveCore {
           log.error("shutdown hook failed", { error: err });
         }
       }
+      await this.services.dispose();
     })();
     return this.shuttingDown;
   }

@@ -1,10 +1,11 @@
 // The contract every tool implements: a zod input schema (rendered to JSON Schema for agents), a
 // model-facing description, and a run function that turns validated input into an MCP-shaped result.
 import { z } from "zod";
+import type { CallOrigin } from "../base/origin.js";
 import type { Logger } from "../util/log.js";
-import type { Session } from "./session.js";
-import type { Workspace } from "./workspace.js";
-import type { EventBus } from "./events.js";
+import type { Session } from "../base/session.js";
+import type { Workspace } from "../base/workspace.js";
+import type { EventBus } from "../base/events.js";
 import type { PermissionOutcome, PermissionRequest } from "../permissions/types.js";
 import type { SandboxService } from "../shell/sandbox/service.js";
 
@@ -31,9 +32,6 @@ export interface ProgressUpdate {
   progress?: number;
   total?: number;
 }
-
-/** Where a call came from; decides how progress and questions reach the caller. */
-export type CallOrigin = "host" | "mcp" | "cli";
 
 export interface ToolContext {
   readonly callId: string;

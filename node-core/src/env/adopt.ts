@@ -1,6 +1,6 @@
 // Writes a probe result into the core's environment (BASH-ENV-4): allow-listed keys only, never
 // over a key the host already set, except PATH, which is merged (login entries first).
-import type { PlatformName } from "../shell/types.js";
+import type { PlatformName } from "../util/platform.js";
 
 const PROXY_KEYS = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"];
 
@@ -29,7 +29,7 @@ const ADOPTED = new Set(ADOPTED_KEYS);
  * runs (NODE_OPTIONS, the dynamic loader, git's repository selection, shell start-up files).
  * Checked as well as the allow-list so that widening the list can never let these in.
  */
-export function isNeverAdopted(key: string): boolean {
+function isNeverAdopted(key: string): boolean {
   const k = key.toUpperCase();
   if (k === "GIT_SSL_CAINFO") return false;
   return (
@@ -67,7 +67,7 @@ function hostDecided(env: NodeJS.ProcessEnv, key: string, platform: PlatformName
   return false;
 }
 
-export function pathDelimiter(platform: PlatformName): string {
+function pathDelimiter(platform: PlatformName): string {
   return platform === "win32" ? ";" : ":";
 }
 

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { childEnvironment, holdLoginEnvironmentProbe, loginEnvironmentStatus, resetLoginEnvironmentProbeForTests, startLoginEnvironmentProbe } from "./index.js";
 import type { ProbeRunResult } from "./runProbeShell.js";
-import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome } from "./testSupport.js";
+import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome } from "../../test/support/loginEnv.js";
 
 const HOST_PATH = "/opt/host-only/bin:/usr/bin:/bin";
 const savedEnv = { ...process.env };

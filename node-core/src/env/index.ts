@@ -3,7 +3,9 @@
 //
 // The probe runs once per core process (BASH-ENV-1): the core's start-up hook starts it, and its
 // result is written into `process.env` itself, so even a child spawned without an explicit
-// environment inherits it.
+// environment inherits it. That is why it is process-wide rather than per core: there is one
+// process environment, and every core in the process runs its children with it. Each core holds
+// the probe while it lives (holdLoginEnvironmentProbe).
 import { LoginEnvironmentProbe, type ProbeDependencies } from "./probe.js";
 import { PENDING_STATUS, type EnvStatus } from "./status.js";
 

@@ -17,7 +17,7 @@ import {
   writeProfile,
   type FakeHome,
   type TestShell,
-} from "./testSupport.js";
+} from "../../test/support/loginEnv.js";
 
 const HOST_PATH = "/opt/host-only/bin:/usr/bin:/bin";
 const SHORT: ProbeBudget = { attemptTimeoutMs: 400, maxAttempts: 2, backoffMs: 50 };

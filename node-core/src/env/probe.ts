@@ -4,7 +4,7 @@
 // Windows and macOS branches run here on recorded outputs and the real one runs real shells.
 import { homedir } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
-import type { PlatformName } from "../shell/types.js";
+import type { PlatformName } from "../util/platform.js";
 import { createLogger } from "../util/log.js";
 import { adoptInto } from "./adopt.js";
 import { parseProbeOutput, parseSingleValue } from "./parse.js";
@@ -59,7 +59,7 @@ export interface ProbeDependencies {
   budget: ProbeBudget;
 }
 
-export function defaultProbeDependencies(overrides: Partial<ProbeDependencies> = {}): ProbeDependencies {
+function defaultProbeDependencies(overrides: Partial<ProbeDependencies> = {}): ProbeDependencies {
   const platform = overrides.platform ?? (process.platform as PlatformName);
   return {
     platform,
@@ -81,7 +81,7 @@ export function defaultProbeDependencies(overrides: Partial<ProbeDependencies> =
 }
 
 /** `WAVE_LOGIN_ENV=0` (or false/off/no) turns the probe off; child processes then inherit the core's environment as it is. */
-export function probeTurnedOff(env: NodeJS.ProcessEnv): boolean {
+function probeTurnedOff(env: NodeJS.ProcessEnv): boolean {
   return ["0", "false", "off", "no"].includes((env.WAVE_LOGIN_ENV ?? "").trim().toLowerCase());
 }
 

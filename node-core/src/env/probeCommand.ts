@@ -1,7 +1,7 @@
 // What the probe runs: the command line (BASH-ENV-2, BASH-ENV-9) and the probe shell's own minimal
 // environment (BASH-ENV-5). Pure functions; the process boundary is in runProbeShell.ts.
 import { randomBytes } from "node:crypto";
-import type { PlatformName } from "../shell/types.js";
+import type { PlatformName } from "../util/platform.js";
 
 export interface ProbeMarkers {
   start: string;
@@ -32,7 +32,7 @@ export function posixProbeScript(markers: ProbeMarkers, form: ProbeForm = "full"
 }
 
 /** BASH-ENV-9: Git Bash converts its login PATH to Windows form; only PATH is adopted there. */
-export function windowsProbeScript(markers: ProbeMarkers): string {
+function windowsProbeScript(markers: ProbeMarkers): string {
   return `echo "${markers.start}"; cygpath -pw "$PATH" && echo "${markers.end}"`;
 }
 

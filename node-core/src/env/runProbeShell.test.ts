@@ -1,7 +1,7 @@
 // The probe's process boundary with real processes: deadlines, whole-tree kills, stragglers.
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_PROBE_OUTPUT_BYTES, createProbeRunner } from "./runProbeShell.js";
-import { eventually, isAlive, makeFakeHome, readPids, type FakeHome } from "./testSupport.js";
+import { eventually, isAlive, makeFakeHome, readPids, type FakeHome } from "../../test/support/loginEnv.js";
 
 const run = createProbeRunner("linux");
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };

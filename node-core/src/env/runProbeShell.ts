@@ -2,7 +2,7 @@
 // /dev/null, collect stdout (bounded), and never let it outlive its deadline. Everything about
 // what to run and how to read the output lives elsewhere, so tests can swap this one function.
 import { spawn, spawnSync } from "node:child_process";
-import type { PlatformName } from "../shell/types.js";
+import type { PlatformName } from "../util/platform.js";
 
 export interface ProbeRunRequest {
   file: string;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { chooseProbeShell, choosePosixProbeShell, findGitBash, realProbeFileSystem, type ProbeFileSystem } from "./shellChoice.js";
-import { makeFakeHome, type FakeHome } from "./testSupport.js";
+import { makeFakeHome, type FakeHome } from "../../test/support/loginEnv.js";
 
 /** A file-system view with the given files; `executables` are also executable. */
 function fsWith(files: string[], executables: string[] = []): ProbeFileSystem {

@@ -1,9 +1,9 @@
 // Which shell the login-environment probe runs (BASH-ENV-3 on macOS/Linux, BASH-ENV-9 on
 // Windows). Pure functions over an injected file-system view, so every branch is testable here;
 // the real view is at the end.
-import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import type { PlatformName } from "../shell/types.js";
+import { isDirectory, isExecutableFile, isFile } from "../util/files.js";
+import type { PlatformName } from "../util/platform.js";
 
 /** The file-system checks shell choice needs; the real one is `realProbeFileSystem`. */
 export interface ProbeFileSystem {
@@ -85,31 +85,5 @@ export function chooseProbeShell(platform: PlatformName, env: NodeJS.ProcessEnv,
   return shell ? { shell } : { shell: undefined, missing: "no shell found ($SHELL, /bin/zsh, /bin/bash and /bin/sh are all missing or not executable)" };
 }
 
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The real file system (symlinks followed, as `exec` does). */
-export const realProbeFileSystem: ProbeFileSystem = {
-  exists: isFile,
-  isDirectory(dir) {
-    try {
-      return statSync(dir).isDirectory();
-    } catch {
-      return false;
-    }
-  },
-  isExecutable(file) {
-    if (!isFile(file)) return false;
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-};
+export const realProbeFileSystem: ProbeFileSystem = { exists: isFile, isDirectory, isExecutable: isExecutableFile };

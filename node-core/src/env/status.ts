@@ -1,6 +1,5 @@
 // The probe's observable state (PROTOCOL.md `EnvStatus`): what `env/status`, the
 // `env/statusChanged` notification and `wave-core env` report. Names only, never values.
-import type { SandboxStatus } from "../shell/sandbox/service.js";
 
 export type EnvState = "pending" | "ok" | "degraded" | "failed";
 export type ParseMode = "nul" | "lines";
@@ -18,8 +17,6 @@ export type EnvStatus = {
   adoptedKeys: string[];
   /** Why the probe degraded or failed (never contains a variable's value). */
   reason?: string;
-  /** The OS sandbox shell commands run in (env/status, env/statusChanged, `wave-core env`). */
-  sandbox?: SandboxStatus;
 };
 
 export const PENDING_STATUS: EnvStatus = Object.freeze({
@@ -30,7 +27,3 @@ export const PENDING_STATUS: EnvStatus = Object.freeze({
   parseMode: null,
   adoptedKeys: [],
 }) as EnvStatus;
-
-export function isSettled(status: EnvStatus): boolean {
-  return status.state !== "pending";
-}

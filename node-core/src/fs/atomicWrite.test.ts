@@ -4,7 +4,7 @@ import { chmodSync, chownSync, existsSync, linkSync, lstatSync, readdirSync, rea
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveWriteTarget, writeFileAtomic } from "./atomicWrite.js";
-import { cleanTempDirs, tempDir } from "./testkit.js";
+import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
 

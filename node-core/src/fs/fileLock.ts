@@ -2,6 +2,8 @@
 // never interleave their read-modify-write (no lost update). An entry lives only while someone
 // holds or waits for the lock: the map is empty whenever the core is idle.
 
+// Process-wide on purpose: the file is one, whichever core writes it, so two cores in one
+// process take turns on it too.
 const tails = new Map<string, Promise<void>>();
 
 /** Runs `fn` once every earlier holder of `key` has finished; returns its result. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { compileGlob, globWithNode, globWithRipgrep, type GlobOutcome, type GlobRequest } from "./glob.js";
 import { resolveRipgrep } from "./ripgrep.js";
-import { cleanTempDirs, tempDir } from "./testkit.js";
+import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
 

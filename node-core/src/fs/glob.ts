@@ -7,8 +7,8 @@ import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch/posix";
-import { isWithin } from "../core/paths.js";
-import { RecordSplitter, runRipgrep, type ResolvedRipgrep } from "./ripgrep.js";
+import { isWithin } from "../util/paths.js";
+import { runRipgrep, type ResolvedRipgrep } from "./ripgrep.js";
 
 /** Version-control metadata directories neither Glob nor Grep ever look into. */
 export const VCS_DIRS = [".git", ".svn", ".hg", ".jj", ".bzr", ".sl"];
@@ -164,6 +164,7 @@ function mtimeOf(file: string): number | undefined {
   return st && st.isFile() ? st.mtimeMs : undefined;
 }
 
+// A fact about a binary on disk, the same for every core: asked once per process.
 const sortsGloballyCache = new Map<string, Promise<boolean>>();
 
 /**

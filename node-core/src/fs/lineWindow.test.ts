@@ -3,7 +3,7 @@ import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
 import { cutChars, readLineWindow } from "./lineWindow.js";
-import { cleanTempDirs, tempDir } from "./testkit.js";
+import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 import { UTF8 } from "./textCodec.js";
 
 afterEach(cleanTempDirs);

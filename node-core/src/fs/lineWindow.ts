@@ -3,7 +3,8 @@
 // are skipped at memchr speed, and counting after the window stops early when the rest is large.
 import { createHash } from "node:crypto";
 import { promises as fsp } from "node:fs";
-import { decodeAs, detectBom, iconv, loadCodecs, type TextFormat } from "./textCodec.js";
+import { iconv, loadCodecs } from "../util/codecs.js";
+import { decodeAs, detectBom, type TextFormat } from "./textCodec.js";
 
 export interface WindowOptions {
   /** First line to return, 1-based. */
@@ -34,7 +35,7 @@ export interface LineWindow {
   hash?: string;
 }
 
-export const DEFAULT_COUNT_BUDGET = 64 * 1024 * 1024;
+const DEFAULT_COUNT_BUDGET = 64 * 1024 * 1024;
 
 /** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
 export function cutChars(text: string, max: number): string {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeMissing, displayPath, fileKey, nearNames, resolveToolPath } from "./paths.js";
-import { cleanTempDirs, tempDir } from "./testkit.js";
+import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
 

@@ -1,8 +1,9 @@
 // Paths as the file tools see them: resolved against the session's cwd, keyed by their real
 // location for read state, shown relative to the cwd, and explained when they do not exist.
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isDirectory } from "../util/files.js";
 
 /** Absolute path of a tool's path argument: `~` expands to the home directory, relatives join `cwd`. */
 export function resolveToolPath(input: string, cwd: string, home: string = os.homedir()): string {
@@ -120,12 +121,4 @@ export function describeMissing(abs: string, cwd: string): string {
   if (near.length > 0) parts.push(`Did you mean ${near.map((n) => displayPath(n, cwd)).join(", ")}?`);
   else parts.push(`The working directory is ${cwd}. Use Glob to find the file.`);
   return parts.join(" ");
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

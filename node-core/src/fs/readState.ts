@@ -2,7 +2,9 @@
 // (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
 // Each session owns its own; a sub-agent's reads are not its parent's.
 import { createHash } from "node:crypto";
-import { ServiceKey, type SessionService } from "../core/session.js";
+import type { Session, SessionService } from "../base/session.js";
+import { ServiceKey } from "../base/services.js";
+import { fileKey, resolveToolPath } from "./paths.js";
 
 export type ReadSource = "read" | "edit" | "write";
 
@@ -52,7 +54,15 @@ export class ReadState implements SessionService {
   }
 }
 
-export const READ_STATE = new ServiceKey<ReadState>("fs.readState", () => new ReadState());
+export const READ_STATE = new ServiceKey<ReadState, Session>("fs.readState", () => new ReadState());
+
+/**
+ * Forgets what a session has read (some paths, resolved against its cwd, or everything), e.g.
+ * after the host compacted the conversation. Returns how many files were forgotten.
+ */
+export function clearReadState(session: Session, paths?: readonly string[]): number {
+  return session.service(READ_STATE).clear(paths?.map((f) => fileKey(resolveToolPath(f, session.cwd))));
+}
 
 export function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");

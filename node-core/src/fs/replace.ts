@@ -15,8 +15,6 @@ export interface Replacement {
   count: number;
 }
 
-export type FindResult = { kind: "found"; positions: number[] } | { kind: "not-found" };
-
 /** The text with CRLF as LF, and the LF positions (in that text) that were CRLF. */
 export function normalizeCrlf(text: string): { normalized: string; crlfAt: number[] } {
   const crlfAt: number[] = [];

@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { platformTag } from "../util/vendor.js";
 import { RecordSplitter, resolveRipgrep, runRipgrep } from "./ripgrep.js";
-import { cleanTempDirs, tempDir } from "./testkit.js";
+import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
 
@@ -80,6 +80,22 @@ describe("running ripgrep", () => {
     const run = await runRipgrep(realRg!.path, ["--no-config", "needle", dir], { cwd: dir, env: process.env, timeoutMs: 10_000, onStdout: () => (++chunks < 1 ? undefined : false) });
     expect(run.stopped).toBe(true);
     expect(chunks).toBe(1);
+  });
+
+  it("FS-SEARCH-1/2 uses no output that arrives after the time limit, however late the limit's timer fires", async () => {
+    const dir = tempDir();
+    for (let i = 0; i < 50; i++) writeFileSync(path.join(dir, `f${i}.txt`), "needle\n");
+    // A busy event loop runs timers late; here the timer never runs at all, and the run must
+    // still end at its deadline instead of delivering everything rg printed.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let chunks = 0;
+      const run = await runRipgrep(realRg!.path, ["--no-config", "--files", dir], { cwd: dir, env: process.env, timeoutMs: 0, onStdout: () => void chunks++ });
+      expect(run.timedOut).toBe(true);
+      expect(chunks).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("FS-SEARCH-1 reports a spawn failure instead of throwing", async () => {

@@ -5,7 +5,8 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
-import { isExecutableFile, vendorBinary } from "../util/vendor.js";
+import { isExecutableFile } from "../util/files.js";
+import { vendorBinary } from "../util/vendor.js";
 
 export type RipgrepSource = "@vscode/ripgrep" | "vendor" | "PATH";
 
@@ -115,10 +116,12 @@ export function runRipgrep(rg: string, args: string[], opts: RipgrepRunOptions):
       child.kill("SIGTERM");
       killTimer ??= setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => {
+    const deadline = Date.now() + opts.timeoutMs;
+    const expire = () => {
       result.timedOut = true;
       stop();
-    }, opts.timeoutMs);
+    };
+    const timer = setTimeout(expire, opts.timeoutMs);
     const onAbort = () => {
       result.aborted = true;
       stop();
@@ -127,6 +130,9 @@ export function runRipgrep(rg: string, args: string[], opts: RipgrepRunOptions):
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (chunk: Buffer) => {
       if (result.stopped || result.timedOut || result.aborted) return;
+      // A busy event loop runs the timer late: output that arrives after the deadline is not
+      // used either, so the limit holds however the loop is scheduled (and 0 means "nothing").
+      if (Date.now() >= deadline) return expire();
       if (opts.onStdout(chunk) === false) {
         result.stopped = true;
         stop();

@@ -1,7 +1,7 @@
 import { imageSize } from "image-size";
 import { describe, expect, it } from "vitest";
 import { binaryKindByContent, binaryKindByExtension, looksBinary, sniffImage } from "./sniff.js";
-import { GIF_1x1, JPEG_16x8, WEBP_1x1, png } from "./testImages.js";
+import { GIF_1x1, JPEG_16x8, WEBP_1x1, png } from "../../test/support/testImages.js";
 
 describe("file-type sniffing", () => {
   it("FS-READ-3 recognises PNG, JPEG, GIF and WebP by their bytes, and the test images are genuine", () => {

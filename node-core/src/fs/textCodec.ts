@@ -3,28 +3,7 @@
 // the line endings. Anything that would not survive a decode/encode round trip is refused rather
 // than corrupted.
 import * as buffer from "node:buffer";
-
-type Iconv = typeof import("iconv-lite");
-type Chardet = typeof import("chardet");
-
-// The legacy-encoding libraries load on first need (most files are UTF-8): they cost start-up
-// time and memory in every core otherwise.
-let iconvLib: Iconv | undefined;
-let chardetLib: Chardet | undefined;
-
-/** Loads iconv-lite and chardet; every non-UTF-8 path awaits this before decoding. */
-export async function loadCodecs(): Promise<void> {
-  // Both are CommonJS: the module object is `default` under ESM interop.
-  const unwrap = <T>(mod: T): T => (mod as { default?: T }).default ?? mod;
-  iconvLib ??= unwrap((await import("iconv-lite")) as unknown as Iconv);
-  chardetLib ??= unwrap((await import("chardet")) as unknown as Chardet);
-}
-
-/** iconv-lite, which a caller must have loaded (decodeText/sniffFormat do) before a non-UTF-8 path. */
-export function iconv(): Iconv {
-  if (!iconvLib) throw new Error("internal: iconv-lite used before loadCodecs()");
-  return iconvLib;
-}
+import { chardet, iconv, loadCodecs } from "../util/codecs.js";
 
 export type LineEndingStyle = "LF" | "CRLF" | "mixed" | "none";
 
@@ -58,7 +37,7 @@ export function detectBom(buf: Uint8Array): { encoding: string; length: number }
 
 const utf8Fatal = new TextDecoder("utf-8", { fatal: true });
 
-export function isValidUtf8(buf: Uint8Array): boolean {
+function isValidUtf8(buf: Uint8Array): boolean {
   const native = (buffer as { isUtf8?: (b: Uint8Array) => boolean }).isUtf8;
   if (native) return native(buf);
   try {
@@ -106,7 +85,7 @@ export function canEncode(text: string, format: TextFormat): boolean {
 function legacyCandidate(buf: Uint8Array): string | undefined {
   let matches: Array<{ name: string; confidence: number }> = [];
   try {
-    matches = chardetLib!.analyse(buf.length > 65536 ? buf.subarray(0, 65536) : buf);
+    matches = chardet().analyse(buf.length > 65536 ? buf.subarray(0, 65536) : buf);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand, unwrap, wordInfo, type ShellWord } from "./commandParts.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ describe("splitCommand: every simple command that will run is a part", () => {
     ["while read l; do echo $l; done < in.txt", ["read l", "echo $l"]],
     ["case $x in a) rm a;; *) ls;; esac", ["rm a", "ls"]],
     ["f() { rm -rf /tmp/x; }; f", ["rm -rf /tmp/x", "f"]],
-    ["[[ -n $(git diff) ]] && git commit", ["git diff", "git commit"]],
+    ["[[ -n $(git diff) ]] && git commit", ["git diff", "[[ -n $(git diff) ]]", "git commit"]],
     ["echo $(( $(wc -l < f) + 1 ))", ["wc -l < f", "echo $(( $(wc -l < f) + 1 ))"]],
     ["sleep 1 & wait", ["sleep 1", "wait"]],
     ["coproc cat", ["cat"]],
@@ -41,7 +41,9 @@ describe("splitCommand: every simple command that will run is a part", () => {
 
   it("reads the strings shells and eval run: bash -c, sh -lc, eval, a shell fed a heredoc or herestring", () => {
     expect(texts("bash -c 'git status && rm -rf ~'")).toEqual(["git status", "rm -rf ~"]);
-    expect(texts('sh -lc "npm test"')).toEqual(["npm test"]);
+    // A login shell reads start-up files first: it stays a part of its own.
+    expect(texts('sh -c "npm test"')).toEqual(["npm test"]);
+    expect(texts('sh -lc "npm test"')).toEqual(["npm test", 'sh -lc "npm test"']);
     expect(texts("eval 'rm -rf /' ")).toEqual(["rm -rf /"]);
     expect(texts("bash <<EOF\nrm -rf ~\nEOF")).toEqual(["rm -rf ~"]);
     expect(texts("bash <<< 'rm -rf ~'")).toEqual(["rm -rf ~"]);
@@ -145,5 +147,95 @@ describe("unwrap: the command behind wrappers", () => {
   ])("%s", (command, expected, wrappers) => {
     expect(inner(command)).toBe(expected);
     expect(unwrap(words(command)).wrappers).toEqual(wrappers);
+  });
+});
+
+describe("unwrap: wrappers beyond sudo and env", () => {
+  const words = (command: string): ShellWord[] => split(command).parts.at(-1)!.words as ShellWord[];
+  it.each<[string, string, string[]]>([
+    ["flock -w 5 /tmp/lock rm x", "rm x", ["flock"]],
+    ["taskset -c 0 rm x", "rm x", ["taskset"]],
+    ["chrt -o 0 rm x", "rm x", ["chrt"]],
+    ["strace -f -o /dev/null rm x", "rm x", ["strace"]],
+    ["busybox rm x", "rm x", ["busybox"]],
+    ["setsid -w nohup time rm x", "rm x", ["setsid", "nohup", "time"]],
+    ["prlimit --nofile=10 unshare rm x", "rm x", ["prlimit", "unshare"]],
+    ["taskset -p 1234", "taskset -p 1234", []],
+  ])("%s", (command, expected, wrappers) => {
+    const u = unwrap(words(command));
+    expect(u.inner.map((w) => w.text).join(" ")).toBe(expected);
+    expect(u.wrappers).toEqual(wrappers);
+  });
+
+  it("collects the command strings wrappers hand to a shell or split into words", () => {
+    expect(unwrap(words("flock /tmp/l -c 'rm x'")).strings.map((w) => w.value)).toEqual(["rm x"]);
+    expect(unwrap(words("env -S 'rm -f x'")).strings.map((w) => w.value)).toEqual(["rm -f x"]);
+    expect(unwrap(words("env --split-string='rm -f x'")).strings.map((w) => w.value)).toEqual(["rm -f x"]);
+    expect(texts("flock /tmp/l -c 'rm x'")).toEqual(["rm x", "flock /tmp/l -c 'rm x'"]);
+    expect(texts("watch 'rm -rf x'")).toEqual(["rm -rf x", "watch 'rm -rf x'"]);
+    expect(texts("watch -n 1 rm -rf x")).toEqual(["rm -rf x", "watch -n 1 rm -rf x"]);
+    expect(texts("watch -x rm -rf x")).toEqual(["rm -rf x", "watch -x rm -rf x"]);
+    expect(texts("parallel ::: 'rm a' 'rm b'")).toEqual(["rm a", "rm b", "parallel ::: 'rm a' 'rm b'"]);
+    expect(texts("trap 'rm -rf x' EXIT")).toEqual(["rm -rf x", "trap 'rm -rf x' EXIT"]);
+    expect(texts("alias r='rm -f'")).toEqual(["rm -f", "alias r='rm -f'"]);
+    expect(texts("hash -p /bin/rm r")).toEqual(["/bin/rm", "hash -p /bin/rm r"]);
+  });
+});
+
+describe("splitCommand: what statements change for later ones", () => {
+  it("records assignments, exports, options, aliases and functions", () => {
+    const s = split("PATH=/x:$PATH; export GIT_DIR=.g; n=1; set -e; alias ll='ls -l'; f() { :; }; for i in a; do :; done");
+    expect(s.changes.map((c) => [c.text, c.name, c.assignment, c.exports ?? false, c.opaque ?? false])).toEqual([
+      ["PATH=/x:$PATH", "PATH", undefined, false, false],
+      ["export GIT_DIR=.g", "GIT_DIR", "GIT_DIR=.g", true, false],
+      ["n=1", "n", "n=1", false, false],
+      ["alias ll='ls -l'", undefined, undefined, false, true],
+      ["for i in …", "i", undefined, false, false],
+    ]);
+    expect(s.functions).toEqual(["f"]);
+    expect(s.exportsAll).toBe(false);
+    expect(split("set -a; x=1").exportsAll).toBe(true);
+  });
+
+  it("settles hidden code with the values the command gives its variables", () => {
+    const hidden = (command: string) => split(command).parts.flatMap((p) => p.hiddenCode.map((h) => h.text));
+    expect(hidden("i=0; echo $((i + 1))")).toEqual([]);
+    expect(hidden("echo $((LINES / 2))")).toEqual([]);
+    expect(hidden("x='a[$(id)]'; echo $((x))")).toEqual(["$((x))"]);
+    expect(hidden("x='a[$(id)]'; y=x; echo $((y))")).toEqual(["$((y))"]);
+    expect(hidden("x=$(cat n.txt); echo $((x + 1))")).toEqual(["$((x + 1))"]);
+    expect(hidden("read n < n.txt; echo $((n))")).toEqual(["$((n))"]);
+    expect(hidden("f() { echo $(($1)); }")).toEqual(["$(($1))"]);
+    expect(hidden("echo ${x@P} ${x@Q}")).toEqual(["${x@P}"]);
+    expect(hidden("echo ${!prefix*} ${!arr[@]}")).toEqual([]);
+    expect(hidden("RANDOM='a[$(id)]'")).toEqual(["RANDOM='a[$(id)]'"]);
+    expect(split("case $((x)) in *) ;; esac; x=$1").hiddenCode.map((h) => h.text)).toEqual(["$((x))"]);
+  });
+
+  it("makes [[ … ]] and (( … )) parts of their own", () => {
+    const parts = split("[[ -f a && $x == y ]] && (( n > 1 ))").parts;
+    expect(parts.map((p) => [p.text, p.compound, p.inertTest])).toEqual([
+      ["[[ -f a && $x == y ]]", "[[", true],
+      ["(( n > 1 ))", "((", undefined],
+    ]);
+    expect(split("[[ $n -eq 1 ]]").parts[0]!.inertTest).toBe(false);
+  });
+
+  it("marks shells that run start-up files first", () => {
+    const startup = (command: string) => split(command).parts.map((p) => p.startupFiles).filter(Boolean).length;
+    expect(startup("bash -c 'ls'")).toBe(0);
+    expect(startup("bash -lc 'ls'")).toBe(1);
+    expect(startup("bash --rcfile x -i -c ls")).toBe(1);
+    expect(startup("HOME=/tmp/h; zsh -c ls")).toBe(1);
+    expect(startup("env BASH_ENV=x bash -c ls")).toBe(1);
+  });
+});
+
+describe("splitCommand: integer variables", () => {
+  it("an assignment of a subscript runs code once a variable is declared integer", () => {
+    const hidden = (command: string) => split(command).parts.flatMap((p) => p.hiddenCode.map((h) => h.text));
+    expect(hidden("n='a[$(id)]'")).toEqual([]);
+    expect(hidden("declare -i n; n='a[$(id)]'")).toEqual(["n='a[$(id)]'"]);
+    expect(hidden("integer n; n='a[$(id)]'")).toEqual(["n='a[$(id)]'"]);
   });
 });

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./commandParts.js";
 import { commandWarnings, WARNING_RULES, type WarningId } from "./danger.js";
 import type { Places } from "./paths.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 let ws: string;
@@ -137,10 +137,11 @@ describe("danger analysis", () => {
     // Fork bomb
     [":(){ :|:& };:", ["fork-bomb"]],
     // Writes outside the workspace
-    ["echo 'alias x=y' >> ~/.bashrc", ["write-outside-workspace"]],
+    ["echo 'alias x=y' >> ~/.bashrc", ["sensitive-path", "write-outside-workspace"]],
     ["git log > /etc/motd", ["write-outside-workspace"]],
     ["date | tee -a /var/log/x.log", ["write-outside-workspace"]],
-    ["make > $LOG", ["write-outside-workspace"]],
+    // A file named at run time may also be /dev/tcp/…: a connection.
+    ["make > $LOG", ["network", "write-outside-workspace"]],
     // Commands known only at run time
     ["$CMD --force", ["dynamic-command"]],
     ['eval "$USER_INPUT"', ["dynamic-command"]],

@@ -5,6 +5,7 @@ import {
   HARMLESS_DEVICES,
   baseName,
   findRoots,
+  networkPath,
   normalizedPath,
   resolveWordPath,
   shellScriptOperand,
@@ -15,6 +16,7 @@ import {
   type SplitCommand,
 } from "./commandParts.js";
 import { place, realPath, type Places, type Placement } from "./paths.js";
+import { sensitiveHomePath, sensitiveWorkspacePath } from "./sensitive.js";
 
 export type WarningId =
   | "delete-outside-workspace"
@@ -30,6 +32,7 @@ export type WarningId =
   | "fork-bomb"
   | "write-outside-workspace"
   | "dynamic-command"
+  | "network"
   | "unparsed"
   | "outside-workspace"
   | "sensitive-path";
@@ -56,10 +59,13 @@ export const WARNING_RULES: Record<WarningId, string> = {
   "system-power": "shutdown, reboot, halt, poweroff, systemctl poweroff/reboot/…, init 0/6",
   "fork-bomb": "a function that starts copies of itself in the background or through a pipe (:(){ :|:& };:)",
   "write-outside-workspace": "a redirection or tee writing to a file outside the allowed directories (the temp directory excepted) or to a file named only at run time",
-  "dynamic-command": "a command name known only at run time ($CMD), eval / sh -c of a string built at run time, and a shell or interpreter reading its commands from a pipe",
+  "dynamic-command":
+    "code known only at run time: a command name from a variable or substitution ($CMD), eval / sh -c / trap / watch of a string built at run time, a shell or interpreter reading its commands from a pipe, code hidden in expansions (arithmetic on a variable holding an array subscript, ${x@P}, ${!x}, test -v 'a[…]', zsh's *(e:…:) qualifiers and ${(e)…} flags), and shells that first run start-up files (bash -i/-l/--rcfile, sh -i, zsh -i/-l, BASH_ENV, ENV, ZDOTDIR or HOME changed)",
+  network: "a redirection to bash's network files (/dev/tcp/…, /dev/udp/…: opens a connection), or from a path known only at run time",
   unparsed: "the command has a syntax error, so it cannot be checked part by part",
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
-  "sensitive-path": "Write/Edit of shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar",
+  "sensitive-path":
+    "writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — README \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
 };
 
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET"]);
@@ -71,12 +77,13 @@ const POWER = new Set(["shutdown", "reboot", "halt", "poweroff"]);
 
 type Check = (part: CommandPart, inner: readonly ShellWord[], places: Places, wrappers: string[]) => string[];
 
-/** Warnings about the command as a whole: syntax errors and fork bombs. */
+/** Warnings about the command as a whole: syntax errors, fork bombs, code hidden outside simple commands. */
 export function globalWarnings(split: SplitCommand): Warning[] {
   const out: Warning[] = [];
   if (split.errors.length > 0) {
     out.push({ id: "unparsed", message: `The command has a syntax error (${split.errors.slice(0, 3).join("; ")}), so it could not be checked part by part.` });
   }
+  for (const h of split.hiddenCode) out.push({ id: "dynamic-command", message: `${h.text} ${h.reason}: it can run commands nobody sees in the text.`, part: h.text });
   for (const name of split.selfSpawningFunctions) {
     out.push({ id: "fork-bomb", message: `Defines the function ${name}, which keeps starting copies of itself (a fork bomb): it can freeze the machine.` });
   }
@@ -120,7 +127,9 @@ const CHECKS: [WarningId, Check][] = [
   ["broad-kill", (p, inner) => checkKill(inner)],
   ["system-power", (p, inner) => checkPower(inner)],
   ["write-outside-workspace", checkWriteOutside],
-  ["dynamic-command", checkDynamic],
+  ["sensitive-path", checkSensitiveWrite],
+  ["network", checkNetwork],
+  ["dynamic-command", (p, inner) => unknownCode(p, inner)],
 ];
 
 function nameOf(words: readonly ShellWord[]): string | undefined {
@@ -379,9 +388,12 @@ function checkPermissionsChange(part: CommandPart, inner: readonly ShellWord[], 
   return out;
 }
 
+/** Writable places under /dev that are directories of ordinary files, not devices. */
+const SHARED_DIRECTORIES = /^\/dev\/(shm|mqueue)(\/|$)/;
+
 function deviceTarget(word: ShellWord | undefined): string | undefined {
   const v = word?.value === undefined ? undefined : normalizedPath(word.value);
-  return v !== undefined && v.startsWith("/dev/") && !HARMLESS_DEVICES.test(v) ? v : undefined;
+  return v !== undefined && v.startsWith("/dev/") && !HARMLESS_DEVICES.test(v) && !SHARED_DIRECTORIES.test(v) && !networkPath(v) ? v : undefined;
 }
 
 function checkDeviceWrite(part: CommandPart, inner: readonly ShellWord[]): string[] {
@@ -463,41 +475,119 @@ function checkPower(inner: readonly ShellWord[]): string[] {
   return [];
 }
 
-function checkWriteOutside(part: CommandPart, inner: readonly ShellWord[], places: Places): string[] {
-  const out: string[] = [];
-  const consider = (w: ShellWord | undefined, how: string) => {
-    if (!w) return;
-    if (w.value !== undefined && normalizedPath(w.value).startsWith("/dev/")) return; // devices: see device-write
-    const t = describeTarget(w, part.cwd, places);
-    if (t.unknown !== undefined) {
-      out.push(`${how} a file whose name is known only when the command runs (${w.text}).`);
-      return;
+/** The files a part writes: output redirections, and the targets of tee, cp, mv, install, ln, touch, mkdir, truncate, dd of=. */
+function writtenFiles(part: CommandPart, inner: readonly ShellWord[]): { word: ShellWord; how: string }[] {
+  const out: { word: ShellWord; how: string }[] = [];
+  for (const r of part.redirects) if (writesFile(r) && r.target) out.push({ word: r.target, how: "Writes to" });
+  const name = nameOf(inner);
+  if (!name) return out;
+  const { options, operands: ops } = operands(inner);
+  switch (name) {
+    case "tee":
+    case "touch":
+    case "mkdir":
+    case "truncate":
+      for (const w of name === "truncate" ? ops.filter((w, i) => !(inner[inner.indexOf(w) - 1]?.value === "-s")) : ops) out.push({ word: w, how: `${name} writes to` });
+      break;
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln": {
+      const t = inner.findIndex((w) => w.value === "-t" || w.value === "--target-directory");
+      const inline = options.find((o) => o.startsWith("--target-directory="));
+      if (t > 0 && inner[t + 1]) out.push({ word: inner[t + 1]!, how: `${name} writes into` });
+      else if (inline) out.push({ word: { text: inline, value: inline.slice(19) }, how: `${name} writes into` });
+      else if (ops.length > 1) out.push({ word: ops.at(-1)!, how: `${name} writes to` });
+      break;
     }
-    const where = t.placement!.where;
-    if (where === "inside" || where === "temp" || where === "allowed-root") return;
-    out.push(`${how} ${t.path}, outside the workspace.`);
-  };
-  for (const r of part.redirects) if (writesFile(r)) consider(r.target, "Writes to");
-  if (nameOf(inner) === "tee") for (const w of operands(inner).operands) consider(w, "tee writes to");
+    case "dd":
+      for (const w of inner.slice(1)) if (w.value?.startsWith("of=")) out.push({ word: { text: w.text, value: w.value.slice(3) }, how: "dd writes to" });
+      break;
+  }
   return out;
 }
 
-function checkDynamic(part: CommandPart, inner: readonly ShellWord[]): string[] {
-  const first = inner[0];
-  if (first && first.value === undefined) return [`Runs a command whose name is known only when it runs (${first.text}).`];
+function checkWriteOutside(part: CommandPart, inner: readonly ShellWord[], places: Places): string[] {
+  const out: string[] = [];
+  for (const { word: w, how } of writtenFiles(part, inner)) {
+    // Devices are device-write's; network files are network's.
+    if (w.value !== undefined && (deviceTarget(w) !== undefined || HARMLESS_DEVICES.test(normalizedPath(w.value)) || networkPath(w.value))) continue;
+    const t = describeTarget(w, part.cwd, places);
+    if (t.unknown !== undefined) {
+      if (how === "Writes to" || nameOf(inner) === "tee") out.push(`${how} a file whose name is known only when the command runs (${w.text}).`);
+      continue;
+    }
+    const where = t.placement!.where;
+    if (where === "inside" || where === "temp" || where === "allowed-root") continue;
+    out.push(`${how} ${t.path}, outside the workspace.`);
+  }
+  return out;
+}
+
+/** Writes (and chmod/chown) of files that run code later or hold credentials. */
+function checkSensitiveWrite(part: CommandPart, inner: readonly ShellWord[], places: Places): string[] {
+  const targets = writtenFiles(part, inner);
   const name = nameOf(inner);
-  if (!name) return [];
+  if (name === "chmod" || name === "chown" || name === "chgrp") for (const w of operands(inner).operands.slice(1)) targets.push({ word: w, how: `${name} changes` });
+  const out: string[] = [];
+  for (const { word, how } of targets) {
+    const r = resolveWordPath(word, part.cwd, places.home);
+    if (!r.path) continue;
+    const real = realPath(r.path);
+    const inside = sensitiveWorkspacePath(real, places.allowedDirectories);
+    if (inside) out.push(`${how} ${real}: ${inside.what}.`);
+    else if (sensitiveHomePath(real, places.home)) out.push(`${how} ${real}, a shell start-up or credentials file.`);
+  }
+  return out;
+}
+
+/** Redirections that open network connections (bash's /dev/tcp and /dev/udp), or paths known only at run time. */
+function checkNetwork(part: CommandPart): string[] {
+  const out: string[] = [];
+  for (const r of part.redirects) {
+    if (!r.target || r.operator === "<<<") continue;
+    const v = r.target.value;
+    if (v !== undefined && networkPath(v)) out.push(`Opens a network connection through ${v} (${r.operator}).`);
+    else if (v === undefined) out.push(`Opens ${r.target.text}, a path (or descriptor) known only when the command runs; it may be a network connection (/dev/tcp/…).`);
+  }
+  return out;
+}
+
+/**
+ * Code this reading cannot see: a command name known only at run time, eval or sh -c of a
+ * string built at run time, a shell reading a pipe, code hidden in expansions, start-up files.
+ * Each is a dynamic-command warning; a deny rule could have named any of it (decide.ts).
+ */
+export function unknownCode(part: CommandPart, inner: readonly ShellWord[] = unwrap(part.words).inner): string[] {
+  const first = inner[0];
+  const out = opaqueCode(part, inner);
+  if (first && first.value === undefined) out.push(`Runs a command whose name is known only when it runs (${first.text}).`);
+  if (part.startupFiles) out.push(`Runs code before the command that this check cannot see: ${part.startupFiles}.`);
+  return out;
+}
+
+/**
+ * Code built or hidden at run time (not a command name, which deny rules match word by word):
+ * any deny rule could name what it runs.
+ */
+export function opaqueCode(part: CommandPart, inner: readonly ShellWord[] = unwrap(part.words).inner): string[] {
+  const out: string[] = [];
+  for (const h of part.hiddenCode) out.push(`${h.text} ${h.reason}: it can run commands nobody sees in the text.`);
+  if (part.dynamicCode) out.push(`Runs code this check cannot see: ${part.dynamicCode}.`);
+  if (inner[0]?.value === undefined) return out;
+  const name = nameOf(inner);
+  if (!name) return out;
   if (name === "eval" && inner.slice(1).some((w) => w.value === undefined) && !downloads(part.substitutions)) {
-    return [`eval runs a command built when it runs (${part.text}); it cannot be checked beforehand.`];
+    out.push(`${name} runs a command built when it runs (${part.text}); it cannot be checked beforehand.`);
   }
   if (SHELLS.has(name)) {
     const op = shellScriptOperand(inner);
     if (op.kind === "string" && op.word.value === undefined && !downloads(part.substitutions)) {
-      return [`${name} -c runs a command built when it runs (${op.word.text}); it cannot be checked beforehand.`];
+      out.push(`${name} -c runs a command built when it runs (${op.word.text}); it cannot be checked beforehand.`);
     }
   }
   if (part.pipedFrom.length > 0 && isShellReadingInput(inner) && !downloads(part.pipedFrom)) {
-    return [`${name} runs commands read from a pipe (from ${part.pipedFrom.map((p) => p.text).join(" | ")}); they cannot be checked beforehand.`];
+    out.push(`${name} runs commands read from a pipe (from ${part.pipedFrom.map((p) => p.text).join(" | ")}); they cannot be checked beforehand.`);
   }
-  return [];
+  return out;
 }

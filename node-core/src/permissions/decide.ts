@@ -1,17 +1,19 @@
 // The decision: allow, deny or ask, with the reason, for a command (judged part by part) or for a
-// file write outside the allowed directories. Pure apart from reading the file system to resolve
-// symlinks; the service around it does the asking.
+// file write. Pure apart from reading the file system to resolve symlinks; the service around it
+// does the asking. The static reading is a courtesy that errs toward asking; where an OS sandbox
+// runs the command, the sandbox is the guarantee (README "Permissions").
 import os from "node:os";
 import path from "node:path";
-import { splitCommand, unwrap, writesFile, type CommandPart } from "./commandParts.js";
-import { dedupeWarnings, globalWarnings, partWarnings, type Warning } from "./danger.js";
+import { harmlessBuiltIn } from "./builtins.js";
+import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type EnvironmentChange, type ShellWord, type SplitCommand } from "./commandParts.js";
+import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
 import { isInsideAllowed, realPath, type Places } from "./paths.js";
-import { isReadOnlyPart } from "./readOnlyCommands.js";
-import { commandRuleMatches, pathRuleMatches, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
-import type { SyntaxLibraries } from "./syntax.js";
+import { readOnlyCall, writeFlags } from "./readOnly.js";
+import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
+import { sensitiveOutsidePath, sensitiveWorkspacePath } from "./sensitive.js";
+import type { PermissionMode } from "../base/settings.js";
+import type { SyntaxLibraries } from "../util/bashSyntax.js";
 
-export const PERMISSION_MODES = ["ask", "allow-all", "deny-all"] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export interface RuleSet {
   readonly allow: readonly Rule[];
@@ -24,7 +26,11 @@ export interface PartVerdict {
   /** How it was reached (`$(…)`, `bash -c`, …); absent for a top-level part. */
   via?: string[];
   status: "allowed" | "denied" | "needs-approval";
-  /** The rule that decided it; `(built-in)` for the harmless built-ins (cd, echo, true, …). */
+  /**
+   * The rule that decided it; `(built-in)` for the harmless built-ins (cd, echo, true, …),
+   * `(read-only)` for the read-only list, `(sandbox)` for a part allowed because the command
+   * runs inside the sandbox.
+   */
   rule?: string;
   reason: string;
   warnings: Warning[];
@@ -45,17 +51,11 @@ export interface Decision {
   suggestedRules: string[];
   /** Path checks: the canonical path. */
   path?: string;
-  /** Every part allowed by a rule or built in, whatever the mode. */
+  /** Every part allowed by a rule, a built-in or the read-only list (not by the sandbox or the mode). */
   allowedByRules: boolean;
-  /** Commands: it will run inside the OS sandbox. */
-  sandboxed: boolean;
-  /** Commands that run outside the sandbox: why. */
-  outsideSandboxReason?: string;
-}
-
-/** How the command will run, for the decision (see sandboxAutoAllow). */
-export interface CommandRunContext {
+  /** Command checks: the command will run inside an active OS sandbox. */
   sandboxed?: boolean;
+  /** Command checks: why it will not (the agent asked to run it outside, no sandbox is available, …). */
   outsideSandboxReason?: string;
 }
 
@@ -64,10 +64,24 @@ export interface DecideContext extends Places {
   readonly cwd: string;
   /** The workspace root (relative path rules are relative to it). */
   readonly root: string;
+  /**
+   * Is this variable exported in the environment commands start with? A lower-case variable set
+   * in a command reaches later programs only when it is; without this, every one counts.
+   */
+  readonly isExported?: (name: string) => boolean;
+  /**
+   * The directories commands are looked up in (PATH). The read-only list applies only when none
+   * of them is relative or inside an allowed directory, where a file tool could put a program.
+   */
+  readonly searchPath?: readonly string[];
 }
 
-/** Built-ins that only print, test or move the shell around: allowed without a rule. */
-const BUILT_IN = new Set(["cd", "pushd", "popd", "pwd", "true", "false", ":", "echo", "printf", "test", "[", "exit"]);
+export interface CommandOptions {
+  /** The command will run inside an active OS sandbox. */
+  sandboxed: boolean;
+  /** Why it will not, when it will not. */
+  outsideSandboxReason?: string;
+}
 
 export function defaultPlaces(): Pick<Places, "home" | "tempDir"> {
   return { home: realPath(os.homedir()), tempDir: realPath(os.tmpdir()) };
@@ -77,53 +91,118 @@ function quote(text: string): string {
   return "`" + (text.length > 200 ? text.slice(0, 197) + "..." : text) + "`";
 }
 
-function firstMatch(rules: readonly Rule[], part: CommandPart, layers: (readonly CommandPart["words"][number][])[], kind: "exact" | "prefix" | "any"): CommandRule | undefined {
+/** zsh's lower-case variables that are the shell's own (tied to PATH, FPATH, …). */
+const SHELL_LOWER = new Set(["path", "fpath", "cdpath", "manpath", "mailpath", "module_path", "psvar", "fignore", "histchars", "watch", "argv", "status", "pipestatus", "signals"]);
+
+/** What the earlier statements of a command change for one of its parts. */
+interface Carried {
+  /** The changes, in the order written. */
+  changes: EnvironmentChange[];
+  /** Their `NAME=value` forms, when every one has one (a rule can name them); null when one cannot be named. */
+  prefix: string[] | null;
+}
+
+function carriedFor(part: CommandPart, split: SplitCommand, ctx: DecideContext): Carried {
+  const exportedHere = new Set(split.changes.filter((c) => c.exports && c.name).map((c) => c.name!));
+  const reaches = (c: EnvironmentChange) => {
+    if (c.part === part) return false;
+    if (c.opaque || !c.name) return true;
+    // A local lower-case variable only matters through `$name` expansions, which the parts show.
+    if (!/^[a-z_][a-z0-9_]*$/.test(c.name) || SHELL_LOWER.has(c.name)) return true;
+    return c.exports === true || exportedHere.has(c.name) || split.exportsAll || (ctx.isExported?.(c.name) ?? true);
+  };
+  const changes = split.changes.filter(reaches);
+  const prefix = changes.every((c) => c.assignment !== undefined) ? changes.map((c) => c.assignment!) : null;
+  return { changes, prefix };
+}
+
+function ruleAssignments(carried: Carried, part: CommandPart): ShellWord[] {
+  const words: ShellWord[] = carried.changes.map((c) => (c.assignment !== undefined ? { text: c.text, value: c.assignment } : { text: c.text }));
+  return [...words, ...part.assignments];
+}
+
+function firstAllow(rules: readonly Rule[], assignments: readonly ShellWord[], part: CommandPart, kind: "exact" | "prefix"): CommandRule | undefined {
+  for (const r of rules) if (r.type === "command" && r.match === kind && commandRuleMatches(r, assignments, part.words)) return r;
+  return undefined;
+}
+
+/**
+ * The deny rule this part may match, however it is invoked: through wrappers, path-qualified, with
+ * words known only at run time standing for anything; and any command deny rule when the part
+ * runs code this reading cannot see (it could be what the rule names).
+ */
+function firstDeny(rules: readonly Rule[], part: CommandPart, carried: Carried, unknown: readonly string[]): { rule: CommandRule; why: string } | undefined {
+  const assignments = [...carried.changes.map((c) => c.assignment), ...part.assignments.map((a) => a.value)];
+  const { layers } = unwrap(part.words);
   for (const r of rules) {
-    if (r.type !== "command" || (kind !== "any" && r.match !== kind)) continue;
-    if (commandRuleMatches(r, part.assignments, part.words)) return r;
-    if (kind === "any" && layers.slice(1).some((l) => commandRuleMatches(r, [], l))) return r;
+    if (r.type !== "command") continue;
+    if (layers.some((l) => l.length > 0 && denyRuleCouldMatch(r, assignments, l))) {
+      const dynamic = layers.some((l) => l.some((w) => w.value === undefined));
+      return { rule: r, why: dynamic ? ` (a word known only when it runs may make it ${quote(r.text)})` : "" };
+    }
+    if (unknown.length > 0) return { rule: r, why: `: it runs code that cannot be seen beforehand, which may be what the rule names (${unknown[0]!.replace(/\.$/, "")})` };
   }
   return undefined;
 }
 
-function judgePart(part: CommandPart, warnings: Warning[], rules: RuleSet): PartVerdict {
+/** PATH holds no directory a file tool could put a program in. */
+function searchPathIsSafe(ctx: DecideContext): boolean {
+  if (!ctx.searchPath) return false;
+  return ctx.searchPath.every((d) => d !== "" && path.isAbsolute(d) && !isInsideAllowed(d, ctx));
+}
+
+interface Judging {
+  rules: RuleSet;
+  mode: PermissionMode;
+  split: SplitCommand;
+  ctx: DecideContext;
+  functions: Set<string>;
+}
+
+function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerdict {
   const base = { text: part.text, ...(part.via.length ? { via: [...part.via] } : {}), warnings };
-  const { layers } = unwrap(part.words);
-  // Deny rules also see through wrappers: a deny of `rm:*` catches `sudo rm …` and `nice rm …`.
-  const denied = firstMatch(rules.deny, part, layers, "any");
-  if (denied) return { ...base, status: "denied", rule: denied.text, reason: `${quote(part.text)} matches the deny rule ${quote(denied.text)}.` };
+  const carried = carriedFor(part, j.split, j.ctx);
+  const denied = firstDeny(j.rules.deny, part, carried, opaqueCode(part));
+  if (denied) return { ...base, status: "denied", rule: denied.rule.text, reason: `${quote(part.text)} matches the deny rule ${quote(denied.rule.text)}${denied.why}.` };
   const fileRedirect = part.redirects.some(writesFile);
   const name = part.words[0]?.value;
-  if (!fileRedirect && warnings.length === 0 && (part.words.length === 0 || (name !== undefined && BUILT_IN.has(name)))) {
-    return { ...base, status: "allowed", rule: "(built-in)", reason: `${quote(part.text)} only prints, tests or changes directory.` };
+  const callsFunction = name !== undefined && j.functions.has(name);
+  const opaque = carried.changes.some((c) => c.opaque);
+  if (!fileRedirect && warnings.length === 0 && !callsFunction && !opaque && harmlessBuiltIn(part)) {
+    return { ...base, status: "allowed", rule: "(built-in)", reason: `${quote(part.text)} only prints, tests, sets options or changes directory.` };
   }
-  const exact = fileRedirect ? undefined : firstMatch(rules.allow, part, layers, "exact");
+  if (callsFunction) {
+    return { ...base, status: "needs-approval", reason: `${quote(part.text)} runs the function ${name} this command defines, not the program a rule would name.` };
+  }
+  const assignments = ruleAssignments(carried, part);
+  const writes = writeFlags(part);
+  const suggestion = ((r) => (r ? { suggestedRule: r } : {}))(suggestRule(part, { warnings: warnings.length > 0, fileRedirect, writes: writes.length > 0, prefix: carried.prefix }));
+  const exact = fileRedirect ? undefined : firstAllow(j.rules.allow, assignments, part, "exact");
   if (exact) return { ...base, status: "allowed", rule: exact.text, reason: `${quote(part.text)} is allowed by the exact rule ${quote(exact.text)}.` };
-  const prefix = firstMatch(rules.allow, part, layers, "prefix");
-  const suggestedRule = suggestRule(part, warnings.length > 0, fileRedirect);
-  const suggestion = suggestedRule ? { suggestedRule } : {};
-  if (prefix && warnings.length === 0) {
+  const prefix = firstAllow(j.rules.allow, assignments, part, "prefix");
+  if (prefix && warnings.length === 0 && writes.length === 0) {
     return { ...base, status: "allowed", rule: prefix.text, reason: `${quote(part.text)} is allowed by the rule ${quote(prefix.text)}.` };
   }
   if (prefix) {
-    return {
-      ...base,
-      ...suggestion,
-      status: "needs-approval",
-      rule: prefix.text,
-      reason: `${quote(part.text)} matches the rule ${quote(prefix.text)}, but a prefix rule does not cover a command with warnings: ${warnings.map((w) => w.message).join(" ")}`,
-    };
+    const why = warnings.length ? `a prefix rule does not cover a command with warnings: ${warnings.map((w) => w.message).join(" ")}` : `a prefix rule does not cover what it writes or runs: ${writes.join("; ")}.`;
+    return { ...base, ...suggestion, status: "needs-approval", rule: prefix.text, reason: `${quote(part.text)} matches the rule ${quote(prefix.text)}, but ${why}` };
   }
-  return { ...base, ...suggestion, status: "needs-approval", reason: `No rule allows ${quote(part.text)}.` };
+  if (j.mode === "ask" && !fileRedirect && warnings.length === 0 && carried.changes.length === 0 && searchPathIsSafe(j.ctx) && readOnlyCall(part, j.ctx)) {
+    return { ...base, status: "allowed", rule: "(read-only)", reason: `${quote(part.text)} only reads (the read-only list).` };
+  }
+  const changed = carried.changes.length ? ` Earlier statements change what it runs (${carried.changes.map((c) => c.text).slice(0, 3).join("; ")}), so a rule must name them too.` : "";
+  return { ...base, ...suggestion, status: "needs-approval", reason: `No rule allows ${quote(part.text)}.${changed}` };
 }
 
-export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, run: CommandRunContext = {}): Decision {
+export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: CommandOptions = { sandboxed: false }): Decision {
   const split = splitCommand(command, lib, { cwd: ctx.cwd, home: ctx.home });
   const global = globalWarnings(split);
-  const parts = split.parts.map((p) => judgePart(p, partWarnings(p, ctx), rules));
+  const judging: Judging = { rules, mode, split, ctx, functions: new Set(split.functions) };
+  let parts = split.parts.map((p) => judgePart(p, partWarnings(p, ctx), judging));
   const warnings = dedupeWarnings([...global, ...parts.flatMap((p) => p.warnings)]);
   const suggestedRules = global.length ? [] : [...new Set(parts.flatMap((p) => (p.status === "needs-approval" && p.suggestedRule ? [p.suggestedRule] : [])))];
   const allowedByRules = global.length === 0 && parts.every((p) => p.status === "allowed");
+  const sandbox = { sandboxed: opts.sandboxed, ...(!opts.sandboxed && opts.outsideSandboxReason ? { outsideSandboxReason: opts.outsideSandboxReason } : {}) };
   const decision = (outcome: Decision["outcome"], reason: string): Decision => ({
     outcome,
     mode,
@@ -133,56 +212,47 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     parts,
     suggestedRules,
     allowedByRules,
-    sandboxed: run.sandboxed === true,
-    ...(run.sandboxed !== true && run.outsideSandboxReason ? { outsideSandboxReason: run.outsideSandboxReason } : {}),
+    ...sandbox,
   });
 
   const denied = parts.find((p) => p.status === "denied");
   if (denied) return decision("deny", denied.reason);
+  // Code hidden outside any simple command (`case $((x)) in`) could be what a deny rule names.
+  const denyRule = rules.deny.find((r) => r.type === "command");
+  if (split.hiddenCode.length > 0 && denyRule) {
+    return decision("deny", `${quote(split.hiddenCode[0]!.text)} runs code that cannot be seen beforehand, which may be what the deny rule ${quote(denyRule.text)} names.`);
+  }
   if (mode === "allow-all") {
     return decision("allow", warnings.length ? `The permission mode is allow-all; allowed despite ${warnings.length} warning(s).` : "The permission mode is allow-all.");
   }
   if (allowedByRules) {
-    const ruled = parts.filter((p) => p.rule && p.rule !== "(built-in)");
-    return decision("allow", parts.length === 0 ? "The command runs nothing." : ruled.length ? `Allowed by ${[...new Set(ruled.map((p) => quote(p.rule!)))].join(", ")}.` : "Only harmless built-ins.");
+    const ruled = parts.filter((p) => p.rule && !p.rule.startsWith("("));
+    const readOnly = parts.some((p) => p.rule === "(read-only)");
+    return decision(
+      "allow",
+      parts.length === 0
+        ? "The command runs nothing."
+        : ruled.length
+          ? `Allowed by ${[...new Set(ruled.map((p) => quote(p.rule!)))].join(", ")}.`
+          : readOnly
+            ? "Only read-only commands and harmless built-ins."
+            : "Only harmless built-ins.",
+    );
   }
-  const auto = sandboxAutoAllow(mode, run, warnings) ?? readOnlyAutoAllow(mode, run, warnings, split.parts, parts, ctx.home);
-  if (auto) return decision("allow", auto);
   const pending = parts.filter((p) => p.status === "needs-approval");
+  // Inside the sandbox the kernel holds the boundary: what has no warning runs without a question.
+  if (mode === "ask" && opts.sandboxed && warnings.length === 0) {
+    parts = parts.map((p) => (p.status === "needs-approval" ? { ...p, status: "allowed", rule: "(sandbox)", reason: `${quote(p.text)} runs inside the sandbox.` } : p));
+    return { ...decision("allow", "Runs inside the sandbox, with no warning and no deny rule."), parts };
+  }
   const why = [...global.map((w) => w.message), ...pending.map((p) => p.reason)].join(" ");
   if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and the command is not allowed by rules: ${why}`);
   return decision("ask", why);
 }
 
-/**
- * Friction (issue 12): in `ask` mode a command that runs inside the OS sandbox, has no danger
- * warning and no deny rule runs without a question — the kernel, not this parser, stops what it
- * must not do. Returns the reason when it applies. (Deny rules were checked before this.)
- */
-export function sandboxAutoAllow(mode: PermissionMode, run: CommandRunContext, warnings: readonly Warning[]): string | undefined {
-  if (mode !== "ask" || run.sandboxed !== true || warnings.length > 0) return undefined;
-  return "It runs inside the sandbox (it can write only the allowed directories) and has no danger warning.";
-}
-
-/**
- * Friction without a sandbox (issue 12): in `ask` mode a command that runs outside the sandbox
- * and has no warning runs without a question when each part is allowed already or is a read-only
- * command with plain literal words (readOnlyCommands.ts). Returns the reason when it applies.
- */
-export function readOnlyAutoAllow(mode: PermissionMode, run: CommandRunContext, warnings: readonly Warning[], split: readonly CommandPart[], verdicts: readonly PartVerdict[], home: string): string | undefined {
-  // Only for callers that say the command runs outside the sandbox (the shell tools always say).
-  if (mode !== "ask" || run.sandboxed !== false || warnings.length > 0 || split.length === 0 || split.length !== verdicts.length) return undefined;
-  const readOnly = (p: CommandPart, i: number) => verdicts[i]!.status === "allowed" || isReadOnlyPart(p, home);
-  return split.every(readOnly) ? "It only reads: read-only commands with plain literal arguments, none naming a credential store." : undefined;
-}
-
-const SENSITIVE_HOME = /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gitconfig|\.config\/fish\/config\.fish|\.pam_environment|\.xprofile)$/;
-const SENSITIVE_SYSTEM = /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|root|sys|proc|dev|var\/lib|opt|System|Library|private\/etc)(\/|$)/;
-
 export function pathWarnings(target: string, places: Places): Warning[] {
   const warnings: Warning[] = [{ id: "outside-workspace", message: `${target} is outside the workspace and the allowed directories.`, part: target }];
-  const relHome = path.relative(places.home, target);
-  if ((!relHome.startsWith("..") && !path.isAbsolute(relHome) && SENSITIVE_HOME.test(relHome)) || SENSITIVE_SYSTEM.test(target)) {
+  if (sensitiveOutsidePath(target, places.home)) {
     warnings.push({ id: "sensitive-path", message: `${target} is a system, shell start-up or credentials file: changing it affects more than this project.`, part: target });
   }
   return warnings;
@@ -204,11 +274,22 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
     suggestedRules,
     path: abs,
     allowedByRules,
-    sandboxed: false,
   });
   const denied = matching(rules.deny);
   if (denied) return decision("deny", `${abs} matches the deny rule ${quote(denied.text)}.`, [], [], false);
-  if (isInsideAllowed(abs, ctx)) return decision("allow", `${abs} is inside the allowed directories.`);
+  if (isInsideAllowed(abs, ctx)) {
+    // Inside the workspace, files that run code or grant permissions later are asked for: only a
+    // rule that names them (not `Write(**)`) allows them without a question.
+    const sensitive = sensitiveWorkspacePath(abs, ctx.allowedDirectories);
+    if (!sensitive) return decision("allow", `${abs} is inside the allowed directories.`);
+    const named = rules.allow.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx));
+    if (named) return decision("allow", `${abs} is allowed by the rule ${quote(named.text)}.`);
+    const warnings: Warning[] = [{ id: "sensitive-path", message: `${abs} is inside the workspace, but ${sensitive.what}: changing it can run code later.`, part: abs }];
+    if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} runs code later (${sensitive.what}).`, warnings, [], false);
+    const why = `${abs} is a file that runs code or grants permissions later (${sensitive.what}), and no rule names it`;
+    if (mode === "deny-all") return decision("deny", `The permission mode is deny-all; ${why}.`, warnings, [`Write(${abs})`], false);
+    return decision("ask", `${why}.`, warnings, [`Write(${abs})`], false);
+  }
   const allowed = matching(rules.allow);
   if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`);
   const warnings = pathWarnings(abs, ctx);

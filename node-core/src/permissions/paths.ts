@@ -1,7 +1,7 @@
 // Where a path really is, and how it relates to the directories the user allowed.
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 
 /**
  * The absolute path with symlinks resolved as far as it exists: `ws/link-to-etc/passwd` becomes

@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./commandParts.js";
 import { commandRuleMatches, parseRule, pathRuleMatches, quoteWord, RuleSyntaxError, suggestRule, type CommandRule, type PathRule } from "./rules.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
 let lib: SyntaxLibraries;
 beforeAll(async () => {
@@ -127,7 +127,7 @@ describe("path rules", () => {
 describe("suggestRule: what Always allow offers", () => {
   const suggest = (command: string, warned = false) => {
     const p = part(command);
-    return suggestRule(p, warned, p.redirects.some((r) => r.operator === ">"));
+    return suggestRule(p, { warnings: warned, fileRedirect: p.redirects.some((r) => r.operator === ">") });
   };
   it.each<[string, boolean, string | undefined]>([
     ["git status", false, "git status:*"],

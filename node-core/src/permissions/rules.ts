@@ -2,10 +2,10 @@
 // answering "Always allow". Command rules are one simple command, exact (`git status`) or a prefix
 // (`npm run test:*`, `git log *`); path rules (`Write(/tmp/scratch/**)`) cover file writes.
 import path from "node:path";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 import { baseName, unwrap, type CommandPart, type ShellWord } from "./commandParts.js";
 import { realPath } from "./paths.js";
-import type { SyntaxLibraries } from "./syntax.js";
+import type { SyntaxLibraries } from "../util/bashSyntax.js";
 
 export interface CommandRule {
   readonly type: "command";
@@ -118,6 +118,41 @@ function quoteAssignment(a: string): string {
   return a.slice(0, eq + 1) + quoteWord(a.slice(eq + 1));
 }
 
+/**
+ * Could this deny rule name these words, whatever the words known only at run time turn out to
+ * be? A command name is compared by its last path segment (`/bin/rm`, `./rm` are `rm`); a word
+ * known only at run time stands for any one word when quoted, and for any number of words
+ * (none included) when the shell splits it. `NAME=value` prefixes are ignored unless the rule
+ * names some, and then they must be among `assignments`.
+ */
+export function denyRuleCouldMatch(rule: CommandRule, assignments: readonly (string | undefined)[], words: readonly ShellWord[]): boolean {
+  if (rule.assignments.some((a) => !assignments.includes(a)) && !assignments.includes(undefined)) return false;
+  const R = rule.words.length;
+  const W = words.length;
+  const same = (i: number, v: string) => {
+    if (i === 0) return baseName(v) === baseName(rule.words[0]!) || (R === 1 && rule.colon && baseName(v).startsWith(`${baseName(rule.words[0]!)}:`));
+    if (i < R - 1) return v === rule.words[i];
+    return v === rule.words[i] || (rule.colon && v.startsWith(`${rule.words[i]}:`));
+  };
+  const emptyable = (j: number) => words.slice(j).every((w) => w.value === undefined && !w.oneWord);
+  const seen = new Set<number>();
+  const match = (i: number, j: number): boolean => {
+    const key = i * (W + 1) + j;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    if (i === R) return rule.match === "prefix" || j === W || emptyable(j);
+    if (j === W) return false;
+    const w = words[j]!;
+    if (w.value !== undefined) return same(i, w.value) && match(i + 1, j + 1);
+    if (w.oneWord) return match(i + 1, j + 1);
+    // Split by the shell: it may be no word at all, or stand for any number of them.
+    if (match(i, j + 1)) return true;
+    for (let k = i + 1; k <= R; k++) if (match(k, j + 1)) return true;
+    return false;
+  };
+  return match(0, 0);
+}
+
 /** Does the rule cover these words (and these `NAME=value` prefixes) as written? */
 export function commandRuleMatches(rule: CommandRule, assignments: readonly ShellWord[], words: readonly ShellWord[]): boolean {
   if (assignments.length !== rule.assignments.length) return false;
@@ -155,6 +190,21 @@ export function pathRuleMatches(rule: PathRule, target: string, ctx: PathContext
   return lib.picomatch(canonical, { dot: true })(target);
 }
 
+/**
+ * Does the path rule name this sensitive file on purpose? Its pattern is the file itself, or
+ * its literal directories before the first glob lie inside the sensitive folder (`.git/hooks/*`
+ * names hooks; `**` or `src/**` names nothing in particular).
+ */
+export function pathRuleNames(rule: PathRule, target: string, anchor: string, ctx: PathContext): boolean {
+  let pattern = rule.pattern;
+  if (pattern === "~" || pattern.startsWith("~/")) pattern = ctx.home + pattern.slice(1);
+  if (!path.isAbsolute(pattern)) pattern = path.join(ctx.root, pattern);
+  if (!GLOB_CHARS.test(pattern)) return realPath(pattern) === target;
+  const segments = pattern.split("/");
+  const literal = segments.slice(0, segments.findIndex((s) => GLOB_CHARS.test(s))).join("/") || "/";
+  return isWithin(realPath(literal), anchor);
+}
+
 const EXACT_ONLY = new Set([
   "rm", "rmdir", "dd", "shred", "chmod", "chown", "chgrp", "kill", "pkill", "killall", "sudo", "doas", "su", "pkexec",
   "bash", "sh", "zsh", "dash", "ksh", "fish", "eval", "exec", "source", ".", "env", "xargs", "find", "mv", "truncate",
@@ -162,18 +212,32 @@ const EXACT_ONLY = new Set([
 ]);
 const PACKAGE_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
+export interface SuggestOptions {
+  /** The part has danger warnings. */
+  warnings: boolean;
+  /** It writes a file through a redirection. */
+  fileRedirect: boolean;
+  /** It has write flags a prefix rule does not cover (readOnly.ts). */
+  writes?: boolean;
+  /** `NAME=value` changes earlier statements make, which a rule must name first; null: none can be named. */
+  prefix?: readonly string[] | null;
+}
+
 /**
  * The rule to offer for "Always allow" on a part: a prefix rule for ordinary commands
- * (`git status:*`, `npm run test:*`), the exact command when it carries warnings, runs code or
- * deletes things; undefined when no rule can cover it (its name is only known at run time).
+ * (`git status:*`, `npm run test:*`), the exact command when it carries warnings or write flags,
+ * runs code or deletes things; undefined when no rule can cover it (its name is only known at
+ * run time, it is `[[ … ]]` or `(( … ))`, or an earlier statement changed more than a variable).
  */
-export function suggestRule(part: CommandPart, hasWarnings: boolean, fileRedirect: boolean): string | undefined {
+export function suggestRule(part: CommandPart, opts: SuggestOptions): string | undefined {
   const words = part.words;
-  if (words.length === 0 || words[0]!.value === undefined) return undefined;
+  const hasWarnings = opts.warnings || opts.writes === true;
+  const fileRedirect = opts.fileRedirect;
+  if (words.length === 0 || words[0]!.value === undefined || part.compound || opts.prefix === null) return undefined;
   if (part.assignments.some((a) => a.value === undefined)) return undefined;
   const firstDynamic = words.findIndex((w) => w.value === undefined);
   const staticWords = (firstDynamic < 0 ? words : words.slice(0, firstDynamic)).map((w) => w.value!);
-  const assignments = part.assignments.map((a) => quoteAssignment(a.value!));
+  const assignments = [...(opts.prefix ?? []), ...part.assignments.map((a) => a.value!)].map(quoteAssignment);
   const render = (ws: string[], suffix: string) => [...assignments, ...ws.map(quoteWord)].join(" ") + suffix;
   const name = baseName(unwrap(words).inner[0]?.value ?? staticWords[0]!);
   const wrapped = unwrap(words).wrappers.length > 0;

@@ -3,14 +3,15 @@
 // and asks the caller's channel when the decision is "ask".
 import path from "node:path";
 import { z } from "zod";
-import type { EventBus } from "../core/events.js";
-import type { SessionManager } from "../core/session.js";
-import type { CallOrigin } from "../core/tool.js";
-import type { Workspace } from "../core/workspace.js";
+import type { EventBus } from "../base/events.js";
+import type { SessionManager } from "../base/session.js";
+import type { CallOrigin } from "../base/origin.js";
+import type { Workspace } from "../base/workspace.js";
 import { createLogger } from "../util/log.js";
-import { decideCommand, decidePath, defaultPlaces, PERMISSION_MODES, type Decision, type DecideContext, type PermissionMode, type RuleSet } from "./decide.js";
+import { PERMISSION_MODES, type PermissionMode, type SettingEntry } from "../base/settings.js";
+import { decideCommand, decidePath, defaultPlaces, type Decision, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
-import { loadSyntax, type SyntaxLibraries } from "./syntax.js";
+import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 import {
   AskTimeout,
   InvalidAnswer,
@@ -60,13 +61,6 @@ export async function parsePolicy(opts: { mode?: string; allow?: readonly string
   return { ...mode, allow: allow.map((r) => parseRule(r, lib)), deny: deny.map((r) => parseRule(r, lib)) };
 }
 
-const settingsSchema = z.object({
-  mode: z.enum(PERMISSION_MODES).optional(),
-  allow: z.array(z.string()).optional(),
-  deny: z.array(z.string()).optional(),
-  askTimeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
-});
-
 export interface RejectedRule {
   rule: string;
   kind: RuleKind;
@@ -104,7 +98,7 @@ export class PermissionService {
   private readonly cli: ParsedPolicy;
   private host: HostLayer = { allow: [], deny: [] };
   private rejected: RejectedRule[] = [];
-  private appliedSettings: unknown = undefined;
+  private appliedSettings: SettingEntry<"permissions"> | undefined;
   private places: { home: string; tempDir: string } | undefined;
 
   constructor(
@@ -122,13 +116,13 @@ export class PermissionService {
 
   /**
    * The mode in force right now, including a `settings.permissions.mode` that arrived since the
-   * last decision (settings are applied lazily, before each decision).
+   * last decision (settings are applied lazily, before each decision). The sandbox reads it:
+   * `deny-all` cuts sandboxed commands off the network.
    */
   effectiveMode(): PermissionMode {
-    const raw = this.deps.workspace.settings.permissions;
-    if (raw !== this.appliedSettings && raw !== undefined) {
-      const parsed = settingsSchema.safeParse(raw);
-      if (parsed.success && "mode" in parsed.data) return parsed.data.mode ?? this.cli.mode ?? "ask";
+    const entry = this.deps.workspace.settings.entry("permissions");
+    if (entry !== this.appliedSettings && !entry.problem && entry.value !== undefined && "mode" in entry.value) {
+      return entry.value.mode ?? this.cli.mode ?? "ask";
     }
     return this.mode;
   }
@@ -146,18 +140,17 @@ export class PermissionService {
    * `settings/update` replaces the host's rules. Applied lazily, before each decision.
    */
   private syncSettings(lib: SyntaxLibraries): void {
-    const raw = this.deps.workspace.settings.permissions;
-    if (raw === this.appliedSettings) return;
-    this.appliedSettings = raw;
-    if (raw === undefined) return;
-    const parsed = settingsSchema.safeParse(raw);
-    if (!parsed.success) {
-      const reason = parsed.error.issues.map((i) => `${i.path.join(".") || "permissions"}: ${i.message}`).join("; ");
-      log.warn("settings.permissions was ignored", { reason });
-      this.rejected = [{ rule: JSON.stringify(raw).slice(0, 200), kind: "allow", reason: `settings.permissions was ignored: ${reason}` }];
+    const entry = this.deps.workspace.settings.entry("permissions");
+    if (entry === this.appliedSettings) return;
+    this.appliedSettings = entry;
+    if (entry.problem) {
+      // The settings layer has logged it; permissions/list shows it with the rules.
+      const given = this.deps.workspace.settings.asGiven().permissions;
+      this.rejected = [{ rule: JSON.stringify(given)?.slice(0, 200) ?? "", kind: "allow", reason: `settings.permissions was ignored: ${entry.problem}` }];
       return;
     }
-    const s = parsed.data;
+    const s = entry.value;
+    if (s === undefined) return;
     const rejected: RejectedRule[] = [];
     const parseAll = (list: string[] | undefined, kind: RuleKind, current: Rule[]): Rule[] => {
       if (list === undefined) return current;
@@ -195,12 +188,19 @@ export class PermissionService {
     if (!session) throw new PolicyError(`Unknown session "${check.sessionId}". Omit sessionId for the main session.`);
     const directory = check.directory ? path.resolve(session.cwd, check.directory) : session.cwd;
     this.places ??= defaultPlaces();
-    const ctx: DecideContext = { cwd: directory, root: this.deps.workspace.root, allowedDirectories: session.allowedDirectories(), ...this.places };
+    const ctx: DecideContext = {
+      cwd: directory,
+      root: this.deps.workspace.root,
+      allowedDirectories: session.allowedDirectories(),
+      ...this.places,
+      // Commands start from the core's environment (after the login-shell probe): it says what is exported.
+      isExported: (name) => process.env[name] !== undefined,
+      searchPath: (process.env.PATH ?? "").split(path.delimiter),
+    };
     let decision: Decision;
     if (check.command !== undefined) {
-      // Only the caller knows where its command runs (Bash and run_shell_command: their sandbox
-      // plan); unsaid means outside the sandbox.
-      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, { sandboxed: check.sandboxed, outsideSandboxReason: check.outsideSandboxReason });
+      const sandbox = { sandboxed: check.sandboxed === true, ...(check.outsideSandboxReason ? { outsideSandboxReason: check.outsideSandboxReason } : {}) };
+      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, sandbox);
     }
     else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
     else throw new PolicyError("A permission check needs a command or a path.");
@@ -261,9 +261,9 @@ export class PermissionService {
       warnings: decision.warnings,
       parts: decision.parts,
       suggestedRules: decision.suggestedRules,
-      timeoutMs: this.askTimeoutMs,
-      sandboxed: decision.sandboxed,
+      ...(decision.kind === "command" ? { sandboxed: decision.sandboxed === true } : {}),
       ...(decision.outsideSandboxReason ? { outsideSandboxReason: decision.outsideSandboxReason } : {}),
+      timeoutMs: this.askTimeoutMs,
     };
     const signal = opts.signal ?? new AbortController().signal;
     let answer: PermissionAnswer;

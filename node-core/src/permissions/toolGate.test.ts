@@ -93,7 +93,7 @@ describe("tool calls gated by the permission layer (host protocol)", () => {
   it("asks the host with a preview, runs once on allow-once, and reports the decision", async () => {
     const { host, root, marker } = await start();
     host.answer = () => ({ decision: "allow-once" });
-    const res = await host.request("tools/call", { name: "Probe", arguments: { command: "whoami && git status", marker, description: "who am I" }, callId: "c1" });
+    const res = await host.request("tools/call", { name: "Probe", arguments: { command: "whoami && git fetch", marker, description: "who am I" }, callId: "c1" });
     expect(res.result).toMatchObject({ isError: false, content: [{ type: "text", text: "ran" }] });
     expect(existsSync(marker)).toBe(true);
     const [ask] = host.requestsFor("permission/request");
@@ -103,17 +103,17 @@ describe("tool calls gated by the permission layer (host protocol)", () => {
       sessionId: "main",
       tool: "Probe",
       kind: "command",
-      command: "whoami && git status",
+      command: "whoami && git fetch",
       description: "who am I",
       directory: root,
       warnings: [],
-      suggestedRules: ["whoami:*", "git status:*"],
+      suggestedRules: ["whoami:*", "git fetch:*"],
       timeoutMs: 600000,
     });
-    expect(ask!.params.parts.map((p: any) => p.text)).toEqual(["whoami", "git status"]);
+    expect(ask!.params.parts.map((p: any) => p.text)).toEqual(["whoami", "git fetch"]);
     expect(host.notifications("permission/decided")[0]!.params).toMatchObject({ callId: "c1", outcome: "allow", asked: true, answer: "allow-once" });
     // Allow-once remembers nothing: the next call asks again.
-    await host.request("tools/call", { name: "Probe", arguments: { command: "whoami && git status", marker } });
+    await host.request("tools/call", { name: "Probe", arguments: { command: "whoami && git fetch", marker } });
     expect(host.requestsFor("permission/request")).toHaveLength(2);
   });
 

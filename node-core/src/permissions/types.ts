@@ -9,15 +9,18 @@ export interface PermissionRequest {
   tool: string;
   /** A shell command, judged part by part. */
   command?: string;
-  /** A file to write; only paths outside the allowed directories need permission. */
+  /** A file to write; paths outside the allowed directories and sensitive workspace files need permission. */
   path?: string;
   /** Shown to the user next to the command. */
   description?: string;
   /** Where the command runs (absolute, or relative to the session's directory); the session's directory by default. */
   directory?: string;
-  /** The command will run inside an active OS sandbox (shell/sandbox). Unset: the sandbox's current state decides. */
+  /**
+   * The command will run inside an active OS sandbox. In `ask` mode a sandboxed command with no
+   * danger warning and no deny rule runs without a question; in `deny-all` it changes nothing.
+   */
   sandboxed?: boolean;
-  /** Why it will run outside the sandbox, when it will. */
+  /** Why the command will run outside the sandbox ("no sandbox is available: bwrap is not installed", …). */
   outsideSandboxReason?: string;
 }
 
@@ -41,12 +44,12 @@ export interface PermissionPrompt {
   parts: PartVerdict[];
   /** The rules "Always allow" would remember; the user may edit them. */
   suggestedRules: string[];
+  /** Command checks: the command will run inside the OS sandbox. */
+  sandboxed?: boolean;
+  /** Command checks: why it will run outside the sandbox (show it: the user's answer is the only protection). */
+  outsideSandboxReason?: string;
   /** After this long without an answer the core denies and cancels the request. */
   timeoutMs: number;
-  /** Commands: it will run inside the OS sandbox. False for paths and for commands that run outside it. */
-  sandboxed: boolean;
-  /** Commands that run outside the sandbox: why (show it: the command runs with the user's full permissions). */
-  outsideSandboxReason?: string;
 }
 
 export const PERMISSION_DECISIONS = ["allow-once", "always-allow", "deny"] as const;

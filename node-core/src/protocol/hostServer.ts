@@ -3,12 +3,11 @@ import { z } from "zod";
 import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.js";
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
-import { checkRoot, coreMethods } from "./coreMethods.js";
 import type { HostMethod } from "./hostMethod.js";
 import { ErrorCode, JsonRpcPeer, RpcError, type RequestContext } from "./jsonrpc.js";
 import { CORE_VERSION, PROTOCOL_VERSION, SERVER_NAME } from "./version.js";
-import { contributedHostMethods } from "./contributions.js";
-import { hostAsker } from "../permissions/hostAsker.js";
+import { checkRoot, hostMethods } from "./methods/index.js";
+import { hostAsker } from "./askers/host.js";
 import type { PermissionAsker } from "../permissions/types.js";
 
 const log = createLogger("host-server");
@@ -45,7 +44,7 @@ function majorOf(version: string): string {
 export function createHostServer(opts: HostServerOptions): HostServer {
   const { core } = opts;
   const methods = new Map<string, HostMethod>();
-  for (const m of [...coreMethods, ...contributedHostMethods]) methods.set(m.name, m as HostMethod);
+  for (const m of hostMethods) methods.set(m.name, m as HostMethod);
 
   let initialized = false;
   let shutdownRequested = false;

@@ -239,7 +239,6 @@ export class JsonRpcPeer {
   private readonly outgoing = new Map<string, PendingOutgoing>();
   private nextOutgoingId = 1;
   private closed = false;
-  private readonly closeListeners: Array<() => void> = [];
 
   constructor(
     private readonly write: (line: string) => void,
@@ -265,7 +264,6 @@ export class JsonRpcPeer {
       pending.reject(new RpcError(ErrorCode.RequestCancelled, "The connection closed before the host answered."));
       this.outgoing.delete(key);
     }
-    for (const l of this.closeListeners) l();
   }
 
   /** Resolves once no incoming request is being handled (or after `timeoutMs`). */
@@ -284,14 +282,6 @@ export class JsonRpcPeer {
   }
 
   private readonly idleWaiters = new Set<() => void>();
-
-  onClose(listener: () => void): void {
-    this.closeListeners.push(listener);
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
-  }
 
   notify(method: string, params?: unknown): void {
     this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });

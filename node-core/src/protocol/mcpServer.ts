@@ -14,7 +14,7 @@ import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
-import { elicitationAsker } from "../permissions/elicitation.js";
+import { elicitationAsker } from "./askers/elicitation.js";
 
 const log = createLogger("mcp-server");
 

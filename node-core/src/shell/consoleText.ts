@@ -1,6 +1,6 @@
 // Decodes what Windows console programs (taskkill, where, chcp) print: UTF-8 when the bytes are
 // valid UTF-8, otherwise the console code page (GBK/cp936 on Chinese systems, cp437, ...).
-import { iconv, loadCodecs } from "../fs/textCodec.js";
+import { iconv, loadCodecs } from "../util/codecs.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 

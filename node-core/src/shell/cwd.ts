@@ -2,9 +2,9 @@
 // added directory it becomes the session's cwd; anywhere else the session goes back to its
 // original directory. Best effort: an unknown or vanished directory changes nothing and is only
 // logged at debug level (BASH-CWD-3).
-import type { Session } from "../core/session.js";
-import { canonicalDir, isWithin } from "../core/paths.js";
-import { directoryExists } from "../core/workspace.js";
+import type { Session } from "../base/session.js";
+import { canonicalDir, isWithin } from "../util/paths.js";
+import { isDirectory } from "../util/files.js";
 import type { Logger } from "../util/log.js";
 
 export interface CwdOutcome {
@@ -21,17 +21,16 @@ export interface CwdOutcome {
  * allowed too, resolved against the workspace root.
  */
 export function settingDirectories(session: Session): string[] {
-  return session.workspace.setting("additionalDirectories", [] as string[]).map((d) => canonicalDir(d, session.workspace.root));
+  return session.workspace.setting("additionalDirectories").map((d) => canonicalDir(d, session.workspace.root));
 }
 
-export const cwdChangedNotice = (dir: string) => `Shell working directory changed to ${dir}`;
+const cwdChangedNotice = (dir: string) => `Shell working directory changed to ${dir}`;
 export const cwdResetNotice = (dir: string) => `Shell cwd was reset to ${dir}`;
 
 export function applyEndedCwd(
   session: Session,
   ended: { cwd?: string; reason?: string },
   log: Logger,
-  isDirectory: (dir: string) => boolean = directoryExists,
 ): CwdOutcome {
   const unchanged: CwdOutcome = { cwd: session.cwd, changed: false, reset: false };
   if (!ended.cwd) {

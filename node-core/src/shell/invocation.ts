@@ -13,7 +13,7 @@
 // started with is not an rc file but an explicit request that every `bash -c` read that file, so
 // bash still reads it, expanded as bash expands it, before the shims are defined.
 import { CORE_PID_VAR, RUN_MARKER_VAR } from "./processTable.js";
-import { envValue } from "./platform.js";
+import { envValue } from "../util/platform.js";
 import type { ShimInjection } from "./shims/index.js";
 import type { ResolvedShell } from "./types.js";
 import { toGitBashPath } from "./winpath.js";
@@ -36,8 +36,8 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 };
 
 /** Variables the start-up files consume (and remove) before the command runs. */
-export const CWD_FILE_VAR = "WAVE_CWD_FILE";
-export const SHIMS_FILE_VAR = "WAVE_SHIMS_FILE";
+const CWD_FILE_VAR = "WAVE_CWD_FILE";
+const SHIMS_FILE_VAR = "WAVE_SHIMS_FILE";
 const USER_BASH_ENV_VAR = "WAVE_USER_BASH_ENV";
 const USER_ZDOTDIR_VAR = "WAVE_USER_ZDOTDIR";
 

@@ -5,7 +5,8 @@ import { isAlive, processesWithEnv, waitFor } from "../../test/support/processes
 import { addLogSink, type LogRecord } from "../util/log.js";
 import { decodeConsoleOutput, parseChcp } from "./consoleText.js";
 import { killTree, TASKKILL_NOT_FOUND } from "./killTree.js";
-import { platformWith, type ExecOutcome } from "./platform.js";
+import type { ExecOutcome } from "../util/platform.js";
+import { platformWith } from "../../test/support/platform.js";
 
 const logs: LogRecord[] = [];
 const unsubscribe = addLogSink((r) => logs.push(r));

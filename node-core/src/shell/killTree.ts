@@ -4,10 +4,10 @@
 // logged at error level and falls back to killing the direct child. Never throws.
 import { createLogger, type Logger } from "../util/log.js";
 import { decodeConsoleOutput, parseChcp } from "./consoleText.js";
-import { hostPlatform, type Platform } from "./platform.js";
+import { hostPlatform, type Platform } from "../util/platform.js";
 import { isNamespaceInit, processTableFor, type MarkerQuery, type ProcInfo, type ProcessTable } from "./processTable.js";
 
-export const KILL_GRACE_MS = 1000;
+const KILL_GRACE_MS = 1000;
 const POLL_MS = 40;
 /** SIGKILL cannot be ignored: the tree is gone within milliseconds. */
 const KILL_POLL_MS = 10;
@@ -203,6 +203,7 @@ async function killTreePosix(root: TreeRoot, deps: KillDeps): Promise<KillReport
   return { signalled, forced: true, remaining: members.map((p) => p.pid) };
 }
 
+// The console code page is the machine's, the same for every core: asked once per process.
 let cachedCodePage: Promise<number | undefined> | undefined;
 
 async function consoleCodePage(deps: KillDeps): Promise<number | undefined> {

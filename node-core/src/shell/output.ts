@@ -91,14 +91,14 @@ function tailAtLine(s: string): string {
   return nl >= 0 && nl <= s.length * 0.1 ? s.slice(nl + 1) : s;
 }
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return `${(n / 1024 / 1024 / 1024).toFixed(2)} GiB`;
 }
 
-export function omissionMarker(omittedBytes: number, totalBytes: number, file: string): string {
+function omissionMarker(omittedBytes: number, totalBytes: number, file: string): string {
   return `\n\n[… ${omittedBytes.toLocaleString("en-US")} bytes omitted. Full output (${formatBytes(totalBytes)}): ${file} — read it with the Read tool (offset/limit) or grep/tail …]\n\n`;
 }
 

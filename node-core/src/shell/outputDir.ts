@@ -3,17 +3,23 @@
 // output can contain secrets. Directories of core processes that ended more than
 // OUTPUT_RETENTION_MS ago are removed at start-up; a live core's files are never touched.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, promises as fsp, writeFileSync } from "node:fs";
+import { mkdirSync, promises as fsp, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createLogger } from "../util/log.js";
+import { processExists } from "../util/processes.js";
 
 const log = createLogger("output");
 
-/** Random per core process: run markers, output directory and watchdog all use it. */
+/**
+ * Random per core process: run markers, output directory and watchdog all use it. Process-wide on
+ * purpose: the watchdog sweeps by it when the process dies, and stale-directory clean-up tells a
+ * live process's directory by its pid. Cores of one process keep apart by session tags and task
+ * ids, which are unique in the process.
+ */
 export const PROCESS_TOKEN = randomBytes(4).toString("hex");
 
-export const OUTPUT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
+const OUTPUT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 
 function userTag(): string {
   try {
@@ -23,10 +29,11 @@ function userTag(): string {
   }
 }
 
-export function outputRoot(env: NodeJS.ProcessEnv = process.env): string {
+function outputRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.WAVE_OUTPUT_DIR ? path.resolve(env.WAVE_OUTPUT_DIR) : path.join(os.tmpdir(), `wave-core-${userTag()}`);
 }
 
+// The process's directory (see PROCESS_TOKEN), made once.
 let processDir: string | undefined;
 
 /** This core process's output directory (created on first use). */
@@ -39,21 +46,18 @@ export function processOutputDir(): string {
   return processDir;
 }
 
-/** Writes a small support file once per process (rc files for cwd tracking). */
+/**
+ * Writes a small support file (rc files for cwd tracking). Each core writes its own copy of the
+ * same content: through a temporary file and a rename, so a shell starting meanwhile reads the
+ * old file or the new one, never a half-written one.
+ */
 export function ensureSupportFile(relative: string, content: string): string {
   const file = path.join(processOutputDir(), relative);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, content, { mode: 0o600 });
+  const tmp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, content, { mode: 0o600 });
+  renameSync(tmp, file);
   return file;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Removes output directories of core processes that are gone and idle for the retention period. */
@@ -72,7 +76,7 @@ export async function removeStaleOutput(now = Date.now(), root = outputRoot()): 
     try {
       const st = await fsp.stat(dir);
       if (now - st.mtimeMs < OUTPUT_RETENTION_MS) continue;
-      if (processAlive(Number(m[1]))) continue;
+      if (processExists(Number(m[1]))) continue;
       await fsp.rm(dir, { recursive: true, force: true });
       removed.push(dir);
     } catch (err) {

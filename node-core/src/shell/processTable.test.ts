@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "../../test/support/processes.js";
 import { collectTree } from "./killTree.js";
-import { platformWith } from "./platform.js";
+import { platformWith } from "../../test/support/platform.js";
 import { linuxProcessTable, markerMatches, markerValue, parseProcStat, parsePsOutput, psProcessTable } from "./processTable.js";
 
 describe("process table", () => {

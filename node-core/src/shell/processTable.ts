@@ -3,7 +3,7 @@
 // carries the command's WAVE_RUN_ID marker — which also finds children that called setsid() or
 // were re-parented after their parent exited.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { hostPlatform, type Platform } from "./platform.js";
+import { hostPlatform, type Platform } from "../util/platform.js";
 
 export interface ProcInfo {
   pid: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { platformWith, type Platform } from "./platform.js";
+import type { Platform, PlatformName } from "../util/platform.js";
+import { platformWith } from "../../test/support/platform.js";
 import { resolveShell, resolveShellCached, shellKindOf, ShellNotFound } from "./resolve.js";
-import type { PlatformName } from "./types.js";
 
 /** A platform whose file system holds exactly `files` (all executable). */
 function fakePlatform(name: PlatformName, files: string[]): Platform {

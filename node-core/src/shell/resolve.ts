@@ -1,7 +1,7 @@
 // Which shell runs Bash-tool commands (BASH-SH, BASH-WIN-1..3): always an explicit bash or zsh on
 // macOS/Linux, Git Bash on Windows, never /bin/sh or cmd.exe. A failure names everything that was
 // looked at and what to set.
-import { envValue, hostPlatform, type Platform } from "./platform.js";
+import { envValue, hostPlatform, type Platform } from "../util/platform.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
 
 export class ShellNotFound extends Error {
@@ -12,7 +12,7 @@ export class ShellNotFound extends Error {
 }
 
 /** Directories searched after PATH, in order. */
-export const FIXED_SHELL_DIRS = ["/bin", "/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"];
+const FIXED_SHELL_DIRS = ["/bin", "/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"];
 
 /** `bash`, `zsh`, `bash5`, `zsh-5.9`, `bash.exe` → the kind; anything else (sh, fish, dash) → undefined. */
 export function shellKindOf(file: string | undefined, platform: Platform = hostPlatform()): ShellKind | undefined {
@@ -122,14 +122,14 @@ function resolveGitBash(env: NodeJS.ProcessEnv, platform: Platform): ResolvedShe
  * `<git.exe>/../../bin/bash.exe` (git in `Git\cmd`), then one level higher (git in
  * `Git\mingw64\bin`).
  */
-export function bashNextToGit(gitExe: string, platform: Platform): string[] {
+function bashNextToGit(gitExe: string, platform: Platform): string[] {
   const p = platform.path;
   const up2 = p.dirname(p.dirname(gitExe));
   const up3 = p.dirname(up2);
   return [...new Set([p.join(up2, "bin", "bash.exe"), p.join(up3, "bin", "bash.exe")])];
 }
 
-export function commonGitBashLocations(env: NodeJS.ProcessEnv): string[] {
+function commonGitBashLocations(env: NodeJS.ProcessEnv): string[] {
   const get = (k: string) => envValue(env, k, "win32");
   const out: string[] = [];
   const programFiles = get("ProgramFiles") ?? "C:\\Program Files";
@@ -144,7 +144,7 @@ export function commonGitBashLocations(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Looks a command up on the Windows PATH with PATHEXT, like `where` does, without starting a process. */
-export function findOnWindowsPath(command: string, env: NodeJS.ProcessEnv, platform: Platform): string | undefined {
+function findOnWindowsPath(command: string, env: NodeJS.ProcessEnv, platform: Platform): string | undefined {
   const p = platform.path;
   const dirs = (envValue(env, "PATH", "win32") ?? "").split(";").map((d) => d.replace(/^"(.*)"$/, "$1")).filter(Boolean);
   const exts = (envValue(env, "PATHEXT", "win32") ?? ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean);
@@ -159,6 +159,8 @@ export function findOnWindowsPath(command: string, env: NodeJS.ProcessEnv, platf
   return undefined;
 }
 
+// Keyed by everything that decides the answer, so it is a pure memo: sharing it between the cores
+// of a process changes no answer.
 const cache = new Map<string, ResolvedShell>();
 
 /**

@@ -5,11 +5,15 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
 import { tempDir, waitFor } from "../../test/support/processes.js";
 import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
-import { hostPlatform, platformWith } from "./platform.js";
+import { hostPlatform } from "../util/platform.js";
+import { platformWith } from "../../test/support/platform.js";
+import { ShellEngine } from "./engine.js";
 import { ShellRun, SpawnFailed, startShellRun } from "./runner.js";
 
 afterEach(closeCores);
+const engine = new ShellEngine();
 afterAll(async () => {
+  engine.dispose();
   await closeCores();
   expect(await waitFor(() => ourProcesses().length === 0, 5000)).toBe(true);
 });
@@ -17,7 +21,7 @@ afterAll(async () => {
 let seq = 0;
 function spec(command: string, extra: Partial<Parameters<typeof startShellRun>[0]> = {}) {
   const runId = `${PROCESS_TOKEN}.9999.${++seq}`;
-  return { command, cwd: tempDir(), runId, outputPath: path.join(processOutputDir(), `runner-${seq}.log`), trackCwd: false, shimsEnabled: true, ...extra };
+  return { command, cwd: tempDir(), runId, outputPath: path.join(processOutputDir(), `runner-${seq}.log`), trackCwd: false, shimsEnabled: true, engine, ...extra };
 }
 
 describe("ShellRun", () => {

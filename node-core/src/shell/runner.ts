@@ -10,10 +10,11 @@ import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
 import { createLogger } from "../util/log.js";
-import { buildInvocation, BASH_RC, BASH_RC_FILE, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
+import { buildInvocation } from "./invocation.js";
 import { killTree, collectTree, type KillReport } from "./killTree.js";
-import { ensureSupportFile, processOutputDir } from "./outputDir.js";
-import { envValue, hostPlatform, type Platform } from "./platform.js";
+import type { ShellEngine } from "./engine.js";
+import { processOutputDir } from "./outputDir.js";
+import { envValue, hostPlatform, type Platform } from "../util/platform.js";
 import {
   isNamespaceInit,
   lastAllocatedPid,
@@ -27,7 +28,6 @@ import {
 } from "./processTable.js";
 import { resolveShellCached } from "./resolve.js";
 import type { SandboxPlan } from "./sandbox/service.js";
-import { shimInjection } from "./shims/index.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
 import { ensureWatchdog, unwatchGroup, watchGroup } from "./watchdog.js";
 import { fromGitBashPath, gitInstallRoot } from "./winpath.js";
@@ -51,8 +51,10 @@ export interface RunSpec {
   shellKind?: ShellKind;
   /** Records the directory the shell ends in (foreground commands). */
   trackCwd: boolean;
-  /** Applies shimInjection(); the user's `shims` setting. */
+  /** Injects the search shims; the user's `shims` setting. */
   shimsEnabled: boolean;
+  /** The core's shell engine: its shim files and start-up files. */
+  engine: ShellEngine;
   /**
    * The call's signal: a cancelled call stops waiting for the login environment at once (the
    * run it then starts is stopped by the caller's abort handling).
@@ -82,17 +84,6 @@ export class SpawnFailed extends Error {
   }
 }
 
-let rcFiles: { bash: string; zshDir: string } | undefined;
-
-function supportFiles(): { bash: string; zshDir: string } {
-  if (!rcFiles) {
-    const bash = ensureSupportFile(BASH_RC_FILE, BASH_RC);
-    ensureSupportFile(path.join(ZSH_RC_DIR, ".zshenv"), ZSH_RC);
-    rcFiles = { bash, zshDir: path.join(processOutputDir(), ZSH_RC_DIR) };
-  }
-  return rcFiles;
-}
-
 /** Survivor scans may look only at pids handed out after the shell's while the pid space cannot have wrapped. */
 const RECENT_PID_SCAN_MAX_MS = 10_000;
 
@@ -101,7 +92,8 @@ export class ShellRun {
   private endedAt: number | undefined;
   private status: ExitStatus | undefined;
   private stopInFlight: Promise<KillReport> | undefined;
-  private stopRequestedAt: number | undefined;
+  /** The core began stopping the tree (a signal it sees the shell die of is then its own). */
+  private stopRequested = false;
   private readonly shellLine: string;
   /** The file bwrap's --info-fd wrote the sandbox's reaper (pid 1 of its namespace) to; read when needed. */
   private sandboxInfoFile: string | undefined;
@@ -205,9 +197,6 @@ export class ShellRun {
   get exitStatus(): ExitStatus | undefined {
     return this.status;
   }
-  get stopRequested(): boolean {
-    return this.stopRequestedAt !== undefined;
-  }
   get durationMs(): number {
     return (this.endedAt ?? Date.now()) - this.startedAt;
   }
@@ -224,7 +213,7 @@ export class ShellRun {
    */
   stop(): Promise<KillReport> {
     if (this.stopInFlight) return this.stopInFlight;
-    this.stopRequestedAt ??= Date.now();
+    this.stopRequested = true;
     const stopping = killTree(
       {
         pid: this.pid,
@@ -402,8 +391,8 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   const platform = spec.platform ?? hostPlatform();
   const baseEnv = await childEnvironment({ signal: spec.signal });
   const shell = resolveShellCached(baseEnv, platform, spec.shellKind);
-  const shims = await shimInjection(shell, { enabled: spec.shimsEnabled });
-  const rc = supportFiles();
+  const shims = await spec.engine.shimInjection(shell, spec.shimsEnabled);
+  const rc = spec.engine.startupFiles();
   const cwdFile = spec.trackCwd ? path.join(processOutputDir(), `${spec.runId}.cwd`) : undefined;
   const inv = buildInvocation({
     shell,

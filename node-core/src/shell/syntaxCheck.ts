@@ -5,8 +5,8 @@
 // and a valid command pays no extra process.
 import { execFile } from "node:child_process";
 import { childEnvironment } from "../env/index.js";
-import { loadSyntax } from "../permissions/syntax.js";
-import { hostPlatform } from "./platform.js";
+import { loadSyntax } from "../util/bashSyntax.js";
+import { hostPlatform } from "../util/platform.js";
 import { resolveShellCached } from "./resolve.js";
 
 const CHECK_TIMEOUT_MS = 5000;

@@ -1,9 +1,8 @@
 // Shared shapes of the shell layer, so the runner, the shims and the environment probe agree.
 
-export type ShellKind = "bash" | "zsh";
+import type { PlatformName } from "../util/platform.js";
 
-/** The platform a code path runs for. Injected in tests for the branches that cannot run here. */
-export type PlatformName = "linux" | "darwin" | "win32";
+export type ShellKind = "bash" | "zsh";
 
 export interface ResolvedShell {
   kind: ShellKind;

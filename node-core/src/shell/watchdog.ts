@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createLogger } from "../util/log.js";
 import { PROCESS_TOKEN } from "./outputDir.js";
-import { hostPlatform, type Platform } from "./platform.js";
+import { hostPlatform, type Platform } from "../util/platform.js";
 import { RUN_MARKER_VAR } from "./processTable.js";
 
 const log = createLogger("watchdog");
@@ -46,11 +46,13 @@ exit 0
 
 export type WatchdogMode = "proc" | "groups";
 
-export function watchdogMode(platform: Platform): WatchdogMode | undefined {
+function watchdogMode(platform: Platform): WatchdogMode | undefined {
   if (platform.name === "win32") return undefined;
   return platform.name === "linux" && existsSync("/proc/self/environ") ? "proc" : "groups";
 }
 
+// One per process on purpose: it watches the process die (SIGKILL takes every core in it at once)
+// and sweeps every marker carrying the process token, so one watchdog covers every core.
 let current: { child: ChildProcess; mode: WatchdogMode } | undefined;
 
 /** Starts the watchdog if it is not running. Cheap to call before every spawn. */
@@ -88,9 +90,4 @@ export function watchGroup(pgid: number): void {
 
 export function unwatchGroup(pgid: number): void {
   if (current?.mode === "groups") current.child.stdin?.write(`-${pgid}\n`);
-}
-
-/** The watchdog's pid (tests). */
-export function watchdogPid(): number | undefined {
-  return current?.child.pid;
 }

@@ -4,12 +4,14 @@
 // can stop them — stragglers of finished commands included — when the session is disposed.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { ServiceKey, type Session, type SessionService } from "../core/session.js";
+import type { Session, SessionService } from "../base/session.js";
+import { ServiceKey } from "../base/services.js";
 import { createLogger } from "../util/log.js";
 import { killTree } from "../shell/killTree.js";
 import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
-import { hostPlatform } from "../shell/platform.js";
+import { hostPlatform } from "../util/platform.js";
 import { processTableFor } from "../shell/processTable.js";
+import { SHELL_ENGINE, type ShellEngine } from "../shell/engine.js";
 import { startShellRun, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 import type { ShellKind } from "../shell/types.js";
@@ -64,6 +66,8 @@ const FINISHED_TASKS_KEPT = 200;
 /** Notices waiting for the next MCP/CLI result. */
 const PENDING_NOTICES_KEPT = 50;
 
+// Process-wide on purpose: run markers (`<process token>.<tag>.<seq>`) and output file names
+// (`<task id>.log` in the process's output directory) must not collide between cores of one process.
 let nextSessionTag = 1;
 const usedTaskIds = new Set<string>();
 
@@ -88,7 +92,10 @@ export class TaskManager implements SessionService {
   private notices: TaskInfo[] = [];
   private disposing: Promise<void> | undefined;
 
-  constructor(readonly session: Session) {}
+  constructor(
+    readonly session: Session,
+    private readonly engine: ShellEngine,
+  ) {}
 
   get markerPrefix(): string {
     return `${PROCESS_TOKEN}.${this.tag}.`;
@@ -127,6 +134,7 @@ export class TaskManager implements SessionService {
       ...(opts.shellKind ? { shellKind: opts.shellKind } : {}),
       trackCwd: opts.trackCwd,
       shimsEnabled: opts.shimsEnabled,
+      engine: this.engine,
       signal: opts.signal,
       ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     });
@@ -272,7 +280,14 @@ export class TaskManager implements SessionService {
   }
 }
 
-export const TASKS = new ServiceKey<TaskManager>("tasks", (session) => new TaskManager(session));
+export const TASKS = new ServiceKey<TaskManager, Session>("tasks", (session) => new TaskManager(session, session.coreServices.get(SHELL_ENGINE)));
+
+/** Every task of these sessions, running and finished, oldest first. */
+export function listTasks(sessions: Iterable<Session>): TaskInfo[] {
+  const tasks: TaskInfo[] = [];
+  for (const s of sessions) tasks.push(...(s.peekService(TASKS)?.list() ?? []));
+  return tasks.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
 
 /** Finds a task in any session of the core (task ids are unique per core process). */
 export function findTaskManager(sessions: Iterable<Session>, taskId: string): TaskManager | undefined {

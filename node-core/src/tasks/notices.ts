@@ -1,8 +1,6 @@
 // How a finished background task reaches an agent that has no host to tell it: MCP clients and
-// the one-shot CLI get a short notice appended to the session's next tool result.
-import type { CallOrigin, ToolResult } from "../core/tool.js";
-import type { Session } from "../core/session.js";
-import { TASKS, type TaskInfo } from "./manager.js";
+// the one-shot CLI get this short notice appended to the session's next tool result (startup.ts).
+import type { TaskInfo } from "./manager.js";
 
 const MAX_COMMAND_CHARS = 120;
 
@@ -27,20 +25,4 @@ export function formatTaskNotice(task: TaskInfo): string {
 
 export function formatTaskNotices(tasks: TaskInfo[]): string {
   return `<task-notifications>\n${tasks.map(formatTaskNotice).join("\n")}\n</task-notifications>`;
-}
-
-/**
- * Appends the session's pending notices to a result bound for an MCP client or the CLI. Hosts get
- * `task/finished` notifications instead and decide themselves what the agent sees.
- */
-export function attachTaskNotices(result: ToolResult, call: { session: Session; origin: CallOrigin }): ToolResult {
-  if (call.origin !== "mcp" && call.origin !== "cli") return result;
-  const manager = call.session.peekService(TASKS);
-  const notices = manager?.takeNotices() ?? [];
-  if (notices.length === 0) return result;
-  return {
-    ...result,
-    content: [...result.content, { type: "text", text: formatTaskNotices(notices) }],
-    structuredContent: { ...result.structuredContent, taskNotifications: notices },
-  };
 }

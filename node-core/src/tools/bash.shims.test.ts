@@ -8,7 +8,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeCores, testCore, type TestCore } from "../../test/support/core.js";
-import { SHIMS_SETTING } from "../shell/shims/index.js";
 import {
   buildFixtureTree,
   LOG_VARIABLE,
@@ -22,7 +21,7 @@ import {
   sortedLines,
   type FixtureTree,
   unreachableGreps,
-} from "../shell/shims/testSupport.js";
+} from "../../test/support/shims.js";
 import type { ShellKind } from "../shell/types.js";
 
 const KINDS: ShellKind[] = ["bash", "zsh"];
@@ -83,7 +82,7 @@ function core(shims = true): TestCore {
   const t = testCore({ root: treeDir });
   // The logging wrappers append to logs in the test's scratch directory, outside the workspace.
   t.core.workspace.updateSettings({ sandbox: { allowWrite: [tmp] } });
-  if (!shims) t.core.workspace.updateSettings({ [SHIMS_SETTING]: false });
+  if (!shims) t.core.workspace.updateSettings({ shims: false });
   return t;
 }
 
@@ -290,10 +289,10 @@ describe.each(KINDS)("Bash tool with %s", (kind) => {
     const t = core();
     const both = `grep -rl ${N()} . >/dev/null; find . -name '*.ts' >/dev/null`;
     expect((await ran(t, both)).ran).toEqual(["bundled-ugrep", "bundled-bfs"]);
-    t.core.workspace.updateSettings({ [SHIMS_SETTING]: false });
+    t.core.workspace.updateSettings({ shims: false });
     expect((await ran(t, both)).ran).toEqual(["system-grep", "system-find"]);
     expect((await ran(t, kind === "bash" ? "type -t grep" : "whence -w grep")).output).toBe(kind === "bash" ? "file\n" : "grep: command\n");
-    t.core.workspace.updateSettings({ [SHIMS_SETTING]: true });
+    t.core.workspace.updateSettings({ shims: true });
     expect((await ran(t, both)).ran).toEqual(["bundled-ugrep", "bundled-bfs"]);
   });
 

@@ -1,19 +1,17 @@
 // Bash: runs a command in a fresh bash/zsh (Git Bash on Windows), in the foreground with a
 // timeout that moves it to the background instead of killing it, or as a background task.
 // The engine lives in shell/ (runner, kill, cwd, output) and tasks/ (the session's task manager).
-import { rmSync } from "node:fs";
 import { z } from "zod";
 import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
-import { directoryExists } from "../core/workspace.js";
+import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
 import { startsWithSleep } from "../shell/invocation.js";
-import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
+import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
+import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "../shell/sandbox/call.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { shimsEnabled } from "../shell/shims/index.js";
-import { longTimeout } from "../shell/timer.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "./sandbox.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
 /** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
@@ -22,13 +20,13 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 
 const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
 /** The sentence both the tool description and the `timeout` parameter use. */
-export const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
+const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
 
 /**
  * What models need to know about the search shims (README "Search shims"): what a recursive grep
  * and find skip, how to search everything anyway, where the system tools run, and the opt-out.
  */
-export const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
+const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
 - In these commands a recursive grep (-r/-R, or a directory operand) and find run bundled tools that respect .gitignore: ignored files (node_modules, build output, ...), binary files and .git are skipped, and paths print without "./". A grep -r whose only matches are in ignored files exits 1 ("no match").
 - To search ignored files anyway: \`grep -r --no-ignore-files ...\`; binary files too: add \`-a\`; exactly as the system grep or find would: \`command grep -r ...\`, \`command find ...\`. rg is the bundled ripgrep only when the system has no rg.
 - xargs, timeout, env, find -exec and nested \`bash -c\`/\`zsh -c\` run the system grep, find and rg, which skip nothing.
@@ -54,6 +52,7 @@ Timeouts and background tasks:
 
 Permission:
 - The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.
+- Plain commands are approved most easily: reading commands (ls, cat, grep, rg, find, git status/log/diff/show) with literal arguments often need no approval, while code built at run time (eval, \`bash -c "$x"\`, arithmetic on variables read at run time), redirections to /dev/tcp, and writes to .git/, .vscode/, .claude/ and similar folders always need it.
 
 ${SANDBOX_TEXT}
 
@@ -80,13 +79,11 @@ const inputSchema = z.strictObject({
   dangerouslyDisableSandbox: DISABLE_SANDBOX_PARAMETER,
 });
 
-export type BashInput = z.output<typeof inputSchema>;
-
 /** Exact texts of BASH-TO-6, BASH-BG-1 and BASH-BG-5. */
-export const autoBackgroundText = (timeoutMs: number, id: string, file: string) =>
+const autoBackgroundText = (timeoutMs: number, id: string, file: string) =>
   `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was moved to the background with ID: ${id}. It is still running — you will be notified when it completes. Output is being written to: ${file}`;
-export const backgroundText = (id: string, file: string) => `Command running in background with ID: ${id}. Output is being written to: ${file}`;
-export const userBackgroundText = (id: string, file: string) =>
+const backgroundText = (id: string, file: string) => `Command running in background with ID: ${id}. Output is being written to: ${file}`;
+const userBackgroundText = (id: string, file: string) =>
   `Command was manually backgrounded by user with ID: ${id}. Output is being written to: ${file}`;
 
 function formatSeconds(ms: number): string {
@@ -154,33 +151,6 @@ function survivorsLine(survivors: Survivor[], file: string): string {
   return `Still running after the shell exited (stopped when the session ends; their output keeps going to ${file}): ${list}`;
 }
 
-type Outcome = { kind: "exit" } | { kind: "timeout" } | { kind: "user"; task: TaskInfo } | { kind: "abort"; reason: string };
-
-function abortReason(signal: AbortSignal): string {
-  const r = signal.reason as unknown;
-  if (r instanceof Error) return r.message;
-  return typeof r === "string" ? r : "cancelled";
-}
-
-function readOutput(run: ShellRun): OutputSummary {
-  try {
-    return summarizeOutput(run.outputPath);
-  } catch (err) {
-    return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
-  }
-}
-
-/** Removed after the result is on its way: nobody waits for the unlink. */
-function removeFile(file: string): void {
-  setImmediate(() => {
-    try {
-      rmSync(file, { force: true });
-    } catch {
-      // A leftover file in our own temp directory is harmless; it is removed with the directory.
-    }
-  });
-}
-
 function bodyOf(summary: OutputSummary): string {
   const note = summary.binary ? "[the output contains binary data; non-text bytes are shown as \uFFFD]\n" : "";
   return note + summary.text;
@@ -213,7 +183,7 @@ export const bashTool = defineTool({
   },
 });
 
-async function runCommand(input: BashInput, ctx: ToolContext, plan: SandboxPlan, onStarted: () => void): Promise<ToolResult> {
+async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, plan: SandboxPlan, onStarted: () => void): Promise<ToolResult> {
   const manager = ctx.session.service(TASKS);
   const notes: string[] = [];
   let cwdReset = false;
@@ -225,9 +195,9 @@ async function runCommand(input: BashInput, ctx: ToolContext, plan: SandboxPlan,
     cwdReset = true;
     notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
   }
-  if (!directoryExists(cwd)) {
+  if (!isDirectory(cwd)) {
     const root = ctx.workspace.root;
-    if (!directoryExists(root)) {
+    if (!isDirectory(root)) {
       return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
     }
     ctx.session.setCwd(root, true);
@@ -236,7 +206,7 @@ async function runCommand(input: BashInput, ctx: ToolContext, plan: SandboxPlan,
     notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
   }
 
-  const shims = shimsEnabled(ctx.workspace);
+  const shims = ctx.workspace.setting("shims");
   const background = input.run_in_background === true;
   const taskId = background ? newTaskId() : undefined;
   // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
@@ -262,36 +232,26 @@ async function runCommand(input: BashInput, ctx: ToolContext, plan: SandboxPlan,
   }
 
   const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
-  let settled = false;
-  let cancelTimer = () => {};
-  let onAbort = () => {};
-  const outcome = await new Promise<Outcome>((resolve) => {
-    const settle = (o: Outcome) => {
-      if (settled) return;
-      settled = true;
-      resolve(o);
-    };
-    void run.exited.then(() => settle({ kind: "exit" }));
-    cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
-    const moveToBackground = (taskId?: string) => {
-      if (settled || !run.running) return undefined;
-      try {
-        const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
-        settle({ kind: "user", task });
-        return task.taskId;
-      } catch {
-        return undefined;
-      }
-    };
-    ctx.setMoveToBackgroundHandler(() => moveToBackground());
-    if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
-    onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener("abort", onAbort, { once: true });
+  const outcome = await awaitEnding<{ kind: "user"; task: TaskInfo }>(run, {
+    timeoutMs,
+    signal: ctx.signal,
+    // Ctrl+B: the running command becomes a background task and the call answers at once.
+    more: (settle, settled) => {
+      const moveToBackground = (taskId?: string) => {
+        if (settled() || !run.running) return undefined;
+        try {
+          const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
+          settle({ kind: "user", task });
+          return task.taskId;
+        } catch {
+          return undefined;
+        }
+      };
+      ctx.setMoveToBackgroundHandler(() => moveToBackground());
+      if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
+      return () => ctx.setMoveToBackgroundHandler(undefined);
+    },
   });
-  cancelTimer();
-  ctx.setMoveToBackgroundHandler(undefined);
-  ctx.signal.removeEventListener("abort", onAbort);
 
   switch (outcome.kind) {
     case "user":
@@ -343,14 +303,14 @@ async function runCommand(input: BashInput, ctx: ToolContext, plan: SandboxPlan,
 /** The shell exited on its own: output, exit status, survivors, cwd. */
 async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {
   const status = run.exitStatus!;
-  const summary = readOutput(run);
+  const summary = readOutputSummary(run.outputPath);
   const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
   const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
   run.discardCwdFile();
   manager.runFinished(run, survivors.length > 0);
 
   const keepFile = summary.truncated || survivors.length > 0;
-  if (!keepFile) removeFile(run.outputPath);
+  if (!keepFile) removeFilesLater([run.outputPath]);
   const success = status.exitCode === 0;
   const tail: string[] = [];
   if (status.signal) tail.push(`Killed by ${status.signal}`);
@@ -388,10 +348,10 @@ async function finishStopped(
 ): Promise<ToolResult> {
   await run.stop();
   const status = run.exitStatus ?? (await run.exited);
-  const summary = readOutput(run);
+  const summary = readOutputSummary(run.outputPath);
   run.discardCwdFile();
   manager.runFinished(run, false);
-  if (!summary.truncated) removeFile(run.outputPath);
+  if (!summary.truncated) removeFilesLater([run.outputPath]);
   return result(
     joinParts(bodyOf(summary), [how.note, ...notes]),
     structured(ctx, {

@@ -1,10 +1,9 @@
 import { chmodSync, linkSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
 import { lockedFileCount } from "../fs/fileLock.js";
-import { writeHooks } from "../fs/mutation.js";
-import { cleanTempDirs, text, touchLater, workspace } from "../fs/testkit.js";
+import { writeHooks } from "./fileChange.js";
+import { cleanTempDirs, text, touchLater, workspace } from "../../test/support/fsTestkit.js";
 import { editTool } from "./edit.js";
 
 afterEach(() => {

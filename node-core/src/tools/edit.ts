@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { computeDiff, structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange } from "../fs/mutation.js";
+import { commitChange, describeFsError, isToolResult, loadForChange } from "./fileChange.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
@@ -23,7 +23,7 @@ Usage:
 - new_string is inserted literally ($& or $1 have no special meaning). old_string and new_string must differ.
 - To create a file, prefer Write; an Edit with an empty old_string creates a file that does not exist yet.
 - Your successful edits count as reading: consecutive edits of the same file need no Read in between.
-- Editing files outside the project (and its allowed directories) may need the user's approval; an edit that is not approved changes nothing.`;
+- Editing files outside the project (and its allowed directories), or a project file that runs code later (.git/, .envrc, .vscode/, .idea/, .claude/, .husky/, ...), may need the user's approval; an edit that is not approved changes nothing.`;
 
 const inputSchema = z.strictObject({
   file_path: z.string().min(1).describe("Path of the file to modify (absolute, or relative to the working directory)"),
@@ -97,7 +97,8 @@ export const editTool = defineTool({
   inputSchema,
   annotations: { title: "Edit file", readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   // Always asked for, so deny rules such as `Write(**/.env)` apply inside the workspace too; a
-  // path inside the allowed directories is allowed without a question (permissions/decide.ts).
+  // path inside the allowed directories is allowed without a question unless it runs code later
+  // (permissions/sensitive.ts).
   permission: (input, ctx) => ({ tool: "Edit", path: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(input, ctx) {
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);

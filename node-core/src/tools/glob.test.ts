@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { caller, cleanTempDirs, tempDir, text } from "../fs/testkit.js";
+import { caller, cleanTempDirs, tempDir, text } from "../../test/support/fsTestkit.js";
 import { globTool } from "./glob.js";
 
 afterEach(cleanTempDirs);

@@ -7,9 +7,7 @@ import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type 
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep } from "../fs/ripgrep.js";
 
-export const GLOB_DEFAULT_LIMIT = 100;
-export const SEARCH_TIMEOUT_SETTING = "fs.searchTimeoutMs";
-export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
+const GLOB_DEFAULT_LIMIT = 100;
 
 const description = `Finds files by name with a glob pattern, e.g. "**/*.ts" or "src/**/*.{ts,tsx}". Returns matching file paths, most recently modified first.
 
@@ -42,7 +40,7 @@ export const globTool = defineTool({
       return errorResult(describeMissing(root, cwd).replace("File does not exist", "Directory does not exist"), { path: root });
     }
     const limit = input.limit ?? GLOB_DEFAULT_LIMIT;
-    const timeoutMs = ctx.workspace.setting(SEARCH_TIMEOUT_SETTING, DEFAULT_SEARCH_TIMEOUT_MS);
+    const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
     const compiled = compileGlob(input.pattern, root);
     try {
       const st = await fsp.stat(compiled.base);

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { caller, cleanTempDirs, tempDir, text } from "../fs/testkit.js";
+import { caller, cleanTempDirs, tempDir, text } from "../../test/support/fsTestkit.js";
 import { GREP_MAX_OUTPUT_CHARS, grepTool, splitGlobs } from "./grep.js";
 
 afterEach(cleanTempDirs);

@@ -8,14 +8,13 @@ import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { VCS_DIRS } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
-import { DEFAULT_SEARCH_TIMEOUT_MS, SEARCH_TIMEOUT_SETTING } from "./glob.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
-export const GREP_MAX_COLUMNS = 500;
+const GREP_MAX_COLUMNS = 500;
 /** Files kept (newest first) in files_with_matches mode when no head_limit is given. */
 const DEFAULT_FILES_KEPT = 5_000;
 
-export const GREP_DESCRIPTION = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
+const GREP_DESCRIPTION = `Searches file contents with ripgrep (regular expressions, Rust syntax: literal braces need escaping, e.g. "interface\\{\\}").
 
 Usage:
 - output_mode: "files_with_matches" (default: paths of matching files, newest first), "content" (matching lines as path:line:text, with optional context -A/-B/-C), or "count" (matches per file).
@@ -64,7 +63,7 @@ export function splitGlobs(spec: string): string[] {
   return out;
 }
 
-export function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
+function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
   const args = ["--no-config", "--color=never", "--hidden", "--no-require-git", `--max-columns=${GREP_MAX_COLUMNS}`, "--max-columns-preview"];
   for (const d of VCS_DIRS) args.push("--glob", `!${d}`);
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
@@ -144,7 +143,7 @@ export const grepTool = defineTool({
 
     const target = displayPath(abs, cwd);
     const args = ripgrepArgs(input, mode, target);
-    const timeoutMs = ctx.workspace.setting(SEARCH_TIMEOUT_SETTING, DEFAULT_SEARCH_TIMEOUT_MS);
+    const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
     const headLimit = input.head_limit === 0 ? undefined : input.head_limit;
     const offset = input.offset ?? 0;
     const pager = new Pager(offset, headLimit);

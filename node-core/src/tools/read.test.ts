@@ -3,8 +3,8 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanTempDirs, text, touchLater, workspace } from "../fs/testkit.js";
-import { GIF_1x1, JPEG_16x8, WEBP_1x1, png } from "../fs/testImages.js";
+import { cleanTempDirs, text, touchLater, workspace } from "../../test/support/fsTestkit.js";
+import { GIF_1x1, JPEG_16x8, WEBP_1x1, png } from "../../test/support/testImages.js";
 import { estimateTokens, READ_MAX_IMAGE_BYTES } from "./read.js";
 
 afterEach(cleanTempDirs);

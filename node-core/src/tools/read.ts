@@ -13,14 +13,14 @@ import { READ_STATE, sha256, type ReadRecord } from "../fs/readState.js";
 import { binaryKindByContent, binaryKindByExtension, looksBinary, sniffImage, SNIFF_BYTES, type ImageMime } from "../fs/sniff.js";
 import { decodeText, describeFormat, sniffFormat } from "../fs/textCodec.js";
 
-export const READ_DEFAULT_LIMIT = 2000;
-export const READ_MAX_LINE_CHARS = 2000;
+const READ_DEFAULT_LIMIT = 2000;
+const READ_MAX_LINE_CHARS = 2000;
 /** Files larger than this need an explicit `limit`. */
-export const READ_MAX_BYTES = 256 * 1024;
-export const READ_MAX_TOKENS = 25_000;
+const READ_MAX_BYTES = 256 * 1024;
+const READ_MAX_TOKENS = 25_000;
 /** Raw image bytes whose base64 stays within the 5 MB models accept. */
 export const READ_MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
-export const READ_MAX_IMAGE_SIDE = 8000;
+const READ_MAX_IMAGE_SIDE = 8000;
 const MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024;
 const MAX_NOTEBOOK_IMAGES = 20;
 /** Bytes read up front to tell images, binaries, notebooks and encodings apart. */
@@ -47,7 +47,7 @@ const inputSchema = z.strictObject({
 
 type ReadInput = z.output<typeof inputSchema>;
 
-export function formatLine(lineNumber: number, text: string, width = 6, cut = false): string {
+function formatLine(lineNumber: number, text: string, width = 6, cut = false): string {
   return `${String(lineNumber).padStart(width)}\t${text}${cut ? " … [line cut]" : ""}`;
 }
 

@@ -5,28 +5,28 @@
 // PIDs and the Process Group PGID. Same engine as Bash: the session's task manager starts the run
 // (so the session's end stops whatever it leaves running), the runner, the kill path, the markers
 // and childEnvironment().
-import { accessSync, constants as fsConstants, realpathSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants as fsConstants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { isWithin } from "../core/paths.js";
+import { isWithin } from "../util/paths.js";
 import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
 import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
-import { MAX_RESULT_CHARS, summarizeOutput, type OutputSummary } from "../shell/output.js";
+import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
+import { MAX_RESULT_CHARS } from "../shell/output.js";
 import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "../shell/sandbox/call.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "./sandbox.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
-import { longTimeout } from "../shell/timer.js";
 import { TASKS } from "../tasks/manager.js";
 
-export const RSC_NAME = "run_shell_command";
+const RSC_NAME = "run_shell_command";
 export const RSC_DEFAULT_TIMEOUT_MS = 120_000;
 /** Progress goes out at most this often (the seed: output updated once a second). */
-export const RSC_PROGRESS_INTERVAL_MS = 1000;
+const RSC_PROGRESS_INTERVAL_MS = 1000;
 /** A command that prints nothing still reports progress this often, so waiting clients know it runs. */
-export const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
+const RSC_PROGRESS_HEARTBEAT_MS = 10_000;
 const PROGRESS_TAIL_BYTES = 4096;
 const PROGRESS_TAIL_LINES = 20;
 const STDERR_EVIDENCE_BYTES = 8192;
@@ -70,7 +70,7 @@ export type DirectoryCheck =
   | { ok: false; failure: Failure; display: string };
 
 /** `directory` as the model gave it → the real directory inside the workspace root, or why not. */
-export function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
+function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
   if (input === undefined || input === "" || input === ".") return { ok: true, abs: root, display: "(root)" };
   const display = input;
   const fail = (kind: Failure["kind"], message: string): DirectoryCheck => ({ ok: false, failure: { kind, message }, display });
@@ -186,7 +186,7 @@ export interface RunShellCommandStructured {
 const orNone = (v: string | number | null | undefined) => (v === null || v === undefined || v === "" ? "(none)" : String(v));
 const orEmpty = (s: string) => (s === "" ? "(empty)" : s.replace(/\n$/, ""));
 
-export function formatResult(s: RunShellCommandStructured): string {
+function formatResult(s: RunShellCommandStructured): string {
   const lines = [
     `Command: ${s.command}`,
     `Directory: ${s.directory}`,
@@ -249,43 +249,11 @@ function sizeOf(file: string | undefined): number {
   }
 }
 
-function summarize(file: string | undefined, limit: number): OutputSummary {
-  if (!file) return { text: "", truncated: false, totalBytes: 0, binary: false };
-  try {
-    return summarizeOutput(file, limit);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { text: "", truncated: false, totalBytes: 0, binary: false };
-    return { text: `[the output file could not be read: ${(err as Error).message}]`, truncated: false, totalBytes: 0, binary: false };
-  }
-}
-
-function removeLater(files: Array<string | undefined>): void {
-  setImmediate(() => {
-    for (const f of files) {
-      if (!f) continue;
-      try {
-        rmSync(f, { force: true });
-      } catch {
-        // A leftover in our own output directory is removed with it.
-      }
-    }
-  });
-}
-
 function progressMessage(stdout: string, stderr: string): string {
   const parts: string[] = [];
   if (stdout) parts.push(stdout);
   if (stderr) parts.push(`[stderr]\n${stderr}`);
   return parts.length ? parts.join("\n") : "(no output yet)";
-}
-
-type Outcome = { kind: "exit" } | { kind: "timeout" } | { kind: "abort"; reason: string };
-
-function abortReason(signal: AbortSignal): string {
-  const r = signal.reason as unknown;
-  if (r instanceof Error) return r.message;
-  return typeof r === "string" ? r : "cancelled";
 }
 
 export const runShellCommandTool = defineTool({
@@ -310,7 +278,7 @@ export const runShellCommandTool = defineTool({
 });
 
 /** `onStarted` hears the sandbox plan the command started under (nothing when it never started). */
-async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
+async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
   const prep = await prepare(input, ctx);
   const base = { command: input.command, directory: prep.directory.display, timeoutMs };
@@ -332,7 +300,7 @@ async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStart
       command: input.command,
       cwd: prep.directory.abs,
       trackCwd: false,
-      shimsEnabled: ctx.workspace.setting("shims", true),
+      shimsEnabled: ctx.workspace.setting("shims"),
       separateStderr: true,
       shellKind: "bash",
       signal: ctx.signal,
@@ -362,25 +330,8 @@ async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStart
     ctx.progress({ message: progressMessage(out.text, err.text), progress: Math.floor((gate.sentAt - gate.startedAt) / 1000) });
   }, RSC_PROGRESS_INTERVAL_MS);
 
-  let cancelTimer = () => {};
-  let onAbort = () => {};
-  const outcome = await new Promise<Outcome>((resolve) => {
-    let settled = false;
-    const settle = (o: Outcome) => {
-      if (!settled) {
-        settled = true;
-        resolve(o);
-      }
-    };
-    void run.exited.then(() => settle({ kind: "exit" }));
-    cancelTimer = longTimeout(timeoutMs, () => settle({ kind: "timeout" }));
-    onAbort = () => settle({ kind: "abort", reason: abortReason(ctx.signal) });
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener("abort", onAbort, { once: true });
-  });
+  const outcome = await awaitEnding(run, { timeoutMs, signal: ctx.signal });
   clearInterval(ticker);
-  cancelTimer();
-  ctx.signal.removeEventListener("abort", onAbort);
 
   let survivors: Survivor[] = [];
   if (outcome.kind === "exit") {
@@ -393,8 +344,8 @@ async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStart
   manager.runFinished(run, survivors.length > 0);
 
   const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));
-  const stdout = summarize(run.outputPath, budget.stdout);
-  const stderr = summarize(run.stderrPath, budget.stderr);
+  const stdout = readOutputSummary(run.outputPath, budget.stdout);
+  const stderr = readOutputSummary(run.stderrPath, budget.stderr);
   const failure = explainEnding({
     exitCode: status.exitCode,
     signal: status.signal,
@@ -404,7 +355,7 @@ async function runCommand(input: RunShellCommandInput, ctx: ToolContext, onStart
     stderrTail: readTail(run.stderrPath!, STDERR_EVIDENCE_BYTES, 200).text,
   });
   const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
-  if (!keep) removeLater([run.outputPath, run.stderrPath]);
+  if (!keep) removeFilesLater([run.outputPath, run.stderrPath]);
   const signal = signalNumber(status.signal);
   return result({
     ...base,

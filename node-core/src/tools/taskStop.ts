@@ -1,10 +1,10 @@
 // TaskStop (formerly KillBash): stops a background task and every process it started (BASH-BG-4).
 import { z } from "zod";
-import type { Session } from "../core/session.js";
+import type { Session } from "../base/session.js";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { TASKS, findTaskManager, type TaskInfo } from "../tasks/manager.js";
 
-export const TASK_STOP_DESCRIPTION = `Stops a background task started by Bash — with run_in_background, moved to the background when it ran past its timeout, or moved there by the user — together with every process it started (the whole process tree). Give the task ID from the Bash result. Stopping a task that has already finished tells you how it ended.`;
+const TASK_STOP_DESCRIPTION = `Stops a background task started by Bash — with run_in_background, moved to the background when it ran past its timeout, or moved there by the user — together with every process it started (the whole process tree). Give the task ID from the Bash result. Stopping a task that has already finished tells you how it ended.`;
 
 const inputSchema = z
   .strictObject({

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { structuredDiff, wholeTextRegion } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange } from "../fs/mutation.js";
+import { commitChange, describeFsError, isToolResult, loadForChange } from "./fileChange.js";
 import { fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256 } from "../fs/readState.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
@@ -20,7 +20,7 @@ Usage:
 - The content is written as given. An existing file keeps its encoding, byte-order mark, permissions and owner; if it used CRLF line endings throughout and your content has none, your LF line endings are written as CRLF.
 - The write is atomic: other programs see the old file or the new one, never a half-written file.
 - Do not create documentation or README files unless asked to.
-- Writing outside the project (and its allowed directories) may need the user's approval; a write that is not approved changes nothing.`;
+- Writing outside the project (and its allowed directories), or a project file that runs code later (.git/, .envrc, .vscode/, .idea/, .claude/, .husky/, ...), may need the user's approval; a write that is not approved changes nothing.`;
 
 const inputSchema = z.strictObject({
   file_path: z.string().min(1).describe("Path of the file to write (absolute, or relative to the working directory)"),
@@ -39,7 +39,8 @@ export const writeTool = defineTool({
   inputSchema,
   annotations: { title: "Write file", readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   // Always asked for, so deny rules such as `Write(**/.env)` apply inside the workspace too; a
-  // path inside the allowed directories is allowed without a question (permissions/decide.ts).
+  // path inside the allowed directories is allowed without a question unless it runs code later
+  // (permissions/sensitive.ts).
   permission: (input, ctx) => ({ tool: "Write", path: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(input, ctx) {
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);

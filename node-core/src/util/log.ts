@@ -37,10 +37,6 @@ export function setLogLevel(level: LogLevel): void {
   threshold = level;
 }
 
-export function getLogLevel(): LogLevel {
-  return threshold;
-}
-
 /** Observes every record regardless of level (tests assert on debug logs). Returns an unsubscribe function. */
 export function addLogSink(sink: Sink): () => void {
   extraSinks.add(sink);

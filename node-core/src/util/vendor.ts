@@ -1,7 +1,7 @@
 // Bundled native tools (ugrep, bfs, rg) live in `<vendor>/<platform>-<arch>/`, beside the bundle.
 // Resolved at each use, never at module load: a missing binary must only ever mean "fall back".
-import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { isExecutableFile } from "./files.js";
 
 export type VendorTool = "ugrep" | "bfs" | "rg";
 
@@ -23,17 +23,6 @@ export function vendorRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   if (env.WAVE_VENDOR_DIR) return [env.WAVE_VENDOR_DIR];
   const here = entryDir();
   return [path.join(here, "vendor"), path.join(here, "..", "vendor"), path.join(here, "..", "..", "vendor")];
-}
-
-/** A regular file this process may execute. */
-export function isExecutableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Absolute path of a bundled tool for this platform, or undefined when none is shipped. */

@@ -1,14 +1,14 @@
 // In-process cores for tool tests: a real WaveCore over a temporary workspace, real shells.
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
 import type { WaveCore } from "../../src/core/runtime.js";
-import type { CallOrigin, ToolResult } from "../../src/core/tool.js";
+import type { CallOrigin } from "../../src/base/origin.js";
+import type { ToolResult } from "../../src/core/tool.js";
 import type { BashStructured } from "../../src/tools/bash.js";
 import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
 import type { ParsedPolicy } from "../../src/permissions/service.js";
 import type { SandboxCliOptions } from "../../src/shell/sandbox/settings.js";
 import { createCore } from "../../src/startup.js";
-import { processesWithEnv, tempDir, waitFor } from "./processes.js";
+import { processesWithEnv, tempDir } from "./processes.js";
 
 export interface TestCore {
   core: WaveCore;
@@ -65,10 +65,6 @@ export function ourProcesses() {
 /** Live processes of one run or session marker prefix. */
 export function markedProcesses(prefix: string) {
   return processesWithEnv("WAVE_RUN_ID", prefix);
-}
-
-export async function waitForFile(file: string, budgetMs = 10_000): Promise<boolean> {
-  return waitFor(() => existsSync(file), budgetMs);
 }
 
 /** The real shells the Bash tool runs, as `describe.each` rows. */

@@ -5,7 +5,8 @@ import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
-import { hostPlatform, platformWith } from "../platform.js";
+import { platformWith } from "../../../test/support/platform.js";
+import { hostPlatform } from "../../util/platform.js";
 import { BWRAP_PROBE_ARGS, detectSandbox } from "./detect.js";
 import { SANDBOX_EXEC } from "./macos.js";
 

@@ -4,7 +4,7 @@
 // -p … true` on macOS. The program found first is pinned for the core's life: a `bwrap` that
 // appears later on PATH (in a directory a command could write) is never picked up.
 import path from "node:path";
-import { hostPlatform, type Platform } from "../platform.js";
+import { hostPlatform, type Platform } from "../../util/platform.js";
 import { SANDBOX_EXEC } from "./macos.js";
 
 export type SandboxKind = "bubblewrap" | "seatbelt" | "none";

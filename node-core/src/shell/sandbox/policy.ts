@@ -10,8 +10,8 @@
 // PROTECTED_IN_WRITABLE (and the same names in the home directory) stay read-only.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { isWithin } from "../../core/paths.js";
-import type { SandboxNetwork } from "./settings.js";
+import { isWithin } from "../../util/paths.js";
+import type { SandboxNetwork } from "../../base/settings.js";
 
 /** Files bash and zsh read when they start (a login or interactive shell, or zsh always). */
 const SHELL_STARTUP_FILES = [".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"];

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { closeCores, NO_SANDBOX, ourProcesses, SHELLS, testCore, useShell, type TestCore } from "../../../test/support/core.js";
 import { isAlive, tempDir, waitFor } from "../../../test/support/processes.js";
 import { resultText, type ToolResult } from "../../core/tool.js";
-import { permissionsCheck, permissionsEvaluate } from "../../permissions/hostMethods.js";
+import { permissionHostMethods } from "../../protocol/methods/permissions.js";
 import { parsePolicy } from "../../permissions/service.js";
 import type { PermissionPrompt } from "../../permissions/types.js";
 import { TASKS } from "../../tasks/manager.js";
@@ -432,6 +432,9 @@ describe("the gate trusts the sandbox, and only the sandbox", () => {
 
   it("permissions/evaluate previews the shell tools with the sandbox's real state; permissions/check (the host's own commands) never counts as sandboxed", async () => {
     const t = testCore({ permissions: await parsePolicy({ mode: "ask" }) });
+    const method = (name: string) => permissionHostMethods.find((m) => m.name === name)!;
+    const permissionsEvaluate = method("permissions/evaluate");
+    const permissionsCheck = method("permissions/check");
     const evaluate = (params: object) => permissionsEvaluate.handle(permissionsEvaluate.params.parse(params), { core: t.core } as never) as Promise<Record<string, unknown>>;
     expect(await evaluate({ command: "make test" })).toMatchObject({ outcome: "allow", sandboxed: true });
     expect(await evaluate({ tool: "run_shell_command", command: "make test" })).toMatchObject({ outcome: "allow", sandboxed: true });

@@ -5,17 +5,18 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
-import { EventBus } from "../../core/events.js";
-import { SessionManager } from "../../core/session.js";
-import { Workspace } from "../../core/workspace.js";
-import { platformWith } from "../platform.js";
+import { platformWith } from "../../../test/support/platform.js";
+import { EventBus } from "../../base/events.js";
+import { Services } from "../../base/services.js";
+import { SessionManager } from "../../base/session.js";
+import { Workspace } from "../../base/workspace.js";
 import { SANDBOX_EXEC } from "./macos.js";
 import { SandboxService } from "./service.js";
 
 function macService(root: string) {
   const workspace = new Workspace(root);
   const events = new EventBus();
-  const sessions = new SessionManager(workspace, events);
+  const sessions = new SessionManager(workspace, events, new Services<void>(undefined, "The core"));
   const platform = platformWith({
     name: "darwin",
     isExecutable: (f) => f === SANDBOX_EXEC,

@@ -7,22 +7,22 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { EventBus } from "../../core/events.js";
-import { isWithin } from "../../core/paths.js";
-import type { Session } from "../../core/session.js";
-import type { Workspace } from "../../core/workspace.js";
+import type { EventBus } from "../../base/events.js";
+import { isWithin } from "../../util/paths.js";
+import type { Session } from "../../base/session.js";
+import type { Workspace } from "../../base/workspace.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
-import type { PermissionMode } from "../../permissions/decide.js";
+import type { PermissionMode, SandboxMode, SandboxNetwork, SandboxSettings } from "../../base/settings.js";
 import { createLogger } from "../../util/log.js";
 import { settingDirectories } from "../cwd.js";
 import { processOutputDir } from "../outputDir.js";
-import { hostPlatform, type Platform } from "../platform.js";
-import type { PlatformName } from "../types.js";
+import { hostPlatform, type Platform } from "../../util/platform.js";
+import type { PlatformName } from "../../util/platform.js";
 import { sandboxAvailability, type SandboxAvailability, type SandboxKind } from "./detect.js";
 import { BWRAP_INFO_FD, bwrapArgs, type MaskFiles } from "./linux.js";
 import { sandboxExecArgs } from "./macos.js";
 import { buildPolicy, type SandboxPolicy } from "./policy.js";
-import { readSandboxSettings, type SandboxCliOptions, type SandboxMode, type SandboxNetwork, type SandboxSettings } from "./settings.js";
+import type { SandboxCliOptions } from "./settings.js";
 
 const log = createLogger("sandbox");
 
@@ -97,8 +97,7 @@ export class SandboxService {
   private readonly platform: Platform;
   private readonly availability: Promise<SandboxAvailability>;
   private landed: SandboxAvailability | undefined;
-  private lastSettingsRaw: unknown = undefined;
-  private lastSettings: SandboxSettings = readSandboxSettings(undefined);
+  private lastSettings: SandboxSettings | undefined;
   private lastReported: string | undefined;
   private readonly unsubscribe: Array<() => void> = [];
   private readonly warnedIgnored = new Set<string>();
@@ -112,7 +111,7 @@ export class SandboxService {
       return a;
     });
     this.unsubscribe.push(deps.workspace.onSettingsChanged(() => this.refresh()));
-    this.unsubscribe.push(deps.events.subscribe((method) => {
+    this.unsubscribe.push(deps.events.subscribe((method: string) => {
       if (method === "permission/rulesChanged") this.refresh();
     }));
   }
@@ -126,14 +125,14 @@ export class SandboxService {
     for (const u of this.unsubscribe.splice(0)) u();
   }
 
+  /** `settings.sandbox` as read; its problems are logged once per value the host sends. */
   private settings(): SandboxSettings {
-    const raw = this.deps.workspace.settings.sandbox;
-    if (raw !== this.lastSettingsRaw) {
-      this.lastSettingsRaw = raw;
-      this.lastSettings = readSandboxSettings(raw);
-      for (const problem of this.lastSettings.problems) log.warn(problem);
+    const settings = this.deps.workspace.setting("sandbox");
+    if (settings !== this.lastSettings) {
+      this.lastSettings = settings;
+      for (const problem of settings.problems) log.warn(problem);
     }
-    return this.lastSettings;
+    return settings;
   }
 
   private effective(): Effective {

@@ -6,10 +6,9 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, r
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Workspace } from "../../core/workspace.js";
 import { addLogSink, type LogRecord } from "../../util/log.js";
 import type { ResolvedShell, ShellKind } from "../types.js";
-import { GIT_BASH_FIND, NO_SHIMS, SHIMS_SETTING, ShimInjector, shellPath, shimsEnabled } from "./index.js";
+import { GIT_BASH_FIND, NO_SHIMS, ShimInjector, shellPath } from "./index.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { GITIGNORE_PROBE, type ProbeRunner } from "./probe.js";
 import {
@@ -22,7 +21,7 @@ import {
   runShell,
   sortedLines,
   type FixtureTree,
-} from "./testSupport.js";
+} from "../../../test/support/shims.js";
 
 let tmp: string;
 let treeDir: string;
@@ -249,25 +248,5 @@ describe("a vendor directory whose files lost their executable bits", () => {
     const r = await runShell("bash", `grep -rl ${tree.needle} . | sort; find regex -name '*.md'`, { cwd: treeDir, env: baseEnv(home), injection });
     expect(lines(r.stdout)).toEqual([...tree.expected, "regex/d.md"]);
     injector.dispose();
-  });
-});
-
-describe("the opt-out setting", () => {
-  it(`"${SHIMS_SETTING}": false in the workspace settings turns the shims off; absent or true keeps them; anything else keeps them with a warning`, () => {
-    const ws = new Workspace(tmp);
-    expect(shimsEnabled(ws)).toBe(true);
-    ws.updateSettings({ [SHIMS_SETTING]: false });
-    expect(shimsEnabled(ws)).toBe(false);
-    const records: LogRecord[] = [];
-    const stop = addLogSink((r) => records.push(r));
-    ws.updateSettings({ [SHIMS_SETTING]: "false" });
-    expect(shimsEnabled(ws)).toBe(true);
-    expect(shimsEnabled(ws)).toBe(true);
-    stop();
-    expect(records.filter((r) => r.level === "warn").map((r) => r.message)).toEqual([
-      'The "shims" setting must be true or false; got "false". The search shims stay on.',
-    ]);
-    ws.updateSettings({ [SHIMS_SETTING]: true });
-    expect(shimsEnabled(ws)).toBe(true);
   });
 });

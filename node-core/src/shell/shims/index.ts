@@ -9,15 +9,17 @@
 // (BASH-SH-5), and nested shells get no shims (BASH-SHIM-2) because that start-up file puts
 // BASH_ENV/ZDOTDIR back before the command runs.
 //
-// Lifecycle: probes run once per binary per process, lazily; startShims() (a start-up hook) warms
-// them as soon as the shell is known, off the hot path, and removes the written files when the
-// last core of the process shuts down.
+// Lifecycle: each core's ShellEngine (shell/engine.ts) owns one injector and its files; probes run
+// once per binary per process, lazily; the core's start-up (startup.ts) warms them as soon as the
+// shell is known, off the hot path, and the core's shutdown removes the files its injector wrote.
 import { createHash } from "node:crypto";
 import { accessSync, chmodSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { isExecutableFile, isFile } from "../../util/files.js";
 import { createLogger, type Logger } from "../../util/log.js";
 import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
-import type { PlatformName, ResolvedShell } from "../types.js";
+import type { PlatformName } from "../../util/platform.js";
+import type { ResolvedShell } from "../types.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { resolveLaunch, type Launch } from "./launch.js";
 import {
@@ -50,31 +52,6 @@ export interface ShimInjection {
 
 export const NO_SHIMS: ShimInjection = {};
 
-export interface ShimOptions {
-  /** The user's opt-out (workspace setting `shims: false`) passes false: nothing is injected. */
-  enabled: boolean;
-}
-
-/** The workspace setting that turns the shims off (`{"shims": false}`); on when absent. */
-export const SHIMS_SETTING = "shims";
-
-let warnedValue: unknown;
-
-/**
- * Whether the workspace wants the shims (the `shims` setting, on when absent). A value that is not
- * a boolean keeps them on and is logged as a warning once, since a host that sent `"false"`
- * meant something.
- */
-export function shimsEnabled(workspace: { readonly settings: Readonly<Record<string, unknown>> }): boolean {
-  const value = workspace.settings[SHIMS_SETTING];
-  if (value === undefined || typeof value === "boolean") return value ?? true;
-  if (warnedValue !== value) {
-    warnedValue = value;
-    createLogger("shims").warn(`The "${SHIMS_SETTING}" setting must be true or false; got ${JSON.stringify(value)}. The search shims stay on.`);
-  }
-  return true;
-}
-
 /** Where msys's GNU find lives inside Git Bash (BASH-SHIM-5). */
 export const GIT_BASH_FIND = "/usr/bin/find";
 
@@ -97,25 +74,22 @@ export function shellPath(file: string, platform: PlatformName): string {
  * unzip that drops Unix modes, a copy without `-p`) gets them back — x wherever it is readable — so
  * a plugin install that flattened the modes still has working shims; `restored` hears of it.
  */
-export function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
+function ensureExecutable(file: string, restored?: (file: string) => void): boolean {
+  if (isExecutableFile(file)) return true;
+  if (!isFile(file)) return false;
   try {
-    // No exception for a missing file: most vendor roots looked in do not exist.
-    const stat = statSync(file, { throwIfNoEntry: false });
-    if (!stat?.isFile()) return false;
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      const mode = stat.mode & 0o777;
-      chmodSync(file, mode | ((mode & 0o444) >> 2));
-      accessSync(file, constants.X_OK);
-      restored?.(file);
-      return true;
-    }
+    const mode = statSync(file).mode & 0o777;
+    chmodSync(file, mode | ((mode & 0o444) >> 2));
+    accessSync(file, constants.X_OK);
+    restored?.(file);
+    return true;
   } catch {
     return false;
   }
 }
+
+// Keyed by the binary's path, size and mtime: a pure memo, like the shell resolution cache.
+const PROCESS_PROBES = new ProbeCache();
 
 interface Bundled<T> {
   launch: Launch;
@@ -124,7 +98,7 @@ interface Bundled<T> {
 
 export class ShimInjector {
   private readonly deps: ShimDependencies;
-  private readonly cache = new ProbeCache();
+  private readonly cache: ProbeCache;
   private readonly reported = new Set<string>();
   /** Directory names by shell kind and plan (a hash of both). */
   private readonly names = new Map<string, string>();
@@ -137,6 +111,9 @@ export class ShimInjector {
       files: deps.files ?? new InjectionFiles(),
       log: deps.log ?? createLogger("shims"),
     };
+    // The real probes' answers are facts about a binary on disk, shared by every core of the
+    // process; an injected runner gets a cache of its own.
+    this.cache = deps.run ? new ProbeCache() : PROCESS_PROBES;
   }
 
   /** The bundled binary for `platform`, or undefined when none is shipped. Checked at each use. */
@@ -248,52 +225,4 @@ export class ShimInjector {
     this.once(`usable:${file}`, `bundled ${tool} ${formatVersion(result.version)} in use`, { file });
     return { launch: result.launch, caps: result };
   }
-}
-
-let defaultInjector: ShimInjector | undefined;
-let holders = 0;
-
-/**
- * What to inject into a Bash-tool shell so `grep`, `find` and (when the system has none) `rg` run
- * the bundled tools. `enabled: false` (the user's opt-out) injects nothing.
- */
-export async function shimInjection(shell: ResolvedShell, opts: ShimOptions): Promise<ShimInjection> {
-  if (!opts.enabled) return NO_SHIMS;
-  defaultInjector ??= new ShimInjector();
-  return defaultInjector.injection(shell);
-}
-
-/**
- * Probes the bundled binaries and writes the prelude for `shell` ahead of the first command, so
- * that command does not wait for them. Never throws; stops early when `signal` is aborted.
- */
-export async function prewarmShims(shell: ResolvedShell, signal?: AbortSignal): Promise<void> {
-  defaultInjector ??= new ShimInjector();
-  const injector = defaultInjector;
-  try {
-    await injector.plan(shell);
-  } catch {
-    return;
-  }
-  // The files are written only while a core still holds the shims (see holdShims).
-  if (!signal?.aborted) await injector.injection(shell);
-}
-
-/**
- * Marks the shims as in use by one core; the returned function lets go. When the last holder lets
- * go (the process's last core shut down), the files written for shells are removed.
- */
-export function holdShims(): () => void {
-  holders++;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    if (--holders === 0) disposeShims();
-  };
-}
-
-/** Removes the files written for shells by `shimInjection` (shutdown, tests). */
-export function disposeShims(): void {
-  defaultInjector?.dispose();
 }

@@ -6,10 +6,13 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isDirectory } from "../../util/files.js";
+import { processExists } from "../../util/processes.js";
 
 export class InjectionFiles {
   private dir: string | undefined;
-  private exitHook = false;
+  /** Removes the directory if the process exits first; registered while the directory exists. */
+  private readonly onExit = () => this.dispose();
   private readonly sets = new Map<string, Record<string, string>>();
 
   constructor(private readonly parent: () => string = os.tmpdir) {}
@@ -33,6 +36,7 @@ export class InjectionFiles {
 
   /** Removes the private directory (tests, shutdown). */
   dispose(): void {
+    process.off("exit", this.onExit);
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
     this.sets.clear();
@@ -52,10 +56,9 @@ export class InjectionFiles {
     const parent = this.parent();
     this.dir = mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
     removeAbandoned(parent);
-    if (!this.exitHook) {
-      this.exitHook = true;
-      process.once("exit", () => this.dispose());
-    }
+    // Once per directory made: one listener per live injector (per core), none after dispose.
+    process.off("exit", this.onExit);
+    process.once("exit", this.onExit);
     return this.dir;
   }
 }
@@ -72,18 +75,8 @@ function removeAbandoned(parent: string): void {
   }
   for (const name of names) {
     const m = /^wave-shims-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid || isAlive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processExists(Number(m[1]))) continue;
     rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, someone else's. Only "no such process" means abandoned.
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 
@@ -91,14 +84,6 @@ function isFileOfSize(file: string, size: number): boolean {
   try {
     const s = statSync(file, { throwIfNoEntry: false });
     return s !== undefined && s.isFile() && s.size === size;
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLaunchMarker, resolveLaunch } from "./launch.js";
-import { requireRealVendor, TOOLS } from "./testSupport.js";
+import { requireRealVendor, TOOLS } from "../../../test/support/shims.js";
 
 let tmp: string;
 let vendor: string;

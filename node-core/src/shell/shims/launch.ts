@@ -2,8 +2,9 @@
 // each tool taken from Debian, a small sh script that starts the real binary through the bundled
 // dynamic loader. The script names its parts on a marker line; starting the loader directly saves
 // the shell the script costs on every grep/find (see bench/shims.bench.mjs).
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
+import { isFile } from "../../util/files.js";
 
 export interface Launch {
   /** Words that start the tool; the caller appends the tool's own arguments. */
@@ -37,14 +38,6 @@ function readHead(file: string): string {
     return "";
   } finally {
     closeSync(fd);
-  }
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
   }
 }
 

@@ -19,7 +19,7 @@ import {
   type ProbeRunner,
   type Version,
 } from "./probe.js";
-import { requireRealVendor } from "./testSupport.js";
+import { requireRealVendor } from "../../../test/support/shims.js";
 
 let tmp: string;
 let vendor: string;

@@ -19,7 +19,7 @@ export interface ProbeResult {
 /** Runs `command` (program, then arguments). Injected in tests for platforms that cannot run here. */
 export type ProbeRunner = (command: string[], opts: { cwd?: string; timeoutMs: number }) => Promise<ProbeResult>;
 
-export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 export const runProbe: ProbeRunner = (command, opts) =>
   new Promise((resolve) => {

@@ -21,7 +21,7 @@ import {
   sortedLines,
   type FixtureTree,
   unreachableGreps,
-} from "./testSupport.js";
+} from "../../../test/support/shims.js";
 
 const KINDS: ShellKind[] = ["bash", "zsh"];
 

@@ -59,9 +59,6 @@ class CoreProcess private constructor(
     val pid: Long get() = process.pid()
     val isAlive: Boolean get() = process.isAlive
 
-    /** True once [stop] began: an exit after that is expected, not a crash. */
-    val isStopping: Boolean get() = stopping.get()
-
     /** Completes with the exit code once the process has ended and its output was read. */
     val exitFuture: CompletableFuture<Int> get() = exit
 
@@ -76,7 +73,7 @@ class CoreProcess private constructor(
         }
     }
 
-    /** Writes raw text as one line, bypassing JSON-RPC; for tests of malformed input. */
+    /** Writes raw text as one line, bypassing JSON-RPC: a recorded transcript replayed byte for byte, malformed lines included. */
     fun writeRaw(line: String) = writeLine(line)
 
     private fun startThreads() {
@@ -220,11 +217,6 @@ class CoreProcess private constructor(
         } catch (e: Exception) {
             // already closed, or the core is gone
         }
-    }
-
-    /** Kills the core process alone, as a crash would; for tests of the restart path. */
-    fun killForTest() {
-        process.destroyForcibly()
     }
 
     companion object {

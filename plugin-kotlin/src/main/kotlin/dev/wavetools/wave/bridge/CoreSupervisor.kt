@@ -19,7 +19,29 @@ sealed class CoreState {
     data class Starting(val attempt: Int) : CoreState()
     data class Ready(val info: InitializeResult, val pid: Long) : CoreState()
     data class Restarting(val attempt: Int, val delay: Duration, val reason: String) : CoreState()
-    data class Failed(val reason: String, val detail: List<String> = emptyList()) : CoreState()
+    /**
+     * The core is not running and will not restart by itself. [kind] says what went wrong, so the
+     * tool window can offer the right fix without reading [reason], which is for people.
+     */
+    data class Failed(val reason: String, val detail: List<String> = emptyList(), val kind: FailureKind = FailureKind.OTHER) : CoreState()
+}
+
+/** Why the core could not run. */
+enum class FailureKind {
+    /** No Node.js of a supported version was found; [CoreState.Failed.detail] lists where the locator looked. */
+    NODE_NOT_FOUND,
+    /** The bundled core script is missing or unreadable (a broken install). */
+    CORE_MISSING,
+    /** The project has no directory on disk to run commands in. */
+    NO_PROJECT_DIRECTORY,
+    /** Node.js could not be started (not executable, wrong file, ...). */
+    START_FAILED,
+    /** The core kept exiting unexpectedly and the restart attempts are used up. */
+    CRASHED,
+    OTHER;
+
+    /** Something about the machine or the settings, which a restart alone will not fix. */
+    val isSetupProblem: Boolean get() = this == NODE_NOT_FOUND || this == CORE_MISSING || this == NO_PROJECT_DIRECTORY || this == START_FAILED
 }
 
 /** Restart delays after unexpected exits: [initial], doubling, at most [max]; give up after [maxAttempts] in a row. */
@@ -162,7 +184,7 @@ class CoreSupervisor(
         val spec = try {
             launch()
         } catch (e: CoreLaunchException) {
-            setState(CoreState.Failed(e.message ?: "wave-core cannot start", e.details))
+            setState(CoreState.Failed(e.message ?: "wave-core cannot start", e.details, e.kind))
             return
         } catch (e: Exception) {
             setState(CoreState.Failed("wave-core cannot start: ${e.message}"))
@@ -172,7 +194,7 @@ class CoreSupervisor(
             CoreProcess.start(spec, log, scheduler)
         } catch (e: Exception) {
             log.error("could not start wave-core", e)
-            setState(CoreState.Failed("Could not start ${spec.node}: ${e.message}. Check the Node.js path in the settings."))
+            setState(CoreState.Failed("Could not start ${spec.node}: ${e.message}. Check the Node.js path in the settings.", kind = FailureKind.START_FAILED))
             return
         }
         val api = WaveCoreApi(proc.rpc)
@@ -217,7 +239,7 @@ class CoreSupervisor(
             val reason = "wave-core exited unexpectedly (exit code $code)"
             log.warn("$reason after ${ranFor.toMillis()} ms")
             if (failures > backoff.maxAttempts) {
-                setState(CoreState.Failed("$reason ${failures - 1} times in a row; not restarting. Use Restart to try again.", proc.stderrTail()))
+                setState(CoreState.Failed("$reason ${failures - 1} times in a row; not restarting. Use Restart to try again.", proc.stderrTail(), FailureKind.CRASHED))
                 return
             }
             val delay = backoff.delay(failures)
@@ -248,8 +270,8 @@ class CoreSupervisor(
     }
 }
 
-/** The core cannot be launched as configured (no Node.js, no bundled core, ...). */
-class CoreLaunchException(message: String, val details: List<String> = emptyList()) : Exception(message)
+/** The core cannot be launched as configured (no Node.js, no bundled core, ...); [kind] says which. */
+class CoreLaunchException(message: String, val details: List<String> = emptyList(), val kind: FailureKind = FailureKind.OTHER) : Exception(message)
 
 /** An action needed the core while it was not ready. */
 class CoreNotReadyException(val state: CoreState) : Exception(

@@ -261,6 +261,7 @@ object CoreScript {
         throw CoreLaunchException(
             "The bundled wave-core ($FILE_NAME) is missing" + (candidate?.let { " at ${it.path}" } ?: "") +
                 ". Reinstall the Wave Tools plugin; when building from source, run `npm run build` before the Gradle build.",
+            kind = FailureKind.CORE_MISSING,
         )
     }
 }

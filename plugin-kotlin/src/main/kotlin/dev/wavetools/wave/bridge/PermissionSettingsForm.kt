@@ -35,12 +35,6 @@ class PermissionSettingsForm(initial: PermissionSettings = PermissionSettings())
     }
 
     companion object {
-        val MODE_LABELS = linkedMapOf(
-            PermissionModes.ASK to "Ask before commands and writes no rule allows",
-            PermissionModes.ALLOW_ALL to "Allow everything (warnings are still shown)",
-            PermissionModes.DENY_ALL to "Deny everything no rule allows",
-        )
-
         fun lines(text: String): List<String> = text.lines().map { it.trim() }.filter { it.isNotEmpty() }
     }
 }

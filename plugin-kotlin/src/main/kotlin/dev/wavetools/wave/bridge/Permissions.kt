@@ -39,8 +39,6 @@ interface PermissionStore {
 class PermissionQuestion internal constructor(
     /** Unique for this host's lifetime (the core's request ids start again with every core process). */
     val key: String,
-    /** The JSON-RPC id of the core's request (`core-…`). */
-    val requestId: String,
     val prompt: PermissionPrompt,
     private val reply: CompletableFuture<PermissionAnswer>,
     val cancelled: CompletableFuture<Unit>,
@@ -92,8 +90,7 @@ class PermissionBridge(private val store: PermissionStore, private val log: Brid
             return CompletableFuture.failedFuture(HostRequestError(RpcErrors.INTERNAL_ERROR, "The Wave tool window is not open, so nobody can be asked."))
         }
         val reply = CompletableFuture<PermissionAnswer>()
-        val id = request.id.takeIf { it.isJsonPrimitive }?.asString ?: request.id.toString()
-        val question = PermissionQuestion("question-${questionSeq.incrementAndGet()}", id, prompt, reply, request.cancelled)
+        val question = PermissionQuestion("question-${questionSeq.incrementAndGet()}", prompt, reply, request.cancelled)
         for (l in listeners) {
             try {
                 l.asked(question)

@@ -4,7 +4,10 @@ import com.google.gson.Gson
 import com.google.gson.GsonBuilder
 import com.google.gson.JsonElement
 import com.google.gson.JsonNull
+import com.google.gson.JsonDeserializationContext
+import com.google.gson.JsonDeserializer
 import com.google.gson.JsonObject
+import com.google.gson.annotations.JsonAdapter
 import java.lang.reflect.Type
 
 // Typed messages of the host protocol (node-core/PROTOCOL.md). Every class has defaults for every
@@ -162,7 +165,64 @@ data class EnvStatus(
     val parseMode: String? = null,
     val adoptedKeys: List<String> = emptyList(),
     val reason: String? = null,
+    /** The OS sandbox commands run in; null when this core does not report one. */
+    @field:JsonAdapter(SandboxStatus.Reader::class)
+    val sandbox: SandboxStatus? = null,
 )
+
+/**
+ * The OS sandbox the core confines commands to (`env/status` and `env/statusChanged`, field
+ * `sandbox`). Read tolerantly: a core that does not report it, or reports it in a shape this host
+ * does not know, gives null — the tool window then says nothing about a sandbox rather than
+ * something wrong.
+ */
+data class SandboxStatus(
+    val active: Boolean,
+    /** "bubblewrap", "seatbelt" or "none" (a kind this host does not know yet is kept as sent). */
+    val kind: String,
+    /** "allow" or "deny"; null when not reported. */
+    val network: String? = null,
+    /** Why there is no sandbox, or why it is limited. */
+    val reason: String? = null,
+    /** What the person can do about it. */
+    val remedy: String? = null,
+) {
+    val networkDenied: Boolean get() = network == "deny"
+
+    class Reader : JsonDeserializer<SandboxStatus?> {
+        override fun deserialize(json: JsonElement?, typeOfT: Type?, context: JsonDeserializationContext?): SandboxStatus? = from(json)
+    }
+
+    companion object {
+        fun from(json: JsonElement?): SandboxStatus? {
+            val o = json?.takeIf { it.isJsonObject }?.asJsonObject ?: return null
+            val kind = Lenient.string(o.get("kind"))
+            val active = Lenient.boolean(o.get("active")) ?: kind?.let { it != "none" } ?: return null
+            return SandboxStatus(
+                active = active,
+                kind = kind ?: if (active) "unknown" else "none",
+                network = Lenient.string(o.get("network")),
+                reason = Lenient.string(o.get("reason"))?.takeIf { it.isNotBlank() },
+                remedy = Lenient.string(o.get("remedy"))?.takeIf { it.isNotBlank() },
+            )
+        }
+    }
+}
+
+/** Field readers for what newer cores add: the wrong type reads as "not reported" instead of failing the whole message. */
+object Lenient {
+    fun boolean(e: JsonElement?): Boolean? = e?.takeIf { it.isJsonPrimitive && it.asJsonPrimitive.isBoolean }?.asBoolean
+
+    fun string(e: JsonElement?): String? = e?.takeIf { it.isJsonPrimitive && it.asJsonPrimitive.isString }?.asString
+
+    class BooleanReader : JsonDeserializer<Boolean?> {
+        override fun deserialize(json: JsonElement?, typeOfT: Type?, context: JsonDeserializationContext?): Boolean? = boolean(json)
+    }
+
+    class StringReader : JsonDeserializer<String?> {
+        override fun deserialize(json: JsonElement?, typeOfT: Type?, context: JsonDeserializationContext?): String? = string(json)
+    }
+}
 
 // ---- permissions ------------------------------------------------------------------------------
 
@@ -205,7 +265,15 @@ data class PermissionPrompt(
     val parts: List<PartVerdict> = emptyList(),
     val suggestedRules: List<String> = emptyList(),
     val timeoutMs: Long = 0,
-)
+    /** false: the command would run outside the OS sandbox ([outsideSandboxReason] says why); null: not reported. */
+    @field:JsonAdapter(Lenient.BooleanReader::class)
+    val sandboxed: Boolean? = null,
+    @field:JsonAdapter(Lenient.StringReader::class)
+    val outsideSandboxReason: String? = null,
+) {
+    /** The person is asked to let a command leave the sandbox. */
+    val runsOutsideSandbox: Boolean get() = sandboxed == false
+}
 
 /** The answer to `permission/request`. */
 data class PermissionAnswer(

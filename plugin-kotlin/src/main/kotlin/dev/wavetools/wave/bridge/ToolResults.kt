@@ -1,6 +1,7 @@
 package dev.wavetools.wave.bridge
 
 import com.google.gson.JsonObject
+import com.google.gson.annotations.JsonAdapter
 
 // Readers that turn a tool's MCP-shaped result into what the tool window shows, each decoded
 // strictly by the shape the core documents (README "The Bash tool", "run_shell_command", "File tools").
@@ -56,6 +57,9 @@ data class BashResult(
      * wrote them (a reset before the command started and a kept `cd` can both happen in one call).
      */
     val cwdNotices: List<String> = emptyList(),
+    /** Whether the command ran inside the OS sandbox; null when the core does not say. */
+    @field:JsonAdapter(Lenient.BooleanReader::class)
+    val sandboxed: Boolean? = null,
 ) {
     val movedToBackground: Boolean get() = backgroundTaskId != null
 
@@ -115,6 +119,9 @@ data class ShellCommandResult(
     val stdoutPath: String? = null,
     val stderrPath: String? = null,
     val durationMs: Long = 0,
+    /** Whether the command ran inside the OS sandbox; null when the core does not say. */
+    @field:JsonAdapter(Lenient.BooleanReader::class)
+    val sandboxed: Boolean? = null,
 ) {
     /** The result text's fields, in its order and with its words for "nothing" (RSC-2). */
     fun fields(): List<Pair<String, String>> = listOf(
@@ -218,5 +225,49 @@ object EditDiffAdapter {
             if (b > a) a until b else null
         }
         return DiffLine(kind, l.text, l.oldLine, l.newLine, ranges)
+    }
+}
+
+/**
+ * The two sides the IDE's diff viewer shows for an Edit or Write. The core reports hunks, not
+ * whole files: with the file as it is now ([DiffTexts.of]'s `current`), undoing the hunks gives the
+ * file as it was, so the viewer shows the whole file. When that cannot be trusted — the diff was
+ * shortened, or the file changed since (the hunks' new lines are not where they say) — it shows the
+ * changed regions only, [wholeFile] false.
+ */
+data class DiffTexts(val before: String, val after: String, val wholeFile: Boolean) {
+    companion object {
+        const val REGION_SEPARATOR = "⋯"
+
+        fun of(model: DiffModel, current: String?): DiffTexts =
+            current?.takeIf { !model.truncated }?.let { wholeFile(model, it) } ?: regionsOnly(model)
+
+        private fun wholeFile(model: DiffModel, current: String): DiffTexts? {
+            val lines = current.split("\n").map { it.removeSuffix("\r") }
+            val endsWithNewline = current.endsWith("\n")
+            val body = if (endsWithNewline) lines.dropLast(1) else lines
+            val before = mutableListOf<String>()
+            var next = 0
+            for (h in model.hunks.sortedBy { it.newStart }) {
+                val newSide = h.lines.filter { it.kind != DiffLine.Kind.REMOVED }.map { it.text }
+                val oldSide = h.lines.filter { it.kind != DiffLine.Kind.ADDED }.map { it.text }
+                // An empty side's start names the line before it (unified-diff convention).
+                val start = if (newSide.isEmpty()) h.newStart else h.newStart - 1
+                if (start < next || start + newSide.size > body.size) return null
+                if (body.subList(start, start + newSide.size) != newSide) return null
+                before += body.subList(next, start)
+                before += oldSide
+                next = start + newSide.size
+            }
+            before += body.subList(next, body.size)
+            val text = before.joinToString("\n") + if (endsWithNewline && before.isNotEmpty()) "\n" else ""
+            return DiffTexts(text, body.joinToString("\n") + if (endsWithNewline) "\n" else "", wholeFile = true)
+        }
+
+        private fun regionsOnly(model: DiffModel): DiffTexts {
+            fun side(skip: DiffLine.Kind) =
+                model.hunks.joinToString("\n$REGION_SEPARATOR\n") { h -> h.lines.filter { it.kind != skip }.joinToString("\n") { it.text } }
+            return DiffTexts(side(DiffLine.Kind.ADDED), side(DiffLine.Kind.REMOVED), wholeFile = false)
+        }
     }
 }

@@ -1,6 +1,5 @@
 package dev.wavetools.wave.bridge
 
-import com.google.gson.JsonElement
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ConcurrentHashMap
@@ -107,32 +106,6 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
 
     fun envStatus(timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<EnvStatus> =
         rpc.request<EnvStatus>("env/status", emptyMap<String, Any>(), timeout).future
-
-    fun sessionsCreate(parentSessionId: String? = null, cwd: String? = null, sessionId: String? = null): CompletableFuture<SessionCreateResult> =
-        rpc.request<SessionCreateResult>(
-            "sessions/create",
-            buildMap {
-                if (parentSessionId != null) put("parentSessionId", parentSessionId)
-                if (cwd != null) put("cwd", cwd)
-                if (sessionId != null) put("sessionId", sessionId)
-            },
-            DEFAULT_TIMEOUT,
-        ).future
-
-    fun sessionsDispose(sessionId: String): CompletableFuture<JsonElement> =
-        rpc.request<JsonElement>("sessions/dispose", mapOf("sessionId" to sessionId), DEFAULT_TIMEOUT).future
-
-    fun sessionsList(): CompletableFuture<List<SessionInfo>> =
-        rpc.request<SessionsListResult>("sessions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future.thenApply { it.sessions }
-
-    fun addDirectory(path: String, sessionId: String? = null): CompletableFuture<JsonElement> =
-        rpc.request<JsonElement>("workspace/addDirectory", buildMap {
-            put("path", path)
-            if (sessionId != null) put("sessionId", sessionId)
-        }, DEFAULT_TIMEOUT).future
-
-    fun updateSettings(settings: Map<String, Any?>): CompletableFuture<JsonElement> =
-        rpc.request<JsonElement>("settings/update", mapOf("settings" to settings), DEFAULT_TIMEOUT).future
 
     fun permissionsList(): CompletableFuture<PermissionState> =
         rpc.request<PermissionState>("permissions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future

@@ -5,6 +5,7 @@ import com.intellij.openapi.actionSystem.ActionUpdateThread
 import com.intellij.openapi.actionSystem.AnActionEvent
 import com.intellij.openapi.project.DumbAwareAction
 import com.intellij.openapi.wm.ToolWindowManager
+import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
 import javax.swing.Icon
 
@@ -12,8 +13,8 @@ import javax.swing.Icon
  * An action on the newest running call this tool window started, enabled only while there is one.
  * update() reads the tool window's Swing state, so it runs on the UI thread.
  */
-abstract class LatestCallAction(text: String, description: String, icon: Icon, private val bashOnly: Boolean) :
-    DumbAwareAction(text, description, icon) {
+abstract class LatestCallAction(id: String, icon: Icon, private val bashOnly: Boolean) :
+    DumbAwareAction(WaveBundle.message("action.$id.text"), WaveBundle.message("action.$id.description"), icon) {
     override fun getActionUpdateThread() = ActionUpdateThread.EDT
 
     override fun update(e: AnActionEvent) {
@@ -34,9 +35,7 @@ abstract class LatestCallAction(text: String, description: String, icon: Icon, p
  * Ctrl+B in the Wave tool window: the newest running command this window started continues as a
  * background task. Calls the same code as the card's button.
  */
-class MoveToBackgroundAction : LatestCallAction(
-    "Move Command to Background", "Keep the running command going as a background task", AllIcons.Actions.Resume, bashOnly = true,
-) {
+class MoveToBackgroundAction : LatestCallAction("WaveTools.MoveToBackground", AllIcons.Actions.Resume, bashOnly = true) {
     override fun perform(controller: WaveController) {
         controller.moveLatestToBackground()
     }
@@ -47,9 +46,7 @@ class MoveToBackgroundAction : LatestCallAction(
 }
 
 /** Stop: the newest running call this window started is cancelled; the core kills its process tree. */
-class StopCallAction : LatestCallAction(
-    "Stop Command", "Stop the running command and its child processes", AllIcons.Actions.Suspend, bashOnly = false,
-) {
+class StopCallAction : LatestCallAction("WaveTools.Stop", AllIcons.Actions.Suspend, bashOnly = false) {
     override fun perform(controller: WaveController) {
         controller.stopLatest()
     }
@@ -60,7 +57,9 @@ class StopCallAction : LatestCallAction(
 }
 
 /** Restarts the project's core (also the way out after it failed), and shows the tool window. */
-class RestartCoreAction : DumbAwareAction("Restart wave-core", "Stop the core and everything it runs, then start it again", AllIcons.Actions.Restart) {
+class RestartCoreAction : DumbAwareAction(
+    WaveBundle.message("action.WaveTools.RestartCore.text"), WaveBundle.message("action.WaveTools.RestartCore.description"), AllIcons.Actions.Restart,
+) {
     override fun getActionUpdateThread() = ActionUpdateThread.BGT
 
     override fun update(e: AnActionEvent) {

@@ -1,18 +1,27 @@
 package dev.wavetools.wave.ide
 
-import com.intellij.ide.BrowserUtil
+import com.intellij.diff.DiffContentFactory
+import com.intellij.diff.DiffManager
+import com.intellij.diff.requests.SimpleDiffRequest
 import com.intellij.notification.NotificationGroupManager
 import com.intellij.notification.NotificationType
 import com.intellij.openapi.application.ApplicationManager
+import com.intellij.openapi.fileEditor.FileEditorManager
 import com.intellij.openapi.fileEditor.OpenFileDescriptor
+import com.intellij.openapi.fileTypes.FileTypeManager
 import com.intellij.openapi.options.ShowSettingsUtil
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.util.text.StringUtil
 import com.intellij.openapi.vfs.LocalFileSystem
+import com.intellij.testFramework.LightVirtualFile
+import dev.wavetools.wave.bridge.DiffModel
+import dev.wavetools.wave.bridge.DiffTexts
 import dev.wavetools.wave.ui.HostServices
+import dev.wavetools.wave.ui.WaveBundle
+import java.nio.file.Files
 import java.nio.file.Paths
 
-/** What the Swing panel asks of the IDE: open files at a line, settings, browser, the UI thread. */
+/** What the Swing panel asks of the IDE: files at a line, the diff viewer, settings, help, the UI thread. */
 class IdeHostServices(private val project: Project) : HostServices {
     override fun openFile(path: String, line: Int?) {
         ApplicationManager.getApplication().executeOnPooledThread {
@@ -21,9 +30,7 @@ class IdeHostServices(private val project: Project) : HostServices {
             ApplicationManager.getApplication().invokeLater {
                 if (project.isDisposed) return@invokeLater
                 if (file == null) {
-                    NotificationGroupManager.getInstance().getNotificationGroup(WaveProjectService.NOTIFICATION_GROUP)
-                        .createNotification("Wave Tools", StringUtil.escapeXmlEntities("$path does not exist (any more)."), NotificationType.WARNING)
-                        .notify(project)
+                    notify(WaveBundle.message("notification.file.missing.text", path))
                     return@invokeLater
                 }
                 // OpenFileDescriptor lines are 0-based; the tool window shows 1-based ones.
@@ -32,9 +39,61 @@ class IdeHostServices(private val project: Project) : HostServices {
         }
     }
 
+    /**
+     * The IDE's diff viewer on an Edit or Write: the file as it is now against the file as it was
+     * (rebuilt from the core's hunks, DiffTexts), syntax-highlighted by the file's type. Reading
+     * the file happens off the UI thread.
+     */
+    override fun showDiff(path: String, model: DiffModel) {
+        ApplicationManager.getApplication().executeOnPooledThread {
+            val current = try {
+                Files.readString(Paths.get(path))
+            } catch (e: Exception) {
+                null
+            }
+            val texts = DiffTexts.of(model, current)
+            ApplicationManager.getApplication().invokeLater {
+                if (project.isDisposed) return@invokeLater
+                val name = Paths.get(path).fileName?.toString() ?: path
+                val type = FileTypeManager.getInstance().getFileTypeByFileName(name)
+                val factory = DiffContentFactory.getInstance()
+                val title = WaveBundle.message(if (texts.wholeFile) "diff.title" else "diff.title.regions", name)
+                val request = SimpleDiffRequest(
+                    title,
+                    factory.create(project, texts.before, type),
+                    factory.create(project, texts.after, type),
+                    WaveBundle.message("diff.before"),
+                    WaveBundle.message("diff.after"),
+                )
+                DiffManager.getInstance().showDiff(project, request)
+            }
+        }
+    }
+
     override fun openSettings() = ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
 
-    override fun browse(url: String) = BrowserUtil.browse(url)
+    /** The plugin's help page, bundled (it works offline), opened read-only in an editor tab. */
+    override val showHelp: (() -> Unit) = {
+        val text = IdeHostServices::class.java.getResource(HELP_RESOURCE)?.readText()
+        if (text == null) {
+            notify(WaveBundle.message("notification.help.missing.text"))
+        } else {
+            val file = LightVirtualFile(HELP_FILE_NAME, FileTypeManager.getInstance().getFileTypeByFileName(HELP_FILE_NAME), text)
+            file.isWritable = false
+            FileEditorManager.getInstance(project).openFile(file, true)
+        }
+    }
 
     override fun invokeLater(task: () -> Unit) = ApplicationManager.getApplication().invokeLater { task() }
+
+    private fun notify(text: String) {
+        NotificationGroupManager.getInstance().getNotificationGroup(WaveProjectService.NOTIFICATION_GROUP)
+            .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(text), NotificationType.WARNING)
+            .notify(project)
+    }
+
+    companion object {
+        const val HELP_RESOURCE = "/help/wave-tools.md"
+        const val HELP_FILE_NAME = "Wave Tools Help.md"
+    }
 }

@@ -1,10 +1,18 @@
 package dev.wavetools.wave.ide
 
+import com.intellij.openapi.fileChooser.FileChooser
+import com.intellij.openapi.fileChooser.FileChooserDescriptor
 import com.intellij.openapi.options.BoundConfigurable
 import com.intellij.openapi.options.ConfigurationException
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.ui.DialogPanel
+import com.intellij.openapi.ui.TextFieldWithBrowseButton
+import com.intellij.openapi.ui.ValidationInfo
+import com.intellij.openapi.vfs.LocalFileSystem
+import com.intellij.ui.layout.ValidationInfoBuilder
+import javax.swing.JTextField
 import com.intellij.ui.dsl.builder.COLUMNS_LARGE
+import com.intellij.ui.dsl.builder.Panel
 import com.intellij.ui.dsl.builder.bindIntText
 import com.intellij.ui.dsl.builder.bindItem
 import com.intellij.ui.dsl.builder.bindText
@@ -13,45 +21,52 @@ import com.intellij.ui.dsl.builder.panel
 import dev.wavetools.wave.bridge.PermissionModes
 import dev.wavetools.wave.bridge.PermissionSettingsForm
 import dev.wavetools.wave.bridge.PermissionSettingsApplier
+import dev.wavetools.wave.ui.SettingsChecks
+import dev.wavetools.wave.ui.WaveBundle
 
 /**
  * Settings | Tools | Wave Tools. The core reads the paths and directories at start, so changing them
  * restarts it; the permission mode and rules go to the running core at once (and are kept for the project).
  */
-class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave Tools") {
+class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBundle.message("settings.title")) {
     private val permissionStore = WaveProjectSettings.getInstance(project).permissionStore
     private val permissionForm = PermissionSettingsForm(permissionStore.load())
 
     /** A mode in the combo box, shown by its label. */
     private data class ModeItem(val mode: String) {
-        override fun toString(): String = PermissionSettingsForm.MODE_LABELS[mode] ?: mode
+        override fun toString(): String = when (mode) {
+            PermissionModes.ASK -> WaveBundle.message("settings.mode.ask")
+            PermissionModes.ALLOW_ALL -> WaveBundle.message("settings.mode.allowAll")
+            PermissionModes.DENY_ALL -> WaveBundle.message("settings.mode.denyAll")
+            else -> mode
+        }
     }
+
+    // Made with the page, on the UI thread (the Settings dialog may construct configurables elsewhere).
+    private val nodeField by lazy { browseField(WaveBundle.message("settings.node.browse.title")) }
+    private val gitBashField by lazy { browseField(WaveBundle.message("settings.gitBash.browse.title")) }
+    private var shellField: JTextField? = null
 
     override fun createPanel(): DialogPanel {
         val s = WaveSettings.getInstance().state
         val p = WaveProjectSettings.getInstance(project).state
         return panel {
-            row("Node.js path:") {
-                textField().columns(COLUMNS_LARGE)
-                    .bindText({ s.nodePath ?: "" }, { s.nodePath = it.trim() })
-                    .comment("Node.js 18 or newer. Empty: the IDE's PATH, then nvm, fnm, volta, asdf, Homebrew and the usual install places.")
-            }
-            row("Shell (WAVE_SHELL):") {
-                textField().columns(COLUMNS_LARGE)
+            pathRow(WaveBundle.message("settings.node.label"), nodeField, { s.nodePath }, { s.nodePath = it }, WaveBundle.message("settings.node.comment"))
+            row(WaveBundle.message("settings.shell.label")) {
+                shellField = textField().columns(COLUMNS_LARGE)
                     .bindText({ s.waveShell ?: "" }, { s.waveShell = it.trim() })
-                    .comment("bash or zsh for the Bash tool. Empty: the core picks one.")
+                    .validationOnInput { problem(SettingsChecks.shell(it.text)) }
+                    .validationOnApply { problem(SettingsChecks.shell(it.text)) }
+                    .comment(WaveBundle.message("settings.shell.comment"))
+                    .component
             }
-            row("Git Bash (WAVE_GIT_BASH_PATH):") {
-                textField().columns(COLUMNS_LARGE)
-                    .bindText({ s.gitBashPath ?: "" }, { s.gitBashPath = it.trim() })
-                    .comment("Windows only: bash.exe of Git for Windows.")
-            }
-            row("Default command timeout (s):") {
+            pathRow(WaveBundle.message("settings.gitBash.label"), gitBashField, { s.gitBashPath }, { s.gitBashPath = it }, WaveBundle.message("settings.gitBash.comment"))
+            row(WaveBundle.message("settings.timeout.label")) {
                 intTextField(0..86_400)
                     .bindIntText({ s.defaultTimeoutSeconds }, { s.defaultTimeoutSeconds = it })
-                    .comment("For commands typed in the Wave tool window. 0: the core's default.")
+                    .comment(WaveBundle.message("settings.timeout.comment"))
             }
-            row("Additional directories:") {
+            row(WaveBundle.message("settings.directories.label")) {
                 textArea().columns(COLUMNS_LARGE)
                     .applyToComponent { rows = 3 }
                     .bindText(
@@ -61,25 +76,25 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
                             p.additionalDirectories.addAll(text.lines().map { it.trim() }.filter { it.isNotEmpty() })
                         },
                     )
-                    .comment("One per line: directories outside the project a command may cd into and stay in.")
+                    .comment(WaveBundle.message("settings.directories.comment"))
             }
-            group("Permissions (this project)") {
-                row("Mode:") {
+            group(WaveBundle.message("settings.permissions.group")) {
+                row(WaveBundle.message("settings.mode.label")) {
                     comboBox(PermissionModes.ALL.map { ModeItem(it) })
                         .bindItem({ ModeItem(permissionForm.mode) }, { permissionForm.mode = it?.mode ?: PermissionModes.ASK })
-                        .comment("Ask: the Wave tool window asks before a command, or a write outside the project, that no rule allows.")
+                        .comment(WaveBundle.message("settings.mode.comment"))
                 }
-                row("Always allow:") {
+                row(WaveBundle.message("settings.allow.label")) {
                     textArea().columns(COLUMNS_LARGE)
                         .applyToComponent { rows = 5 }
                         .bindText({ permissionForm.allowText }, { permissionForm.allowText = it })
-                        .comment("One rule per line: an exact command (git status), a prefix (npm run test:*, git log *), or Write(/abs/dir/**).")
+                        .comment(WaveBundle.message("settings.allow.comment"))
                 }
-                row("Always deny:") {
+                row(WaveBundle.message("settings.deny.label")) {
                     textArea().columns(COLUMNS_LARGE)
                         .applyToComponent { rows = 3 }
                         .bindText({ permissionForm.denyText }, { permissionForm.denyText = it })
-                        .comment("Deny rules win over allow rules.")
+                        .comment(WaveBundle.message("settings.deny.comment"))
                 }
             }
         }
@@ -92,6 +107,10 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
     }
 
     override fun apply() {
+        // A path that cannot work stops Apply with the reason, in the Settings dialog's error line.
+        SettingsChecks.nodePath(nodeField.text)?.let { throw ConfigurationException(it, WaveBundle.message("settings.node.error.title")) }
+        SettingsChecks.existingFile(gitBashField.text)?.let { throw ConfigurationException(it, WaveBundle.message("settings.gitBash.error.title")) }
+        shellField?.let { f -> SettingsChecks.shell(f.text)?.let { throw ConfigurationException(it, WaveBundle.message("settings.shell.error.title")) } }
         val startSettings = coreStartSettings()
         super.apply()
         try {
@@ -100,7 +119,7 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
                 val service = WaveProjectService.getInstanceIfCreated(project)
                 // The core answers at once; the wait is bounded, and a rule it cannot read must stop Apply here.
                 val problem = PermissionSettingsApplier(permissionStore) { service?.supervisor?.api() }.applyAndWait(permissions)
-                if (problem != null) throw ConfigurationException(problem, "Wave Tools permissions")
+                if (problem != null) throw ConfigurationException(problem, WaveBundle.message("settings.permissions.error.title"))
             }
         } finally {
             // The core reads these only at start, and super.apply() has saved them whatever the rules did:
@@ -108,6 +127,32 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable("Wave T
             if (coreStartSettings() != startSettings) WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
         }
     }
+
+    /** A row with a path field bound to a setting (the field is checked on Apply, see apply()). */
+    private fun Panel.pathRow(label: String, field: TextFieldWithBrowseButton, get: () -> String?, set: (String) -> Unit, comment: String) {
+        row(label) {
+            cell(field)
+                .onReset { field.text = get() ?: "" }
+                .onIsModified { field.text.trim() != (get() ?: "") }
+                .onApply { set(field.text.trim()) }
+                .comment(comment)
+        }
+    }
+
+    /** A path field with a browse button that opens the IDE's file chooser. */
+    private fun browseField(title: String): TextFieldWithBrowseButton {
+        val field = TextFieldWithBrowseButton()
+        field.textField.columns = COLUMNS_LARGE
+        field.addActionListener {
+            val descriptor = FileChooserDescriptor(true, false, false, false, false, false).withTitle(title)
+            val start = field.text.trim().takeIf { it.isNotEmpty() }?.let { LocalFileSystem.getInstance().findFileByPath(it) }
+            FileChooser.chooseFile(descriptor, project, start)?.let { field.text = it.path }
+        }
+        return field
+    }
+
+    /** A problem from [SettingsChecks] as the platform shows it: an error outline and its message under the field. */
+    private fun ValidationInfoBuilder.problem(message: String?): ValidationInfo? = message?.let { error(it) }
 
     private fun coreStartSettings(): List<Any?> {
         val s = WaveSettings.getInstance().state

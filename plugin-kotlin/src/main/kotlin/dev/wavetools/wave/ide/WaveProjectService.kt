@@ -19,11 +19,13 @@ import dev.wavetools.wave.bridge.CoreLaunchException
 import dev.wavetools.wave.bridge.CoreScript
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.HostInfo
 import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
 import java.nio.file.Paths
 
@@ -67,10 +69,14 @@ class WaveProjectService(private val project: Project) : Disposable {
         val ideEnvironment = EnvironmentUtil.getEnvironmentMap()
         val node = when (val found = NodeLocator(ideEnvironment).locate(settings.nodePath)) {
             is NodeLookup.Found -> found.path
-            is NodeLookup.NotFound -> throw CoreLaunchException(found.message().lineSequence().first(), found.message().lines().drop(1))
+            is NodeLookup.NotFound -> throw CoreLaunchException(
+                found.message().lineSequence().first(),
+                found.attempts.map { "${it.path} (${it.source}): ${it.outcome}" },
+                FailureKind.NODE_NOT_FOUND,
+            )
         }
         val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
-        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.")
+        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.", kind = FailureKind.NO_PROJECT_DIRECTORY)
         val environment = ideEnvironment.toMutableMap()
         settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
         settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }
@@ -89,9 +95,9 @@ class WaveProjectService(private val project: Project) : Disposable {
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return
         NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
-            .createNotification("Wave Tools", StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
-            .addAction(NotificationAction.createSimple("Restart wave-core") { supervisor.restartAsync() })
-            .addAction(NotificationAction.createSimple("Settings…") {
+            .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
+            .addAction(NotificationAction.createSimple(WaveBundle.message("notification.restart.action")) { supervisor.restartAsync() })
+            .addAction(NotificationAction.createSimple(WaveBundle.message("notification.settings.action")) {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)
             })
             .notify(project)

@@ -19,6 +19,8 @@ import javax.swing.KeyStroke
  */
 class WaveToolWindowFactory : ToolWindowFactory, DumbAware {
     override fun createToolWindowContent(project: Project, toolWindow: ToolWindow) {
+        // The panel is styled from the IDE's theme and colour scheme, and follows their changes.
+        IdeThemeService.ensureInstalled()
         val service = WaveProjectService.getInstance(project)
         val controller = WaveController(
             supervisor = service.supervisor,

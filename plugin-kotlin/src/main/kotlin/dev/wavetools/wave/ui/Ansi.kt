@@ -135,23 +135,15 @@ object AnsiParser {
     fun strip(input: String): String = parse(input).joinToString("") { it.text }
 }
 
-/** Maps ANSI colours to screen colours readable on the current theme's background. */
-class AnsiPalette(private val dark: Boolean) {
-    private val base16 = if (dark) intArrayOf(
-        0x1E1F22, 0xF0524F, 0x5C962C, 0xC7A300, 0x3993D4, 0xA771BF, 0x00A3A3, 0xBBBBBB,
-        0x6F737A, 0xFF4050, 0x4FC414, 0xE5BF00, 0x1FB0FF, 0xED7EED, 0x00E5E5, 0xFFFFFF,
-    ) else intArrayOf(
-        0x000000, 0xC91B00, 0x00A600, 0xA68A00, 0x0225C7, 0xB02ACF, 0x00A6B2, 0x808080,
-        0x686868, 0xE0342A, 0x1E9E27, 0xB08B00, 0x1A5EFF, 0xC536D8, 0x00A1AE, 0x303030,
-    )
-
+/** Maps ANSI colours to screen colours: 0–15 from the colour scheme's console colours, the 256-colour cube and 24-bit as they are. */
+class AnsiPalette(private val base16: List<Color>) {
     fun color(c: AnsiColor): Color = when (c) {
         is AnsiColor.Rgb -> Color(c.r, c.g, c.b)
         is AnsiColor.Indexed -> indexed(c.index)
     }
 
     private fun indexed(i: Int): Color = when {
-        i < 16 -> Color(base16[i])
+        i < 16 -> base16[i]
         i < 232 -> {
             val n = i - 16
             val steps = intArrayOf(0, 95, 135, 175, 215, 255)
@@ -161,18 +153,18 @@ class AnsiPalette(private val dark: Boolean) {
     }
 }
 
-/** Writes styled runs into a Swing document, with the theme's colours for "no colour". */
+/** Writes styled runs into a Swing document, with the theme's console colours for "no colour". */
 object AnsiRenderer {
-    fun attributes(style: AnsiStyle, palette: AnsiPalette, defaultFg: Color, defaultBg: Color?): SimpleAttributeSet {
+    fun attributes(style: AnsiStyle, palette: AnsiPalette, defaultFg: Color, defaultBg: Color): SimpleAttributeSet {
         val a = SimpleAttributeSet()
         var fg = style.foreground?.let { palette.color(it) } ?: defaultFg
         var bg = style.background?.let { palette.color(it) }
         if (style.inverse) {
             val f = fg
-            fg = bg ?: defaultBg ?: WaveTheme.cardBackground
+            fg = bg ?: defaultBg
             bg = f
         }
-        if (style.dim) fg = WaveTheme.mix(fg, defaultBg ?: WaveTheme.cardBackground, 0.4)
+        if (style.dim) fg = Theme.mix(fg, defaultBg, 0.4)
         StyleConstants.setForeground(a, fg)
         if (bg != null) StyleConstants.setBackground(a, bg)
         StyleConstants.setBold(a, style.bold)
@@ -182,10 +174,11 @@ object AnsiRenderer {
         return a
     }
 
-    fun render(text: String, doc: StyledDocument, palette: AnsiPalette = AnsiPalette(WaveTheme.isDark), defaultFg: Color = WaveTheme.foreground, defaultBg: Color? = null) {
+    fun render(text: String, doc: StyledDocument, theme: Theme) {
+        val palette = AnsiPalette(theme.ansi)
         doc.remove(0, doc.length)
         for (run in AnsiParser.parse(text)) {
-            doc.insertString(doc.length, run.text, attributes(run.style, palette, defaultFg, defaultBg))
+            doc.insertString(doc.length, run.text, attributes(run.style, palette, theme.outputForeground, theme.outputBackground))
         }
     }
 }

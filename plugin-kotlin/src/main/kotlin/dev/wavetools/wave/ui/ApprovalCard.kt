@@ -1,11 +1,11 @@
 package dev.wavetools.wave.ui
 
 import dev.wavetools.wave.bridge.PartVerdict
+import java.awt.BasicStroke
 import java.awt.BorderLayout
-import java.awt.Color
-import java.awt.FlowLayout
 import java.awt.Graphics
 import java.awt.Graphics2D
+import java.awt.KeyboardFocusManager
 import java.awt.RenderingHints
 import java.awt.event.ActionEvent
 import java.awt.event.FocusAdapter
@@ -14,152 +14,133 @@ import java.awt.event.InputEvent
 import java.awt.event.KeyEvent
 import javax.swing.AbstractAction
 import javax.swing.BorderFactory
-import javax.swing.BoxLayout
 import javax.swing.JButton
 import javax.swing.JComponent
-import javax.swing.JLabel
-import javax.swing.JPanel
 import javax.swing.JScrollPane
 import javax.swing.JTextArea
 import javax.swing.JTextField
 import javax.swing.KeyStroke
+import javax.swing.SwingUtilities
 import javax.swing.text.JTextComponent
 
 /**
- * A permission question in the feed: what would run (tool, command or path, description,
- * directory), the warnings in the warning colour above everything else, each part of a compound
- * command and how the rules judged it, and Allow once / Always allow… / Deny.
+ * A permission question, inside the card of the call it is about: the warnings first, then the
+ * question in plain words, why the core asks, and Allow Once (the default button) / Always Allow…
+ * / Deny. Once answered (or no longer asked) it shrinks to one line saying what happened.
  *
- * Keyboard: the card takes focus when it appears (unless the person is typing elsewhere); Tab
- * reaches the buttons, Enter presses the focused one; Alt+O, Alt+A and Alt+D are the three
- * buttons; Escape starts Deny, or leaves the rules editor or the message field. Enter on the card
- * itself does nothing, so a keystroke meant for something else never allows a command.
+ * The command or file is not repeated here: the enclosing card's header shows it (whole, while
+ * the question is open).
+ *
+ * Keyboard: the question takes the focus when it appears (unless the person is typing elsewhere);
+ * Tab reaches the buttons, Enter presses the focused one; Alt+O, Alt+A and Alt+D are the three
+ * buttons; Escape starts Deny, or leaves the rules editor or the message field. Enter on the
+ * question itself does nothing, so a keystroke meant for something else never allows a command.
  */
-class ApprovalCard(val model: ApprovalModel) : CardPanel() {
-    val titleLabel = JLabel()
-    val statusLabel = JLabel()
-    val allowOnceButton = cardButton("Allow once", KeyEvent.VK_O, "Run it this time (Alt+O)") { model.allowOnce() }
-    val alwaysAllowButton = cardButton("Always allow…", KeyEvent.VK_A, "Choose the rules to remember for this project, then run it (Alt+A)") { model.startAlwaysAllow() }
-    val denyButton = cardButton("Deny", KeyEvent.VK_D, "Do not run it; optionally tell the model why (Alt+D or Escape)") { model.startDeny() }
-    val warningLabels = mutableListOf<JLabel>()
-    val partLabels = mutableListOf<JLabel>()
+class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = false, private val root: String? = null) :
+    FilledPanel(BorderLayout(), { t -> if (model.isOpen) t.warningBackground else null }), Themed {
+    val titleBlock = TextBlock(title()).apply { bold = true }
+    val warningBlocks = mutableListOf<TextBlock>()
+    val partBlocks = mutableListOf<TextBlock>()
+    val reasonBlock = TextBlock(model.prompt.reason, Tone.NORMAL, small = true, markdown = true)
+    val outsideSandboxBlock: TextBlock? = model.prompt.takeIf { it.runsOutsideSandbox }?.let { p ->
+        TextBlock(
+            p.outsideSandboxReason?.let { WaveBundle.message("approval.outsideSandbox.because", it) } ?: WaveBundle.message("approval.outsideSandbox"),
+            markdown = true,
+        )
+    }
 
-    val rulesArea = JTextArea(3, 30).apply {
-        font = WaveTheme.monospace
-        lineWrap = false
-        themed()
-    }
-    val rulesError = JLabel().apply { foreground = WaveTheme.error; isVisible = false }
-    val saveRulesButton = cardButton("Save rules and allow", KeyEvent.VK_S, "Remember these rules for this project and run it (Ctrl+Enter)") { model.confirmRules(rulesArea.text) }
-    val denyMessageField = JTextField(30).apply { themed() }
-    val sendDenyButton = cardButton("Deny", KeyEvent.VK_D, "Do not run it (Enter)") { model.confirmDeny(denyMessageField.text) }
-    val outcomeLabel = JLabel().apply { isVisible = false }
+    val allowOnceButton = button(WaveBundle.message("approval.allowOnce.button"), KeyEvent.VK_O, WaveBundle.message("approval.allowOnce.tooltip")) { model.allowOnce() }
+    val alwaysAllowButton = button(WaveBundle.message("approval.alwaysAllow.button"), KeyEvent.VK_A, WaveBundle.message("approval.alwaysAllow.tooltip")) { model.startAlwaysAllow() }
+    val denyButton = button(WaveBundle.message("approval.deny.button"), KeyEvent.VK_D, WaveBundle.message("approval.deny.tooltip")) { model.startDeny() }
 
-    private val buttons = JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply {
-        isOpaque = false
-        add(allowOnceButton); add(alwaysAllowButton); add(denyButton)
+    val rulesArea = JTextArea(3, 20).apply { lineWrap = false; input() }
+    val rulesError = TextBlock("", Tone.ERROR, small = true).apply { isVisible = false }
+    val saveRulesButton = button(WaveBundle.message("approval.saveRules.button"), KeyEvent.VK_S, WaveBundle.message("approval.saveRules.tooltip")) { model.confirmRules(rulesArea.text) }
+    val denyMessageField = JTextField(20).apply { input() }
+    val sendDenyButton = button(WaveBundle.message("approval.sendDeny.button"), KeyEvent.VK_D, WaveBundle.message("approval.sendDeny.tooltip")) { model.confirmDeny(denyMessageField.text) }
+    val outcomeBlock = TextBlock("", Tone.SECONDARY, small = true).apply { isVisible = false }
+
+    private val question = verticalStack()
+    private val controls = verticalStack()
+    private val buttons = wrapRow(allowOnceButton, alwaysAllowButton, denyButton, hgap = 6, vgap = 4)
+    private val rulesEditor = verticalStack().apply {
+        addRow(TextBlock(WaveBundle.message("approval.rules.label"), small = true))
+        addRow(JScrollPane(rulesArea).apply { styled { t -> border = BorderFactory.createLineBorder(t.controlBorder) } })
+        addRow(rulesError)
+        addRow(wrapRow(saveRulesButton, button(WaveBundle.message("approval.back.button"), KeyEvent.VK_B, WaveBundle.message("approval.back.tooltip")) { model.back() }, hgap = 6, vgap = 4))
     }
-    private val rulesEditor = JPanel(BorderLayout(0, 4)).apply {
-        isOpaque = false
-        add(secondaryLabel("Rules to remember for this project, one per line (a trailing :* allows any continuation):"), BorderLayout.NORTH)
-        add(JScrollPane(rulesArea).apply { border = BorderFactory.createLineBorder(WaveTheme.border) }, BorderLayout.CENTER)
-        add(JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply {
-            isOpaque = false
-            add(saveRulesButton)
-            add(cardButton("Back", KeyEvent.VK_B, "Back to the three choices (Escape)") { model.back() })
-            add(rulesError)
-        }, BorderLayout.SOUTH)
+    private val denyEditor = verticalStack().apply {
+        addRow(TextBlock(WaveBundle.message("approval.denyMessage.label"), small = true))
+        addRow(denyMessageField)
+        addRow(wrapRow(sendDenyButton, button(WaveBundle.message("approval.back.button"), KeyEvent.VK_B, WaveBundle.message("approval.back.tooltip")) { model.back() }, hgap = 6, vgap = 4))
     }
-    private val denyEditor = JPanel(BorderLayout(0, 4)).apply {
-        isOpaque = false
-        add(secondaryLabel("Message for the model (optional):"), BorderLayout.NORTH)
-        add(denyMessageField, BorderLayout.CENTER)
-        add(JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply {
-            isOpaque = false
-            add(sendDenyButton)
-            add(cardButton("Back", KeyEvent.VK_B, "Back to the three choices (Escape)") { model.back() })
-        }, BorderLayout.SOUTH)
-    }
-    private val controls = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
     private var focused = false
 
     init {
         isFocusable = true
-        getAccessibleContext().accessibleName = "Permission needed: ${model.prompt.tool} ${model.subject}"
+        getAccessibleContext().accessibleName = title() + " " + model.subject
+        WaveTheme.current.markDefaultButton(allowOnceButton)
+        allowOnceButton.putClientProperty(DEFAULT_BUTTON, true)
         addFocusListener(object : FocusAdapter() {
             override fun focusGained(e: FocusEvent) { focused = true; repaint() }
             override fun focusLost(e: FocusEvent) { focused = false; repaint() }
         })
         val p = model.prompt
-        val header = JPanel(BorderLayout(8, 0)).apply { isOpaque = false }
-        titleLabel.text = if (p.kind == "path") "Allow ${p.tool} to write this file?" else "Allow ${p.tool} to run this command?"
-        titleLabel.font = WaveTheme.font.deriveFont(java.awt.Font.BOLD)
-        header.add(titleLabel, BorderLayout.CENTER)
-        header.add(statusLabel, BorderLayout.EAST)
-        add(header, BorderLayout.NORTH)
-
-        val body = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
         for (w in p.warnings) {
-            val label = JLabel("⚠ " + w.message).apply {
-                foreground = WaveTheme.warning
-                font = WaveTheme.font.deriveFont(java.awt.Font.BOLD)
-                toolTipText = listOfNotNull(w.id, w.part?.let { "in: $it" }).joinToString(" — ")
-            }
-            warningLabels += label
-            body.add(left(JPanel(BorderLayout()).apply {
-                isOpaque = false
-                border = BorderFactory.createCompoundBorder(
-                    BorderFactory.createMatteBorder(0, 3, 0, 0, WaveTheme.warning),
-                    BorderFactory.createEmptyBorder(2, 6, 2, 2),
-                )
-                add(label)
-            }))
+            val block = TextBlock(w.message, markdown = true).apply { toolTipText = listOfNotNull(w.id, w.part?.let { "in: $it" }).joinToString(" — ") }
+            warningBlocks += block
+            question.addRow(IconText({ it.icons.warning }, block))
         }
-        body.add(left(JTextArea(model.subject).apply {
-            isEditable = false
-            lineWrap = true
-            font = WaveTheme.monospace.deriveFont(java.awt.Font.BOLD)
-            background = WaveTheme.mix(WaveTheme.cardBackground, WaveTheme.foreground, 0.05)
-            foreground = WaveTheme.foreground
-            border = BorderFactory.createEmptyBorder(4, 6, 4, 6)
-            isFocusable = true
-            getAccessibleContext().accessibleName = if (p.kind == "path") "File" else "Command"
-        }))
-        p.description?.takeIf { it.isNotBlank() }?.let { body.add(left(JLabel(it).apply { foreground = WaveTheme.foreground })) }
-        if (p.directory.isNotBlank()) body.add(left(secondaryLabel("in ${p.directory}")))
+        outsideSandboxBlock?.let { question.addRow(IconText({ it.icons.warning }, it)) }
+        question.addRow(titleBlock)
+        if (p.reason.isNotBlank()) question.addRow(reasonBlock)
         if (p.parts.size > 1 || p.parts.any { it.status != "needs-approval" }) {
             for (part in p.parts) {
-                val label = secondaryLabel(partText(part)).apply { foreground = partColor(part.status) }
-                partLabels += label
-                body.add(left(label))
+                val block = TextBlock(partText(part), partTone(part.status), small = true, markdown = true)
+                partBlocks += block
+                question.addRow(block)
             }
         }
-        if (p.reason.isNotBlank()) body.add(left(secondaryLabel(p.reason).apply { toolTipText = p.reason }))
-        controls.border = BorderFactory.createEmptyBorder(6, 0, 0, 0)
-        body.add(left(controls))
-        body.add(left(outcomeLabel))
-        add(body, BorderLayout.CENTER)
-
+        val dir = p.directory.takeIf { it.isNotBlank() && it.trimEnd('/', '\\') != root?.trimEnd('/', '\\') }
+        dir?.let { question.addRow(TextBlock(WaveBundle.message("approval.directory", Format.relative(it, root)), small = true)) }
+        question.addRow(controls)
+        val content = verticalStack()
+        content.addRow(question)
+        content.addRow(outcomeBlock)
+        add(content, BorderLayout.CENTER)
+        themeChanged(WaveTheme.current)
         bindKeys()
         model.onChange { render() }
         render()
     }
 
-    private fun left(c: JComponent): JComponent = c.apply { alignmentX = LEFT_ALIGNMENT }
+    override fun themeChanged(theme: Theme) {
+        border = BorderFactory.createEmptyBorder(theme.px(8), theme.px(10), theme.px(8), theme.px(10))
+        // The editors are attached only while they are shown; restyle the one that is not.
+        Restyle.tree(rulesEditor, theme)
+        Restyle.tree(denyEditor, theme)
+    }
+
+    /** Plain words: it is the agent asking (or this window, for a command typed here), never a tool's identifier. */
+    private fun title(): String = when {
+        model.prompt.kind == "path" -> WaveBundle.message("approval.title.write")
+        ownCall -> WaveBundle.message("approval.title.ownCommand")
+        else -> WaveBundle.message("approval.title.command")
+    }
 
     private fun partText(part: PartVerdict): String {
-        val via = part.via?.takeIf { it.isNotEmpty() }?.let { " (via ${it.joinToString(", ")})" } ?: ""
+        val via = part.via?.takeIf { it.isNotEmpty() }?.let { " " + WaveBundle.message("approval.part.via", it.joinToString(", ")) } ?: ""
         return when (part.status) {
-            "allowed" -> "✓ ${part.text}$via — allowed" + (part.rule?.let { " by rule $it" } ?: "")
-            "denied" -> "✗ ${part.text}$via — denied" + (part.rule?.let { " by rule $it" } ?: "")
-            else -> "? ${part.text}$via — needs your approval"
+            "allowed" -> "✓ `${part.text}`$via — " + (part.rule?.let { WaveBundle.message("approval.part.allowedByRule", it) } ?: WaveBundle.message("approval.part.allowed"))
+            "denied" -> "✗ `${part.text}`$via — " + (part.rule?.let { WaveBundle.message("approval.part.deniedByRule", it) } ?: WaveBundle.message("approval.part.denied"))
+            else -> "? `${part.text}`$via — " + WaveBundle.message("approval.part.needsApproval")
         }
     }
 
-    private fun partColor(status: String): Color = when (status) {
-        "allowed" -> WaveTheme.success
-        "denied" -> WaveTheme.error
-        else -> WaveTheme.foreground
+    private fun partTone(status: String): Tone = when (status) {
+        "allowed" -> Tone.SUCCESS
+        "denied" -> Tone.ERROR
+        else -> Tone.NORMAL
     }
 
     private fun bindKeys() {
@@ -198,83 +179,89 @@ class ApprovalCard(val model: ApprovalModel) : CardPanel() {
         val s = model.state
         val hadFocus = isAncestorOfFocus()
         controls.removeAll()
-        // Focus that was inside the card stays in it when the controls change.
+        // Focus that was inside the question stays in it when the controls change.
         var focusTarget: JComponent? = if (hadFocus) this else null
         when (s) {
-            ApprovalModel.State.Asking -> controls.add(left(buttons))
+            ApprovalModel.State.Asking -> controls.addRow(buttons)
             is ApprovalModel.State.EditingRules -> {
                 if (rulesArea.text != s.text) rulesArea.text = s.text
-                rulesError.text = s.error ?: ""
+                rulesError.source = s.error ?: ""
                 rulesError.isVisible = s.error != null
-                controls.add(left(rulesEditor))
+                controls.addRow(rulesEditor)
                 focusTarget = rulesArea
             }
             is ApprovalModel.State.EnteringDenyMessage -> {
-                controls.add(left(denyEditor))
+                controls.addRow(denyEditor)
                 focusTarget = denyMessageField
             }
             is ApprovalModel.State.Answered, is ApprovalModel.State.Withdrawn -> {}
         }
-        buttons.components.forEach { it.isEnabled = model.isOpen }
-        statusLabel.text = when (s) {
-            is ApprovalModel.State.Answered -> if (s.answer.decision == "deny") "Denied" else "Allowed"
-            is ApprovalModel.State.Withdrawn -> "No longer waiting"
-            else -> "Waiting for you"
-        }
-        statusLabel.foreground = when (s) {
-            is ApprovalModel.State.Answered -> if (s.answer.decision == "deny") WaveTheme.error else WaveTheme.success
-            is ApprovalModel.State.Withdrawn -> WaveTheme.secondary
-            else -> WaveTheme.warning
-        }
+        question.isVisible = model.isOpen
         val outcome = model.outcomeText()
-        outcomeLabel.text = outcome ?: ""
-        outcomeLabel.isVisible = outcome != null
-        outcomeLabel.foreground = if (s is ApprovalModel.State.Withdrawn) WaveTheme.secondary else WaveTheme.foreground
-        if (s is ApprovalModel.State.Withdrawn) titleLabel.foreground = WaveTheme.secondary
+        outcomeBlock.source = outcome ?: ""
+        outcomeBlock.isVisible = outcome != null
+        outcomeBlock.tone = when {
+            s is ApprovalModel.State.Answered && s.answer.decision == "deny" -> Tone.ERROR
+            else -> Tone.SECONDARY
+        }
+        themeChanged(WaveTheme.current)
         revalidate()
         repaint()
         focusTarget?.requestFocusInWindow()
     }
 
+    /** One word for the question's state, for a header: waiting, allowed, denied, no longer waiting. */
+    fun statusText(): Pair<String, Tone> = when (val s = model.state) {
+        is ApprovalModel.State.Answered -> if (s.answer.decision == "deny") WaveBundle.message("approval.status.denied") to Tone.ERROR else WaveBundle.message("approval.status.allowed") to Tone.SUCCESS
+        is ApprovalModel.State.Withdrawn -> WaveBundle.message("approval.status.withdrawn") to Tone.SECONDARY
+        else -> WaveBundle.message("card.status.waitingForApproval") to Tone.WARNING
+    }
+
     private fun isAncestorOfFocus(): Boolean {
-        val owner = java.awt.KeyboardFocusManager.getCurrentKeyboardFocusManager().focusOwner ?: return false
-        return javax.swing.SwingUtilities.isDescendingFrom(owner, this)
+        val owner = KeyboardFocusManager.getCurrentKeyboardFocusManager().focusOwner ?: return false
+        return SwingUtilities.isDescendingFrom(owner, this)
     }
 
     /**
-     * Focus lands on the card when it appears, unless the person is typing in a text field (a
+     * Focus lands on the question when it appears, unless the person is typing in a text field (a
      * prompt must not swallow what they type, nor an Enter meant for their own command).
      */
     fun takeFocus(): Boolean {
-        val owner = java.awt.KeyboardFocusManager.getCurrentKeyboardFocusManager().focusOwner
+        val owner = KeyboardFocusManager.getCurrentKeyboardFocusManager().focusOwner
         if (owner is JTextComponent && owner.isEditable) return false
         return requestFocusInWindow()
     }
 
     override fun paintComponent(g: Graphics) {
         super.paintComponent(g)
-        // A prompt waiting for the person gets the warning colour; a focused one a second ring.
+        if (!focused) return
+        val t = WaveTheme.current
         val g2 = g.create() as Graphics2D
         g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-        g2.color = if (model.isOpen) WaveTheme.warning else WaveTheme.border
-        g2.drawRoundRect(0, 0, width - 1, height - 1, 10, 10)
-        if (focused) {
-            g2.color = WaveTheme.link
-            g2.drawRoundRect(1, 1, width - 3, height - 3, 9, 9)
-        }
+        g2.color = t.focusColor
+        g2.stroke = BasicStroke(t.px(2).toFloat())
+        val arc = t.px(8)
+        g2.drawRoundRect(1, 1, width - 2, height - 2, arc, arc)
         g2.dispose()
     }
 
     companion object {
-        /** Editable fields in the card's colours, so they read in dark themes too. */
-        private fun JTextComponent.themed() {
-            background = WaveTheme.cardBackground
-            foreground = WaveTheme.foreground
-            caretColor = WaveTheme.foreground
+        /** Client property marking the default button of a group (the test theme paints it; the IDE's theme has its own mark). */
+        const val DEFAULT_BUTTON = "wave.defaultButton"
+
+        /** Editable fields in the theme's input colours. */
+        private fun JTextComponent.input() {
+            styled { t ->
+                background = t.inputBackground
+                foreground = t.foreground
+                caretColor = t.foreground
+                font = t.monoFont
+                border = BorderFactory.createCompoundBorder(BorderFactory.createLineBorder(t.controlBorder), BorderFactory.createEmptyBorder(t.px(3), t.px(6), t.px(3), t.px(6)))
+            }
         }
 
-        /** A button whose mnemonic is underlined but bound to this card only (several cards may be open at once). */
-        private fun cardButton(text: String, mnemonic: Int, tooltip: String, action: () -> Unit): JButton =
+        /** A button whose mnemonic is underlined but bound to this question only (several may be open at once). */
+        private fun button(text: String, mnemonic: Int, tooltip: String, action: () -> Unit): JButton =
             smallButton(text, tooltip, action).apply {
                 val index = text.indexOfFirst { it.uppercaseChar().code == mnemonic }
                 if (index >= 0) displayedMnemonicIndex = index
@@ -285,4 +272,31 @@ class ApprovalCard(val model: ApprovalModel) : CardPanel() {
                 })
             }
     }
+}
+
+/**
+ * A question with no card of its own call in the feed (the call started before this window
+ * listened, or was asked about before it started): the command or file once, in the header, then
+ * the question. When the call's card arrives the question moves into it.
+ */
+class ApprovalCard(val view: ApprovalView) : CardPanel() {
+    val statusLabel = ToneLabel("", Tone.WARNING, small = true)
+
+    init {
+        val subject = TextBlock(if (view.model.prompt.kind == "path") view.model.subject else "$ " + view.model.subject, mono = true)
+        val description = view.model.prompt.description?.takeIf { it.isNotBlank() }?.let { TextBlock(it, Tone.SECONDARY, small = true) }
+        add(CardHeader(emptyList(), subject, listOf(statusLabel), below = description), BorderLayout.NORTH)
+        add(view, BorderLayout.CENTER)
+        view.model.onChange { refresh() }
+        refresh()
+    }
+
+    private fun refresh() {
+        val (text, tone) = view.statusText()
+        statusLabel.text = text
+        statusLabel.tone = tone
+        repaint()
+    }
+
+    override fun borderColor(t: Theme) = if (view.model.isOpen) t.warningBorder else t.cardBorder
 }

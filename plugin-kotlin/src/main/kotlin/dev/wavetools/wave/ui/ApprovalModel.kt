@@ -64,7 +64,7 @@ class ApprovalModel(
         if (state !is State.EditingRules) return
         val rules = parseRules(text)
         if (rules.isEmpty()) {
-            set(State.EditingRules(text, "Enter at least one rule, or use Allow once."))
+            set(State.EditingRules(text, WaveBundle.message("approval.rules.empty.error")))
             return
         }
         answer(PermissionAnswer.alwaysAllow(rules))
@@ -83,7 +83,7 @@ class ApprovalModel(
         if (state is State.EditingRules || state is State.EnteringDenyMessage) set(State.Asking)
     }
 
-    fun withdraw(reason: String) {
+    fun withdraw(reason: String = WaveBundle.message("approval.withdrawn.coreStopped")) {
         if (isOpen) set(State.Withdrawn(reason))
     }
 
@@ -94,7 +94,7 @@ class ApprovalModel(
 
     private fun answer(answer: PermissionAnswer) {
         if (!isOpen) return
-        set(if (send(answer)) State.Answered(answer) else State.Withdrawn(NOT_WAITING_ANY_MORE))
+        set(if (send(answer)) State.Answered(answer) else State.Withdrawn(WaveBundle.message("approval.withdrawn.coreStopped")))
     }
 
     private fun set(next: State) {
@@ -102,26 +102,25 @@ class ApprovalModel(
         listeners.forEach { it(this) }
     }
 
-    /** One line for the card's footer: what happened to the question. */
+    /** One line for the card once the question is closed: what happened to it. */
     fun outcomeText(): String? = when (val s = state) {
         is State.Answered -> {
             val a = s.answer
-            val what = when (a.decision) {
-                PermissionAnswer.ALLOW_ONCE -> "Allowed once."
-                PermissionAnswer.ALWAYS_ALLOW -> "Allowed, and always allowed from now on: " + a.rules.orEmpty().joinToString(", ")
-                else -> "Denied." + (a.message?.let { " Told the model: $it" } ?: "")
-            }
-            val core = decided?.let { if (it.outcome == "allow") " It ran." else " It did not run." } ?: ""
-            what + core
+            listOfNotNull(
+                when (a.decision) {
+                    PermissionAnswer.ALLOW_ONCE -> WaveBundle.message("approval.outcome.allowedOnce")
+                    PermissionAnswer.ALWAYS_ALLOW -> WaveBundle.message("approval.outcome.alwaysAllowed", a.rules.orEmpty().joinToString(", "))
+                    else -> WaveBundle.message("approval.outcome.denied")
+                },
+                decided?.let { WaveBundle.message(if (it.outcome == "allow") "approval.outcome.ran" else "approval.outcome.didNotRun") },
+                a.message?.takeIf { a.decision == PermissionAnswer.DENY }?.let { WaveBundle.message("approval.outcome.toldAgent", it) },
+            ).joinToString(" ")
         }
-        is State.Withdrawn -> "No longer waiting: ${s.reason}"
+        is State.Withdrawn -> WaveBundle.message("approval.outcome.withdrawn", s.reason)
         else -> null
     }
 
     companion object {
-        const val NOT_WAITING_ANY_MORE = "the core gave up (time limit, or the call ended). Nothing ran."
-        const val CALL_ENDED = "the call ended first. Nothing ran."
-
         fun parseRules(text: String): List<String> = text.lines().map { it.trim() }.filter { it.isNotEmpty() }
     }
 }

@@ -1,6 +1,9 @@
 package dev.wavetools.wave.ui
 
 import java.awt.BorderLayout
+import java.awt.Graphics
+import java.awt.Graphics2D
+import java.awt.RenderingHints
 import java.awt.event.KeyAdapter
 import java.awt.event.KeyEvent
 import javax.swing.BorderFactory
@@ -12,22 +15,14 @@ import javax.swing.JTextField
  * Bash mode: a line where a person types a command; Enter runs it through the core's Bash tool
  * (same runner, environment and shims as the agent's; output when it ends). Up/Down walk the history.
  */
-class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout(6, 0)) {
-    val field = JTextField()
+class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout()), Themed {
+    val field = PlaceholderField(WaveBundle.message("input.placeholder"))
     private val prompt = JLabel("$")
     private val history = mutableListOf<String>()
     private var historyIndex = 0
 
     init {
-        background = WaveTheme.background
-        border = BorderFactory.createCompoundBorder(
-            BorderFactory.createMatteBorder(1, 0, 0, 0, WaveTheme.border),
-            BorderFactory.createEmptyBorder(6, 8, 6, 8),
-        )
-        prompt.font = WaveTheme.monospace.deriveFont(java.awt.Font.BOLD)
-        prompt.foreground = WaveTheme.secondary
-        field.font = WaveTheme.monospace
-        field.toolTipText = "Run a command with the core's Bash tool (Enter). Up/Down: history."
+        field.toolTipText = WaveBundle.message("input.tooltip")
         field.addActionListener { submit() }
         field.addKeyListener(object : KeyAdapter() {
             override fun keyPressed(e: KeyEvent) {
@@ -39,6 +34,29 @@ class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout(6, 0)
         })
         add(prompt, BorderLayout.WEST)
         add(field, BorderLayout.CENTER)
+        themeChanged(WaveTheme.current)
+    }
+
+    override fun themeChanged(theme: Theme) {
+        background = theme.background
+        border = BorderFactory.createEmptyBorder(theme.px(6), theme.px(10), theme.px(6), theme.px(10))
+        (layout as BorderLayout).hgap = theme.px(6)
+        prompt.font = theme.monoFont
+        prompt.foreground = theme.secondary
+        field.font = theme.monoFont
+        field.background = theme.inputBackground
+        field.foreground = theme.foreground
+        field.caretColor = theme.foreground
+        field.border = BorderFactory.createCompoundBorder(
+            BorderFactory.createLineBorder(theme.controlBorder),
+            BorderFactory.createEmptyBorder(theme.px(3), theme.px(6), theme.px(3), theme.px(6)),
+        )
+    }
+
+    override fun paintComponent(g: Graphics) {
+        super.paintComponent(g)
+        g.color = WaveTheme.current.separator
+        g.fillRect(0, 0, width, 1)
     }
 
     fun submit() {
@@ -60,6 +78,21 @@ class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout(6, 0)
     fun setReady(ready: Boolean, why: String? = null) {
         field.isEnabled = ready
         prompt.isEnabled = ready
-        field.toolTipText = if (ready) "Run a command with the core's Bash tool (Enter). Up/Down: history." else why
+        field.toolTipText = if (ready) WaveBundle.message("input.tooltip") else why
+    }
+
+    /** A text field that shows [placeholder] in the secondary colour while it is empty. */
+    class PlaceholderField(val placeholder: String) : JTextField() {
+        override fun paintComponent(g: Graphics) {
+            super.paintComponent(g)
+            if (text.isNotEmpty()) return
+            val g2 = g.create() as Graphics2D
+            g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON)
+            g2.color = WaveTheme.current.secondary
+            g2.font = font
+            val fm = g2.fontMetrics
+            g2.drawString(placeholder, insets.left, (height - fm.height) / 2 + fm.ascent)
+            g2.dispose()
+        }
     }
 }

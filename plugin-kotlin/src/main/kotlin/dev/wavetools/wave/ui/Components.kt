@@ -1,168 +1,598 @@
 package dev.wavetools.wave.ui
 
+import java.awt.BasicStroke
 import java.awt.BorderLayout
 import java.awt.Color
+import java.awt.Component
+import java.awt.Container
 import java.awt.Cursor
 import java.awt.Dimension
 import java.awt.Font
 import java.awt.Graphics
 import java.awt.Graphics2D
+import java.awt.Insets
+import java.awt.LayoutManager
 import java.awt.RenderingHints
+import java.awt.event.ActionEvent
+import java.awt.event.FocusAdapter
+import java.awt.event.FocusEvent
+import java.awt.event.KeyEvent
 import java.awt.event.MouseAdapter
 import java.awt.event.MouseEvent
+import java.awt.font.TextAttribute
+import javax.swing.AbstractAction
 import javax.swing.BorderFactory
+import javax.swing.Icon
 import javax.swing.JButton
 import javax.swing.JComponent
 import javax.swing.JLabel
 import javax.swing.JPanel
-import javax.swing.JScrollPane
 import javax.swing.JTextPane
-import javax.swing.JViewport
+import javax.swing.KeyStroke
+import javax.swing.SwingConstants
 import javax.swing.text.DefaultStyledDocument
+import javax.swing.text.SimpleAttributeSet
+import javax.swing.text.StyleConstants
 
-/** A label that looks and acts like a hyperlink. */
-class LinkLabel(text: String, private val onClick: () -> Unit) : JLabel(text) {
+/** What a label's colour means; the theme says which colour that is. */
+enum class Tone {
+    NORMAL, SECONDARY, ERROR, WARNING, SUCCESS, RUNNING;
+
+    fun color(t: Theme): Color = when (this) {
+        NORMAL -> t.foreground
+        SECONDARY -> t.secondary
+        ERROR -> t.error
+        WARNING -> t.warning
+        SUCCESS -> t.success
+        RUNNING -> t.running
+    }
+}
+
+/** A one-line label in the UI font ([small]: the secondary size) whose colour follows [tone]. */
+open class ToneLabel(text: String = "", tone: Tone = Tone.NORMAL, private val small: Boolean = false) : JLabel(text) {
+    var tone: Tone = tone
+        set(value) {
+            field = value
+            foreground = value.color(WaveTheme.current)
+        }
+
     init {
-        foreground = WaveTheme.link
+        styled { t ->
+            font = if (small) t.smallFont else t.font
+            foreground = this.tone.color(t)
+        }
+    }
+}
+
+fun secondaryLabel(text: String): ToneLabel = ToneLabel(text, Tone.SECONDARY, small = true)
+
+/**
+ * A link, as the platform's ActionLink: link colour, underlined while hovered or focused, reachable
+ * with Tab and pressed with Enter or Space. [icon] sits before the text (the help link's). [isData]:
+ * the text is a name from the session (a file path), not an action's name in Title Case.
+ */
+class LinkLabel(text: String, icon: Icon? = null, val isData: Boolean = false, private val onClick: () -> Unit) : JLabel(text, icon, SwingConstants.LEADING) {
+    private var hovered = false
+
+    init {
+        isFocusable = true
         cursor = Cursor.getPredefinedCursor(Cursor.HAND_CURSOR)
+        styled { t ->
+            foreground = t.link
+            font = t.font
+            iconTextGap = t.px(4)
+        }
         addMouseListener(object : MouseAdapter() {
             override fun mouseClicked(e: MouseEvent) = onClick()
+            override fun mouseEntered(e: MouseEvent) { hovered = true; repaint() }
+            override fun mouseExited(e: MouseEvent) { hovered = false; repaint() }
         })
+        addFocusListener(object : FocusAdapter() {
+            override fun focusGained(e: FocusEvent) = repaint()
+            override fun focusLost(e: FocusEvent) = repaint()
+        })
+        for (key in listOf(KeyEvent.VK_ENTER, KeyEvent.VK_SPACE)) getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(key, 0), "activate")
+        actionMap.put("activate", object : AbstractAction() {
+            override fun actionPerformed(e: ActionEvent) = onClick()
+        })
+        getAccessibleContext().accessibleName = text
     }
 
     /** For tests and keyboard activation. */
     fun click() = onClick()
+
+    override fun getFont(): Font? {
+        // Called by JLabel's constructor too, before this class is initialised.
+        val f = super.getFont() ?: return null
+        if (!hovered && !isFocusOwner) return f
+        return f.deriveFont(mapOf(TextAttribute.UNDERLINE to TextAttribute.UNDERLINE_ON))
+    }
 }
 
 /** A small round status marker. */
-class StatusDot(var color: Color) : JComponent() {
-    init {
-        preferredSize = Dimension(10, 10)
-        minimumSize = preferredSize
-    }
-
-    override fun paintComponent(g: Graphics) {
-        val g2 = g as Graphics2D
-        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-        g2.color = color
-        val d = minOf(width, height) - 2
-        g2.fillOval((width - d) / 2, (height - d) / 2, d, d)
-    }
-}
-
-/** Read-only text with ANSI colours rendered, in the editor font. */
-class OutputPane(text: String) : JTextPane(DefaultStyledDocument()) {
-    init {
-        isEditable = false
-        font = WaveTheme.monospace
-        background = WaveTheme.cardBackground
-        border = BorderFactory.createEmptyBorder(4, 6, 4, 6)
-        AnsiRenderer.render(text, styledDocument, defaultBg = background)
-        caretPosition = 0
-    }
-
-    /** The visible text (without escape sequences). */
-    val plainText: String get() = document.getText(0, document.length)
-
-    /** Shows [range] of the text as a note rather than output (secondary colour, italic). */
-    fun markAsNote(range: IntRange) {
-        val attrs = javax.swing.text.SimpleAttributeSet()
-        javax.swing.text.StyleConstants.setForeground(attrs, WaveTheme.secondary)
-        javax.swing.text.StyleConstants.setItalic(attrs, true)
-        styledDocument.setCharacterAttributes(range.first, range.last - range.first + 1, attrs, false)
-    }
-
-    /** Lines are never wrapped, as in a terminal: wider text scrolls sideways. */
-    override fun getScrollableTracksViewportWidth(): Boolean = parent !is JViewport || ui.getPreferredSize(this).width <= parent.width
-}
-
-/**
- * Output in a frame at most [maxLines] lines tall (plus a horizontal scrollbar when a line is
- * wider than the card). Output taller than that starts scrolled to its end when [showEnd] — the
- * end is where a command's summary and errors are — and the rest is a scroll away.
- */
-class OutputScroll(val pane: OutputPane, private val maxLines: Int, private val showEnd: Boolean) :
-    JScrollPane(pane, VERTICAL_SCROLLBAR_AS_NEEDED, HORIZONTAL_SCROLLBAR_AS_NEEDED) {
-    /** Where this frame last scrolled the view to, while the person has not scrolled it elsewhere. */
-    private var placedAt: Int? = null
-    private var sizedForWidth = -1
-
-    init {
-        border = BorderFactory.createLineBorder(WaveTheme.border)
-        alignmentX = LEFT_ALIGNMENT
-    }
-
-    private val capHeight: Int get() = maxLines * pane.getFontMetrics(pane.font).height + pane.insets.top + pane.insets.bottom
-
-    override fun getPreferredSize(): Dimension {
-        val view = pane.preferredSize
-        val frame = insets
-        val tall = view.height > capHeight
-        // Whether a horizontal bar shows depends on the width the card gives; until laid out, assume none.
-        val room = width - frame.left - frame.right - (if (tall) verticalScrollBar.preferredSize.width else 0)
-        val wide = width > 0 && view.width > room
-        val height = minOf(view.height, capHeight) + frame.top + frame.bottom + (if (wide) horizontalScrollBar.preferredSize.height else 0)
-        return Dimension(200, height)
-    }
-
-    override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
-
-    override fun doLayout() {
-        super.doLayout()
-        // The height depends on the width (a horizontal bar or not): once the width is known, let
-        // the card ask again — after this layout pass, so the invalidation reaches the feed. A
-        // JScrollPane is its own validate root, so it is the parent that is revalidated.
-        if (width > 0 && width != sizedForWidth) {
-            sizedForWidth = width
-            if (preferredSize.height != height) javax.swing.SwingUtilities.invokeLater { (parent as? JComponent)?.revalidate() }
+class StatusDot(tone: Tone) : JComponent() {
+    var tone: Tone = tone
+        set(value) {
+            field = value
+            repaint()
         }
-        val extent = viewport.extentSize.height
-        val full = pane.preferredSize.height
-        val position = viewport.viewPosition
-        if (showEnd && extent > 0 && (placedAt == null || placedAt == position.y)) {
-            val y = maxOf(0, full - extent)
-            if (y != position.y) viewport.viewPosition = java.awt.Point(position.x, y)
-            placedAt = y
-        }
-    }
-}
 
-fun smallButton(text: String, tooltip: String? = null, action: () -> Unit): JButton = JButton(text).apply {
-    isFocusable = true
-    toolTipText = tooltip
-    font = WaveTheme.font.deriveFont(WaveTheme.font.size2D - 1f)
-    margin = java.awt.Insets(1, 8, 1, 8)
-    addActionListener { action() }
-}
-
-fun secondaryLabel(text: String): JLabel = JLabel(text).apply {
-    foreground = WaveTheme.secondary
-    font = WaveTheme.font.deriveFont(WaveTheme.font.size2D - 1f)
-}
-
-fun monoLabel(text: String, bold: Boolean = false): JLabel = JLabel(text).apply {
-    font = WaveTheme.monospace.deriveFont(if (bold) Font.BOLD else Font.PLAIN)
-    foreground = WaveTheme.foreground
-}
-
-/** A panel with a rounded border in the theme's colours; the frame of every card. */
-open class CardPanel : JPanel(BorderLayout()) {
-    /** Full width, own height: in the feed's vertical box a card never stretches. */
-    override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
-
-    init {
-        isOpaque = false
-        border = BorderFactory.createEmptyBorder(6, 8, 6, 8)
-    }
+    override fun getPreferredSize(): Dimension = WaveTheme.current.px(8).let { Dimension(it, it) }
+    override fun getMinimumSize(): Dimension = preferredSize
 
     override fun paintComponent(g: Graphics) {
         val g2 = g.create() as Graphics2D
         g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-        g2.color = WaveTheme.cardBackground
-        g2.fillRoundRect(0, 0, width - 1, height - 1, 10, 10)
-        g2.color = WaveTheme.border
-        g2.drawRoundRect(0, 0, width - 1, height - 1, 10, 10)
+        g2.color = tone.color(WaveTheme.current)
+        val d = minOf(width, height)
+        g2.fillOval((width - d) / 2, (height - d) / 2, d, d)
+        g2.dispose()
+    }
+}
+
+/**
+ * An icon button as the platform's toolbar ActionButton: flat, a rounded background while hovered
+ * or pressed (or [selected], for a toggle), the action's name in the tooltip. Focusable; Enter and
+ * Space press it.
+ */
+class IconButton(private val iconOf: (Theme) -> Icon, name: String, description: String? = null, private val onClick: () -> Unit) : JComponent() {
+    private var hovered = false
+    private var pressed = false
+
+    var selected: Boolean = false
+        set(value) {
+            field = value
+            repaint()
+        }
+
+    init {
+        isFocusable = true
+        toolTipText = if (description != null) "$name — $description" else name
+        getAccessibleContext().accessibleName = name
+        addMouseListener(object : MouseAdapter() {
+            override fun mouseEntered(e: MouseEvent) { hovered = true; repaint() }
+            override fun mouseExited(e: MouseEvent) { hovered = false; pressed = false; repaint() }
+            override fun mousePressed(e: MouseEvent) { if (isEnabled) { pressed = true; repaint() } }
+            override fun mouseReleased(e: MouseEvent) {
+                val inside = pressed && contains(e.point)
+                pressed = false
+                repaint()
+                if (inside) click()
+            }
+        })
+        addFocusListener(object : FocusAdapter() {
+            override fun focusGained(e: FocusEvent) = repaint()
+            override fun focusLost(e: FocusEvent) = repaint()
+        })
+        for (key in listOf(KeyEvent.VK_ENTER, KeyEvent.VK_SPACE)) getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(key, 0), "press")
+        actionMap.put("press", object : AbstractAction() {
+            override fun actionPerformed(e: ActionEvent) = click()
+        })
+    }
+
+    fun click() {
+        if (isEnabled) onClick()
+    }
+
+    /** Screen readers hear a button with the action's name. */
+    override fun getAccessibleContext(): javax.accessibility.AccessibleContext {
+        if (accessibleContext == null) {
+            accessibleContext = object : AccessibleJComponent() {
+                override fun getAccessibleRole() = javax.accessibility.AccessibleRole.PUSH_BUTTON
+            }
+        }
+        return accessibleContext
+    }
+
+    override fun setEnabled(enabled: Boolean) {
+        super.setEnabled(enabled)
+        repaint()
+    }
+
+    override fun getPreferredSize(): Dimension = WaveTheme.current.px(24).let { Dimension(it, it) }
+    override fun getMinimumSize(): Dimension = preferredSize
+    override fun getMaximumSize(): Dimension = preferredSize
+
+    override fun paintComponent(g: Graphics) {
+        val t = WaveTheme.current
+        val g2 = g.create() as Graphics2D
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+        val arc = t.px(6)
+        val fill = when {
+            !isEnabled -> null
+            pressed || selected -> t.pressedBackground
+            hovered -> t.hoverBackground
+            else -> null
+        }
+        if (fill != null) {
+            g2.color = fill
+            g2.fillRoundRect(0, 0, width, height, arc, arc)
+        }
+        if (isFocusOwner) {
+            g2.color = t.focusColor
+            g2.stroke = BasicStroke(t.px(2).toFloat())
+            g2.drawRoundRect(1, 1, width - 2, height - 2, arc, arc)
+        }
+        val icon = iconOf(t)
+        if (!isEnabled) g2.composite = java.awt.AlphaComposite.getInstance(java.awt.AlphaComposite.SRC_OVER, 0.4f)
+        icon.paintIcon(this, g2, (width - icon.iconWidth) / 2, (height - icon.iconHeight) / 2)
+        g2.dispose()
+    }
+}
+
+/**
+ * One control of a card (Move to Background, Stop): a text button where there is room, an icon
+ * button with the same name in its tooltip where there is not. Both press the same action and
+ * share enabled, visible and text.
+ */
+class CardAction(label: String, iconOf: (Theme) -> Icon, private val tooltip: String, private val onClick: () -> Unit) {
+    var label: String = label
+        set(value) {
+            field = value
+            textButton.text = value
+            iconButton.toolTipText = "$value — $tooltip"
+            iconButton.getAccessibleContext().accessibleName = value
+        }
+
+    val textButton: JButton = smallButton(label, tooltip) { onClick() }
+    val iconButton = IconButton(iconOf, label, tooltip) { onClick() }
+
+    var isEnabled: Boolean = true
+        set(value) {
+            field = value
+            textButton.isEnabled = value
+            iconButton.isEnabled = value
+        }
+
+    var isVisible: Boolean = true
+        set(value) {
+            field = value
+            textButton.isVisible = value
+            iconButton.isVisible = value
+        }
+
+    fun click() {
+        if (isEnabled) onClick()
+    }
+}
+
+/** A button in the UI font, sized as the platform's (no bold, no oversized margins). */
+fun smallButton(text: String, tooltip: String? = null, action: () -> Unit): JButton = JButton(text).apply {
+    isFocusable = true
+    toolTipText = tooltip
+    styled { t -> font = t.font }
+    addActionListener { action() }
+}
+
+/**
+ * Lays components out left to right and wraps to the next line when the width runs out, the way
+ * text wraps; unlike FlowLayout it reports the wrapped height, so a parent gives it room, and it
+ * narrows a component wider than a whole line to the line (a label then ends with "…").
+ */
+class WrapLayout(private val hgap: Int = 8, private val vgap: Int = 2) : LayoutManager {
+    override fun addLayoutComponent(name: String?, comp: Component?) {}
+    override fun removeLayoutComponent(comp: Component?) {}
+
+    override fun preferredLayoutSize(parent: Container): Dimension = size(parent, availableWidth(parent))
+    override fun minimumLayoutSize(parent: Container): Dimension = size(parent, availableWidth(parent)).let { Dimension(0, it.height) }
+
+    private fun availableWidth(parent: Container): Int {
+        val insets = parent.insets
+        // Before the first layout the parent has no width: lay out on one line.
+        return if (parent.width > 0) parent.width - insets.left - insets.right else Int.MAX_VALUE
+    }
+
+    private fun gapX() = WaveTheme.current.px(hgap)
+    private fun gapY() = WaveTheme.current.px(vgap)
+
+    private fun rows(parent: Container, width: Int): List<List<Pair<Component, Dimension>>> {
+        val rows = mutableListOf<MutableList<Pair<Component, Dimension>>>()
+        var row = mutableListOf<Pair<Component, Dimension>>()
+        var x = 0
+        for (c in parent.components) {
+            if (!c.isVisible) continue
+            val pref = c.preferredSize
+            val w = minOf(pref.width, width)
+            if (row.isNotEmpty() && x + gapX() + w > width) {
+                rows += row
+                row = mutableListOf()
+                x = 0
+            }
+            x += (if (row.isEmpty()) 0 else gapX()) + w
+            row += c to Dimension(w, pref.height)
+        }
+        if (row.isNotEmpty()) rows += row
+        return rows
+    }
+
+    private fun size(parent: Container, width: Int): Dimension {
+        val insets = parent.insets
+        val rows = rows(parent, width)
+        val w = rows.maxOfOrNull { r -> r.sumOf { it.second.width } + gapX() * (r.size - 1) } ?: 0
+        val h = rows.sumOf { r -> r.maxOf { it.second.height } } + gapY() * (rows.size - 1).coerceAtLeast(0)
+        return Dimension(w + insets.left + insets.right, h + insets.top + insets.bottom)
+    }
+
+    override fun layoutContainer(parent: Container) {
+        val insets = parent.insets
+        val width = (parent.width - insets.left - insets.right).coerceAtLeast(0)
+        var y = insets.top
+        for (row in rows(parent, width)) {
+            val h = row.maxOf { it.second.height }
+            var x = insets.left
+            for ((c, d) in row) {
+                c.setBounds(x, y + (h - d.height) / 2, d.width, d.height)
+                x += d.width + gapX()
+            }
+            y += h + gapY()
+        }
+    }
+}
+
+/** A transparent panel with a [WrapLayout]. */
+fun wrapRow(vararg children: Component, hgap: Int = 8, vgap: Int = 2): JPanel = JPanel(WrapLayout(hgap, vgap)).apply {
+    isOpaque = false
+    children.forEach { add(it) }
+}
+
+/**
+ * Text that wraps at word boundaries to the width it is given (warnings, reasons, descriptions):
+ * never cut mid-word, never wider than its parent. `code` in backticks shows in the editor font on
+ * the code background, as the core's Markdown means it ([markdown]).
+ */
+class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: Boolean = false, private val markdown: Boolean = false, private val mono: Boolean = false) :
+    JTextPane(DefaultStyledDocument()), Themed {
+    /** A property whose change renders the text again. */
+    private fun <T> rendering(initial: T) = kotlin.properties.Delegates.observable(initial) { _, _, _ -> render(WaveTheme.current) }
+
+    var source: String by rendering(text)
+    var tone: Tone by rendering(tone)
+    var bold: Boolean by rendering(false)
+
+    /** Lines after the first of each paragraph start this many pixels further in (a bullet list). */
+    var hangingIndent: Int by rendering(0)
+
+    /** Centred lines (an empty state's reason). */
+    var centered: Boolean by rendering(false)
+
+    init {
+        editorKit = WrapAnywhereKit()
+        isEditable = false
+        isOpaque = false
+        isFocusable = false
+        border = BorderFactory.createEmptyBorder()
+        margin = Insets(0, 0, 0, 0)
+        alignmentX = LEFT_ALIGNMENT
+        render(WaveTheme.current)
+    }
+
+    /** The text as shown (backticks gone). */
+    val plainText: String get() = document.getText(0, document.length)
+
+    override fun themeChanged(theme: Theme) = render(theme)
+
+    private fun render(t: Theme) {
+        val base = if (mono) t.monoFont else if (small) t.smallFont else t.font
+        font = base
+        foreground = tone.color(t)
+        val doc = styledDocument
+        doc.remove(0, doc.length)
+        val plain = SimpleAttributeSet().apply {
+            StyleConstants.setFontFamily(this, base.family)
+            StyleConstants.setFontSize(this, base.size)
+            StyleConstants.setForeground(this, tone.color(t))
+            StyleConstants.setBold(this, bold)
+        }
+        val code = SimpleAttributeSet(plain).apply {
+            StyleConstants.setFontFamily(this, t.monoFont.family)
+            StyleConstants.setBackground(this, t.codeBackground)
+        }
+        for (run in if (markdown) InlineCode.split(source) else listOf(InlineCode.Run(source, false))) {
+            doc.insertString(doc.length, run.text, if (run.code) code else plain)
+        }
+        val paragraph = SimpleAttributeSet().apply {
+            StyleConstants.setAlignment(this, if (centered) StyleConstants.ALIGN_CENTER else StyleConstants.ALIGN_LEFT)
+            StyleConstants.setLeftIndent(this, hangingIndent.toFloat())
+            StyleConstants.setFirstLineIndent(this, -hangingIndent.toFloat())
+        }
+        doc.setParagraphAttributes(0, doc.length, paragraph, false)
+        revalidate()
+        repaint()
+    }
+
+    private var boundsWidth = -1
+
+    override fun setBounds(x: Int, y: Int, width: Int, height: Int) {
+        super.setBounds(x, y, width, height)
+        // Wrapped text is as tall as its width makes it: when the width changed, let the parent ask again.
+        if (width != boundsWidth) {
+            boundsWidth = width
+            if (width > 0 && preferredSize.height != height) javax.swing.SwingUtilities.invokeLater { parent?.let { (it as? JComponent)?.revalidate() } }
+        }
+    }
+
+    override fun getMinimumSize(): Dimension = Dimension(0, super.getMinimumSize().height)
+}
+
+/**
+ * Wrapping as people expect for commands and paths: at spaces where it can, and inside a word only
+ * when the word alone is wider than the line (Swing would otherwise let it run past the edge).
+ */
+class WrapAnywhereKit : javax.swing.text.StyledEditorKit() {
+    private val factory = javax.swing.text.ViewFactory { elem ->
+        when (elem.name) {
+            javax.swing.text.AbstractDocument.ContentElementName -> object : javax.swing.text.LabelView(elem) {
+                override fun getMinimumSpan(axis: Int): Float = if (axis == javax.swing.text.View.X_AXIS) 0f else super.getMinimumSpan(axis)
+            }
+            javax.swing.text.AbstractDocument.ParagraphElementName -> javax.swing.text.ParagraphView(elem)
+            javax.swing.text.AbstractDocument.SectionElementName -> javax.swing.text.BoxView(elem, javax.swing.text.View.Y_AXIS)
+            javax.swing.text.StyleConstants.ComponentElementName -> javax.swing.text.ComponentView(elem)
+            javax.swing.text.StyleConstants.IconElementName -> javax.swing.text.IconView(elem)
+            else -> javax.swing.text.LabelView(elem)
+        }
+    }
+
+    override fun getViewFactory(): javax.swing.text.ViewFactory = factory
+
+    override fun createDefaultDocument(): javax.swing.text.Document = DefaultStyledDocument(ThemeStyleContext())
+}
+
+/**
+ * Styled text asks its StyleContext for a font by family name, which makes a new font without
+ * the fallback the theme's fonts carry (the IDE's fonts draw a character the main font lacks from
+ * another font; a font made by name draws a box). This context derives from the theme's fonts.
+ */
+class ThemeStyleContext : javax.swing.text.StyleContext() {
+    override fun getFont(family: String, style: Int, size: Int): Font {
+        val t = WaveTheme.current
+        for (base in listOf(t.monoFont, t.font, t.smallFont)) {
+            if (base.family == family) return base.deriveFont(style, size.toFloat())
+        }
+        return super.getFont(family, style, size)
+    }
+}
+
+/** `code` spans in the core's one-line Markdown. */
+object InlineCode {
+    data class Run(val text: String, val code: Boolean)
+
+    /** Splits [text] at backticks; an unmatched backtick is shown as it is. */
+    fun split(text: String): List<Run> {
+        val runs = mutableListOf<Run>()
+        var i = 0
+        val plain = StringBuilder()
+        while (i < text.length) {
+            val c = text[i]
+            if (c == '`') {
+                val end = text.indexOf('`', i + 1)
+                if (end > i + 1) {
+                    if (plain.isNotEmpty()) { runs += Run(plain.toString(), false); plain.setLength(0) }
+                    runs += Run(text.substring(i + 1, end), true)
+                    i = end + 1
+                    continue
+                }
+            }
+            plain.append(c)
+            i++
+        }
+        if (plain.isNotEmpty()) runs += Run(plain.toString(), false)
+        return runs
+    }
+}
+
+/**
+ * A card in the feed: one rounded border in the theme's card colours around its content. Cards
+ * never nest; what sits inside (output, approval) is set apart by its fill, not another border.
+ */
+open class CardPanel : JPanel(BorderLayout()), Themed {
+    /** Full width, own height: in the feed's vertical box a card never stretches. */
+    override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
+
+    /** The border colour; an approval waiting for the person draws it in the warning colour. */
+    protected open fun borderColor(t: Theme): Color = t.cardBorder
+
+    init {
+        isOpaque = false
+        themeChanged(WaveTheme.current)
+    }
+
+    override fun themeChanged(theme: Theme) {
+        border = BorderFactory.createEmptyBorder(theme.px(8), theme.px(10), theme.px(8), theme.px(10))
+    }
+
+    override fun paintComponent(g: Graphics) {
+        val t = WaveTheme.current
+        val g2 = g.create() as Graphics2D
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+        val arc = t.px(10)
+        g2.color = t.cardBackground
+        g2.fillRoundRect(0, 0, width - 1, height - 1, arc, arc)
+        g2.color = borderColor(t)
+        g2.drawRoundRect(0, 0, width - 1, height - 1, arc, arc)
         g2.dispose()
         super.paintComponent(g)
     }
+}
+
+/** A filled, rounded area inside a card (an approval, a banner); no border of its own. [fill] null: no fill. */
+open class FilledPanel(layout: LayoutManager, private val fill: (Theme) -> Color?) : JPanel(layout) {
+    init {
+        isOpaque = false
+    }
+
+    override fun paintComponent(g: Graphics) {
+        val t = WaveTheme.current
+        val color = fill(t)
+        if (color != null) {
+            val g2 = g.create() as Graphics2D
+            g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+            g2.color = color
+            val arc = t.px(8)
+            g2.fillRoundRect(0, 0, width, height, arc, arc)
+            g2.dispose()
+        }
+        super.paintComponent(g)
+    }
+}
+
+/** An icon in front of wrapping text, top-aligned (a warning, a note). */
+class IconText(private val iconOf: (Theme) -> Icon, val text: TextBlock) : JPanel(BorderLayout()) {
+    private val iconLabel = JLabel()
+
+    init {
+        isOpaque = false
+        alignmentX = LEFT_ALIGNMENT
+        iconLabel.verticalAlignment = SwingConstants.TOP
+        iconLabel.styled { t -> icon = iconOf(t); border = BorderFactory.createEmptyBorder(t.px(1), 0, 0, t.px(6)) }
+        add(iconLabel, BorderLayout.WEST)
+        add(text, BorderLayout.CENTER)
+    }
+}
+
+/**
+ * A collapsed section: a "Details" link with a chevron that shows or hides [content]. The
+ * [summary] next to it says what is inside without opening it.
+ */
+class DetailsSection(title: String, summary: String?, private val content: JComponent, centered: Boolean = false) : JPanel(BorderLayout()) {
+    val toggle = LinkLabel(title, null) { setExpanded(!expanded) }
+    val summaryLabel = secondaryLabel(summary ?: "")
+    var expanded = false
+        private set
+
+    init {
+        isOpaque = false
+        alignmentX = LEFT_ALIGNMENT
+        toggle.styled { t -> icon = t.icons.collapsed; foreground = t.link; font = t.smallFont }
+        summaryLabel.isVisible = !summary.isNullOrBlank()
+        add(if (centered) JPanel(java.awt.FlowLayout(java.awt.FlowLayout.CENTER, 0, 0)).apply { isOpaque = false; add(toggle) } else wrapRow(toggle, summaryLabel, hgap = 6), BorderLayout.NORTH)
+        content.isVisible = false
+        add(content, BorderLayout.CENTER)
+    }
+
+    fun setExpanded(value: Boolean) {
+        expanded = value
+        content.isVisible = value
+        toggle.styled { t -> icon = if (expanded) t.icons.expanded else t.icons.collapsed; foreground = t.link; font = t.smallFont }
+        revalidate()
+        repaint()
+    }
+}
+
+/** A vertical stack of left-aligned rows, each as wide as the stack; [gapAbove] px above it while it has visible rows. */
+fun verticalStack(gapAbove: Int = 0): JPanel = object : JPanel() {
+    override fun getInsets(): Insets {
+        val top = if (gapAbove > 0 && components.any { it.isVisible }) WaveTheme.current.px(gapAbove) else 0
+        return Insets(top, 0, 0, 0)
+    }
+}.apply {
+    isOpaque = false
+    layout = javax.swing.BoxLayout(this, javax.swing.BoxLayout.Y_AXIS)
+    alignmentX = Component.LEFT_ALIGNMENT
+}
+
+/** Adds [c] left-aligned (BoxLayout lines children up by their alignment). */
+fun JPanel.addRow(c: JComponent): JComponent {
+    c.alignmentX = Component.LEFT_ALIGNMENT
+    add(c)
+    return c
 }

@@ -32,49 +32,53 @@ class DiffView(val model: DiffModel) : JComponent() {
         l.highlights.map { Span(i, it, wordColor(l.kind)) }
     }
 
-    fun lineBackground(kind: DiffLine.Kind): Color? = when (kind) {
-        DiffLine.Kind.ADDED -> WaveTheme.addedBackground
-        DiffLine.Kind.REMOVED -> WaveTheme.removedBackground
+    /** The colour scheme's diff colour behind a whole line. */
+    fun lineBackground(kind: DiffLine.Kind, t: Theme = WaveTheme.current): Color? = when (kind) {
+        DiffLine.Kind.ADDED -> t.diffAddedLine
+        DiffLine.Kind.REMOVED -> t.diffRemovedLine
         DiffLine.Kind.CONTEXT -> null
     }
 
-    private fun wordColor(kind: DiffLine.Kind) = if (kind == DiffLine.Kind.ADDED) WaveTheme.addedWord else WaveTheme.removedWord
+    private fun wordColor(kind: DiffLine.Kind, t: Theme = WaveTheme.current) = if (kind == DiffLine.Kind.ADDED) t.diffAddedWord else t.diffRemovedWord
 
     init {
-        font = WaveTheme.monospace
         isOpaque = true
+        styled { t -> font = t.monoFont }
     }
+
+    val lineHeight: Int get() = getFontMetrics(font).height
 
     private val gutterDigits = maxOf(2, rows.maxOfOrNull { maxOf(it.line?.oldNumber ?: 0, it.line?.newNumber ?: 0) }?.toString()?.length ?: 2)
 
     override fun getPreferredSize(): Dimension {
         val fm = getFontMetrics(font)
         val widest = rows.maxOfOrNull { fm.stringWidth(it.line?.text ?: "") } ?: 0
-        return Dimension(gutterWidth() + widest + 24, rows.size * fm.height + 4)
+        return Dimension(gutterWidth() + widest + WaveTheme.current.px(12), rows.size * fm.height)
     }
 
-    private fun gutterWidth(): Int = getFontMetrics(font).charWidth('0') * (gutterDigits * 2 + 3) + 8
+    private fun gutterWidth(): Int = getFontMetrics(font).charWidth('0') * (gutterDigits * 2 + 3) + WaveTheme.current.px(8)
 
     override fun paintComponent(g: Graphics) {
+        val t = WaveTheme.current
         val g2 = g as Graphics2D
         g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON)
         g2.font = font
         val fm = g2.fontMetrics
         val h = fm.height
-        g2.color = WaveTheme.cardBackground
+        g2.color = t.outputBackground
         g2.fillRect(0, 0, width, height)
         val gutter = gutterWidth()
         val cw = fm.charWidth('0')
         rows.forEachIndexed { i, row ->
-            val y = 2 + i * h
+            val y = i * h
             val line = row.line
             if (row.separator || line == null) {
-                g2.color = WaveTheme.secondary
+                g2.color = t.secondary
                 g2.drawString("⋯", gutter, y + fm.ascent)
                 return@forEachIndexed
             }
-            lineBackground(line.kind)?.let { g2.color = it; g2.fillRect(0, y, width, h) }
-            g2.color = WaveTheme.secondary
+            lineBackground(line.kind, t)?.let { g2.color = it; g2.fillRect(0, y, width, h) }
+            g2.color = t.secondary
             val old = line.oldNumber?.toString()?.padStart(gutterDigits) ?: " ".repeat(gutterDigits)
             val new = line.newNumber?.toString()?.padStart(gutterDigits) ?: " ".repeat(gutterDigits)
             g2.drawString("$old $new", 4, y + fm.ascent)
@@ -83,10 +87,10 @@ class DiffView(val model: DiffModel) : JComponent() {
             for (r in line.highlights) {
                 val x0 = gutter + fm.stringWidth(line.text.substring(0, r.first))
                 val x1 = gutter + fm.stringWidth(line.text.substring(0, r.last + 1))
-                g2.color = wordColor(line.kind)
+                g2.color = wordColor(line.kind, t)
                 g2.fillRoundRect(x0, y + 1, x1 - x0, h - 2, 4, 4)
             }
-            g2.color = WaveTheme.foreground
+            g2.color = t.outputForeground
             g2.drawString(line.text, gutter, y + fm.ascent)
         }
     }

@@ -44,7 +44,14 @@ object Format {
         return if (line.length > max) line.take(max - 1) + "…" else line
     }
 
-    fun html(s: String): String = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    /** The first [max] lines of [s] (a long error stays readable in a card; the tooltip or file has the rest). */
+    fun firstLines(s: String, max: Int): String {
+        val lines = s.trimEnd().lines()
+        return if (lines.size <= max) lines.joinToString("\n") else lines.take(max).joinToString("\n") + "\n…"
+    }
+
+    /** [s] on one line: line breaks shown as ⏎, so a multi-line command stays one line in a header. */
+    fun oneLine(s: String): String = s.trim().replace(Regex("""\s*\r?\n\s*"""), " ⏎ ")
 }
 
 /** `path:line[:col]` references in tool output (grep results, compiler errors). */

@@ -4,35 +4,16 @@ import dev.wavetools.wave.bridge.ShellCommandResult
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
-import java.awt.BorderLayout
-import java.awt.FlowLayout
-import java.awt.GridBagConstraints
-import java.awt.GridBagLayout
-import java.awt.Insets
-import java.time.Clock
-import javax.swing.BoxLayout
-import javax.swing.JButton
-import javax.swing.JComponent
-import javax.swing.JLabel
-import javax.swing.JPanel
-import javax.swing.Timer
 
 /**
- * A `run_shell_command` call. Unlike Bash, this tool's seed asks for live output: while it runs
- * the card shows the latest output tail from `tool/progress` (the core sends at most one a second),
- * then the result's fields — Command, Directory, Stdout, Stderr, Error, Exit Code, Signal,
- * Background PIDs, Process Group PGID — from `structuredContent`.
+ * A `run_shell_command` call: the Bash card's header, status and footer. Unlike Bash this tool
+ * shows live output: while it runs, the latest output tail from `tool/progress` (the core sends at
+ * most one a second). When it ends, its output (stdout, or stderr when there is nothing else) and
+ * what went wrong; the other fields of the result — directory, stderr, signal, background
+ * processes, process group — are in a collapsed Details section.
  */
-class ShellCommandCard(started: ToolStarted, actions: CallActions, clock: Clock = Clock.systemUTC()) : ToolCallCard(started, actions, clock) {
-    val command: String = arg("command") ?: ""
-    val description: String? = arg("description")
-    val directory: String? = arg("directory")
-
-    val statusLabel = JLabel()
-    val statusDot = StatusDot(WaveTheme.running)
-    val stopButton: JButton = smallButton("Stop", "Stop the command and every process in its group") { requestStop() }
-    private val body = JPanel().apply { isOpaque = false; layout = BoxLayout(this, BoxLayout.Y_AXIS) }
-    private val timer = Timer(1000) { tick() }
+class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard(started, context) {
+    val directory: String? = arg("directory")?.takeIf { it.isNotBlank() }
 
     /** The live tail while running: the last `tool/progress` message. */
     var tail: OutputPane? = null
@@ -42,92 +23,99 @@ class ShellCommandCard(started: ToolStarted, actions: CallActions, clock: Clock 
     var result: ShellCommandResult? = null
         private set
 
-    /** The result's fields as shown, by name (what the tests read). */
+    /** The output shown in the card when it ended. */
+    var output: OutputPane? = null
+        private set
+
+    var details: DetailsSection? = null
+        private set
+
+    /** The result's fields by the names the model reads (what the tests compare with the result text). */
     val fieldValues = LinkedHashMap<String, String>()
-    private var lastProgressSeconds: Long? = null
 
     init {
-        val sub = listOfNotNull(description?.takeIf { it.isNotBlank() }, directory?.takeIf { it.isNotBlank() }?.let { "in $it" })
-        add(commandHeader(command, sub.joinToString(" · "), statusDot, statusLabel, stopButton), BorderLayout.NORTH)
-        add(body, BorderLayout.CENTER)
-        refreshButtons()
-        tick()
-        timer.start()
-    }
-
-    override fun tick() = showElapsed(statusLabel)
-
-    fun refreshButtons() {
-        stopButton.isVisible = isRunning
-        stopButton.isEnabled = isRunning && actions.canControl(callId)
-    }
-
-    fun requestStop() {
-        if (!stopButton.isEnabled) return
-        stopButton.isEnabled = false
-        stopButton.text = "Stopping…"
-        actions.stop(callId)
+        buildHeader()
+        directory?.let { commandLabel.toolTipText = WaveBundle.message("card.shell.commandIn.tooltip", command, it) }
     }
 
     /** A `tool/progress` for this call: the output tail replaces the previous one. */
     fun progress(event: ToolProgress) {
         if (!isRunning) return
         progressCount++
-        lastProgressSeconds = event.progress?.toLong()
         val text = event.message ?: return
         val pane = OutputPane(text.trimEnd('\n'))
         tail = pane
         body.removeAll()
-        body.add(secondaryLabel("Latest output" + (lastProgressSeconds?.let { " after ${it} s" } ?: "")).apply { alignmentX = LEFT_ALIGNMENT })
-        body.add(OutputScroll(pane, TAIL_LINES, showEnd = true))
+        val seconds = event.progress?.toLong()
+        body.addRow(secondaryLabel(if (seconds != null) WaveBundle.message("card.shell.latestOutputAfter.text", seconds) else WaveBundle.message("card.shell.latestOutput.text")))
+        body.addRow(outputArea(pane, TAIL_LINES, showEnd = true))
+        if (footer.softWrapToggle == null) addSoftWrapToggle()
         revalidate()
         repaint()
     }
 
     override fun onFinished(event: ToolFinished) {
-        timer.stop()
         val r = ShellCommandResult.from(event.result)
         result = r
         tail = null
-        refreshButtons()
+        val (text, tone) = when {
+            r.interrupted -> WaveBundle.message("card.status.interrupted") to Tone.WARNING
+            r.timedOut -> WaveBundle.message("card.status.timedOut") to Tone.ERROR
+            r.signal != null -> WaveBundle.message("card.status.killedBy", r.signalName ?: r.signal.toString()) to Tone.ERROR
+            r.exitCode != null -> WaveBundle.message("card.status.exit", r.exitCode) to (if (r.exitCode == 0) Tone.SUCCESS else Tone.ERROR)
+            r.error != null -> WaveBundle.message("card.status.failed") to Tone.ERROR
+            else -> WaveBundle.message("card.status.done") to Tone.SUCCESS
+        }
+        showOutcome(text, tone)
         body.removeAll()
-        val (text, color) = when {
-            r.interrupted -> "Interrupted" to WaveTheme.warning
-            r.timedOut -> "Timed out" to WaveTheme.error
-            r.signal != null -> "Killed by ${r.signalName ?: "signal ${r.signal}"}" to WaveTheme.error
-            r.exitCode != null -> "Exit ${r.exitCode}" to (if (r.exitCode == 0) WaveTheme.success else WaveTheme.error)
-            r.error != null -> "Failed" to WaveTheme.error
-            else -> "Done" to WaveTheme.success
-        }
-        statusLabel.text = "$text · ${Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs)}"
-        statusLabel.foreground = color
-        statusDot.color = color
-        val grid = JPanel(GridBagLayout()).apply { isOpaque = false; alignmentX = LEFT_ALIGNMENT }
+        footer.clear()
         fieldValues.clear()
-        r.fields().forEachIndexed { row, (name, value) ->
-            fieldValues[name] = value
-            val c = GridBagConstraints().apply { gridy = row; anchor = GridBagConstraints.NORTHWEST; insets = Insets(1, 0, 1, 8) }
-            grid.add(secondaryLabel("$name:"), c.apply { gridx = 0; weightx = 0.0; fill = GridBagConstraints.NONE })
-            grid.add(valueComponent(name, value, r), c.apply { gridx = 1; weightx = 1.0; fill = GridBagConstraints.HORIZONTAL })
+        r.fields().forEach { (name, value) -> fieldValues[name] = value }
+
+        val stdout = r.stdout.trimEnd('\n')
+        val stderr = r.stderr.trimEnd('\n')
+        // stdout is the output; when there is none, stderr is (a failing command often writes only there).
+        val stderrIsMain = stdout.isEmpty() && stderr.isNotEmpty()
+        val main = if (stderrIsMain) stderr else stdout
+        if (main.isNotEmpty()) {
+            val pane = OutputPane(main)
+            output = pane
+            body.addRow(outputArea(pane, OUTPUT_LINES, showEnd = true))
+            addSoftWrapToggle()
         }
-        body.add(grid)
-        val files = listOfNotNull(r.stdoutPath?.let { "stdout" to it }, r.stderrPath?.let { "stderr" to it })
-        if (files.isNotEmpty()) {
-            val footer = JPanel(FlowLayout(FlowLayout.LEFT, 10, 2)).apply { isOpaque = false; alignmentX = LEFT_ALIGNMENT }
-            files.forEach { (what, path) -> footer.add(LinkLabel("Open full $what") { actions.openFile(path, null) }.apply { toolTipText = path }) }
-            body.add(footer)
-        }
+        r.error?.takeIf { it.isNotBlank() }?.let { body.addRow(TextBlock(it, Tone.ERROR, small = true)) }
+        body.addRow(detailsSection(r, stderr.takeIf { !stderrIsMain && it.isNotEmpty() }))
+
+        footer.add(secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs)))
+        sandboxNote(r.sandboxed)?.let { footer.add(it) }
+        r.stdoutPath?.let { p -> footer.add(LinkLabel(WaveBundle.message("card.shell.openFullStdout.link")) { actions.openFile(p, null) }.apply { toolTipText = p }) }
+        r.stderrPath?.let { p -> footer.add(LinkLabel(WaveBundle.message("card.shell.openFullStderr.link")) { actions.openFile(p, null) }.apply { toolTipText = p }) }
     }
 
-    private fun valueComponent(name: String, value: String, r: ShellCommandResult): JComponent = when {
-        (name == "Stdout" && r.stdout.isNotEmpty()) || (name == "Stderr" && r.stderr.isNotEmpty()) ->
-            OutputScroll(OutputPane(value), OUTPUT_LINES, showEnd = true)
-        name == "Error" && r.error != null -> JLabel(value).apply { foreground = WaveTheme.error; toolTipText = value }
-        name == "Command" -> monoLabel(value)
-        else -> JLabel(value).apply { foreground = if (value.startsWith("(")) WaveTheme.secondary else WaveTheme.foreground }
+    /**
+     * Directory, stderr, signal, background processes and process group: there when someone looks
+     * for them. Each fact is a line of its own ("Directory: web"), stderr an output area under its
+     * name, so nothing needs a second column at narrow widths.
+     */
+    private fun detailsSection(r: ShellCommandResult, stderr: String?): DetailsSection {
+        val content = verticalStack()
+        val summary = mutableListOf<String>()
+        fun fact(nameKey: String, value: String) = content.addRow(TextBlock(WaveBundle.message("card.shell.details.fact", WaveBundle.message(nameKey), value), Tone.SECONDARY, small = true))
+        fact("card.shell.details.directory", r.directory.ifEmpty { "(root)" })
+        r.signal?.let { fact("card.shell.details.signal", r.signalName?.let { n -> "$it ($n)" } ?: "$it") }
+        if (r.backgroundPids.isNotEmpty()) {
+            val named = r.backgroundProcesses.associate { it.pid to it.command }
+            fact("card.shell.details.background", r.backgroundPids.joinToString(", ") { pid -> named[pid]?.let { WaveBundle.message("card.bash.process.tooltip", it, pid) } ?: pid.toString() })
+            summary += if (r.backgroundPids.size == 1) WaveBundle.message("card.shell.details.background.one") else WaveBundle.message("card.shell.details.background.many", r.backgroundPids.size)
+        }
+        r.pgid?.let { fact("card.shell.details.pgid", it.toString()) }
+        if (stderr != null) {
+            content.addRow(secondaryLabel(WaveBundle.message("card.shell.details.stderr")))
+            content.addRow(outputArea(OutputPane(stderr), OUTPUT_LINES, showEnd = true))
+            summary.add(0, WaveBundle.message("card.shell.details.stderr.summary"))
+        }
+        return DetailsSection(WaveBundle.message("card.details.link"), summary.joinToString(" · ").ifEmpty { null }, content).also { details = it }
     }
-
-    override fun dispose() = timer.stop()
 
     companion object {
         const val TAIL_LINES = 10

@@ -2,73 +2,118 @@ package dev.wavetools.wave.ui
 
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.SandboxStatus
 import java.awt.BorderLayout
-import java.awt.FlowLayout
+import java.awt.Graphics
 import javax.swing.BorderFactory
-import javax.swing.JLabel
 import javax.swing.JPanel
 
-/** Core state (starting / ready / restarting / failed with reason) and the login-environment probe's state. */
-class StatusLine : JPanel(BorderLayout()) {
-    val coreDot = StatusDot(WaveTheme.secondary)
-    val coreLabel = JLabel("wave-core: stopped")
-    val envLabel = secondaryLabel("")
+/**
+ * The line at the top: the core's state, the login environment commands get, and the sandbox they
+ * run in — each a few words, the details in their tooltips. The items wrap to a second line when
+ * the tool window is narrow.
+ */
+class StatusLine : JPanel(BorderLayout()), Themed {
+    val coreDot = StatusDot(Tone.SECONDARY)
+    val coreLabel = ToneLabel(WaveBundle.message("status.core.stopped"), Tone.NORMAL, small = true)
+    val envLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
+    val sandboxLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
+    private val items = wrapRow(wrapRow(coreDot, coreLabel, hgap = 5), envLabel, sandboxLabel, hgap = 14)
 
     init {
-        background = WaveTheme.background
-        border = BorderFactory.createCompoundBorder(
-            BorderFactory.createMatteBorder(0, 0, 1, 0, WaveTheme.border),
-            BorderFactory.createEmptyBorder(3, 8, 3, 8),
-        )
-        val left = JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply { isOpaque = false }
-        left.add(coreDot)
-        left.add(coreLabel)
-        add(left, BorderLayout.WEST)
-        add(envLabel, BorderLayout.EAST)
+        add(items, BorderLayout.CENTER)
+        themeChanged(WaveTheme.current)
+    }
+
+    override fun themeChanged(theme: Theme) {
+        background = theme.background
+        border = BorderFactory.createEmptyBorder(theme.px(4), theme.px(10), theme.px(4), theme.px(10))
+    }
+
+    override fun paintComponent(g: Graphics) {
+        super.paintComponent(g)
+        g.color = WaveTheme.current.separator
+        g.fillRect(0, height - 1, width, 1)
     }
 
     fun showCore(state: CoreState) {
-        val (text, color) = describe(state)
+        val (text, tone) = describe(state)
         coreLabel.text = text
-        coreLabel.toolTipText = (state as? CoreState.Failed)?.detail?.takeIf { it.isNotEmpty() }?.joinToString("\n")
-        coreDot.color = color
-        if (state !is CoreState.Ready) envLabel.text = ""
+        coreLabel.tone = if (tone == Tone.ERROR || tone == Tone.WARNING) tone else Tone.NORMAL
+        coreDot.tone = tone
+        coreLabel.toolTipText = when (state) {
+            is CoreState.Ready -> WaveBundle.message("status.core.ready.tooltip", state.info.serverInfo.version, state.pid)
+            is CoreState.Failed -> (listOf(state.reason) + state.detail).joinToString("\n")
+            is CoreState.Restarting -> state.reason
+            else -> null
+        }
+        if (state !is CoreState.Ready) {
+            envLabel.isVisible = false
+            sandboxLabel.isVisible = false
+        }
+        revalidate()
         repaint()
     }
 
     fun showEnv(status: EnvStatus) {
         envLabel.text = describe(status)
-        envLabel.foreground = when {
-            status.state == "degraded" -> WaveTheme.warning
-            status.state == "failed" && !isTurnedOff(status) -> WaveTheme.error
-            else -> WaveTheme.secondary
+        envLabel.tone = when {
+            status.state == "degraded" -> Tone.WARNING
+            status.state == "failed" && !isTurnedOff(status) -> Tone.ERROR
+            else -> Tone.SECONDARY
         }
-        envLabel.toolTipText = listOfNotNull(
-            status.reason,
-            status.adoptedKeys.takeIf { it.isNotEmpty() }?.let { "Adopted: " + it.joinToString(", ") },
-        ).joinToString("\n").ifEmpty { null }
+        envLabel.toolTipText = envTooltip(status)
+        envLabel.isVisible = true
+        status.sandbox?.let { showSandbox(it) }
+        revalidate()
+        repaint()
     }
 
+    /** Which sandbox commands run in; "No sandbox" with the reason and the fix in the tooltip. */
+    fun showSandbox(s: SandboxStatus) {
+        sandboxLabel.isVisible = true
+        if (s.active) {
+            val name = SANDBOX_NAMES[s.kind]?.let { WaveBundle.message(it) } ?: s.kind
+            sandboxLabel.text = WaveBundle.message(if (s.networkDenied) "status.sandbox.activeNoNetwork" else "status.sandbox.active", name)
+            sandboxLabel.tone = Tone.SECONDARY
+            sandboxLabel.toolTipText = listOfNotNull(
+                WaveBundle.message(if (s.networkDenied) "status.sandbox.networkDenied.tooltip" else "status.sandbox.networkAllowed.tooltip"),
+                s.reason,
+            ).joinToString("\n")
+        } else {
+            sandboxLabel.text = WaveBundle.message("status.sandbox.none")
+            sandboxLabel.tone = Tone.WARNING
+            sandboxLabel.toolTipText = listOfNotNull(s.reason ?: WaveBundle.message("status.sandbox.none.tooltip"), s.remedy).joinToString("\n")
+        }
+    }
+
+    private fun envTooltip(s: EnvStatus): String? = listOfNotNull(
+        s.reason,
+        s.adoptedKeys.takeIf { it.isNotEmpty() }?.let { WaveBundle.message("status.env.adopted", it.joinToString(", ")) },
+        s.durationMs?.takeIf { s.state == "ok" || s.state == "degraded" }?.let { WaveBundle.message("status.env.took", Format.duration(it)) },
+    ).joinToString("\n").ifEmpty { null }
+
     companion object {
-        fun describe(state: CoreState): Pair<String, java.awt.Color> = when (state) {
-            is CoreState.Stopped -> "wave-core: stopped" to WaveTheme.secondary
-            is CoreState.Starting -> "wave-core: starting…" to WaveTheme.running
-            is CoreState.Ready -> "wave-core ${state.info.serverInfo.version}: ready" to WaveTheme.success
-            is CoreState.Restarting -> "wave-core: restarting in ${Format.duration(state.delay.toMillis())} (attempt ${state.attempt}) — ${state.reason}" to WaveTheme.warning
-            is CoreState.Failed -> "wave-core: failed — ${state.reason}" to WaveTheme.error
+        private val SANDBOX_NAMES = mapOf("bubblewrap" to "status.sandbox.bubblewrap", "seatbelt" to "status.sandbox.seatbelt")
+
+        fun describe(state: CoreState): Pair<String, Tone> = when (state) {
+            is CoreState.Stopped -> WaveBundle.message("status.core.stopped") to Tone.SECONDARY
+            is CoreState.Starting -> WaveBundle.message("status.core.starting") to Tone.RUNNING
+            is CoreState.Ready -> WaveBundle.message("status.core.ready") to Tone.SUCCESS
+            is CoreState.Restarting -> WaveBundle.message("status.core.restarting", Format.duration(state.delay.toMillis()), state.attempt) to Tone.WARNING
+            is CoreState.Failed -> WaveBundle.message("status.core.failed", Format.firstLine(state.reason, 80)) to Tone.ERROR
         }
 
         fun describe(s: EnvStatus): String {
-            val shell = s.shell?.substringAfterLast('/') ?: "shell"
-            val took = s.durationMs?.let { " · ${Format.duration(it)}" } ?: ""
-            val variables = if (s.adoptedKeys.size == 1) "1 variable" else "${s.adoptedKeys.size} variables"
+            val shell = s.shell?.substringAfterLast('/')?.substringAfterLast('\\') ?: "shell"
+            val variables = s.adoptedKeys.size
             return when {
-                s.state == "pending" -> "Login environment: probing $shell…"
-                s.state == "ok" -> "Login environment: $shell · $variables$took"
-                s.state == "degraded" -> "Login environment: $shell · $variables$took · degraded: ${s.reason ?: "partial"}"
-                isTurnedOff(s) -> "Login environment: not probed; using the IDE's environment"
-                s.state == "failed" -> "Login environment: not loaded (${s.reason ?: "probe failed"}); using the IDE's environment"
-                else -> "Login environment: ${s.state}"
+                s.state == "pending" -> WaveBundle.message("status.env.pending", shell)
+                s.state == "ok" -> WaveBundle.message("status.env.ok", shell, variables)
+                s.state == "degraded" -> WaveBundle.message("status.env.degraded", shell, variables)
+                isTurnedOff(s) -> WaveBundle.message("status.env.off")
+                s.state == "failed" -> WaveBundle.message("status.env.failed")
+                else -> s.state
             }
         }
 

@@ -3,7 +3,9 @@ package dev.wavetools.wave.ui
 import dev.wavetools.wave.bridge.TaskInfo
 import java.awt.BorderLayout
 import java.awt.Dimension
-import java.awt.FlowLayout
+import java.awt.GridBagConstraints
+import java.awt.GridBagLayout
+import java.awt.Insets
 import java.io.RandomAccessFile
 import java.nio.charset.StandardCharsets
 import java.nio.file.Files
@@ -13,11 +15,7 @@ import java.time.Clock
 import java.time.Duration
 import java.time.Instant
 import javax.swing.BorderFactory
-import javax.swing.BoxLayout
-import javax.swing.JButton
-import javax.swing.JLabel
 import javax.swing.JPanel
-import javax.swing.JScrollPane
 import javax.swing.Timer
 
 /**
@@ -40,7 +38,7 @@ class LogTail(val path: Path, private val maxChars: Int = 64 * 1024) {
             f.seek(start)
             f.readFully(bytes)
             offset = size
-            if (start > 0 && buffer.isEmpty()) buffer.append("… (earlier output not shown)\n")
+            if (start > 0 && buffer.isEmpty()) buffer.append(WaveBundle.message("tasks.log.earlierOmitted")).append('\n')
             buffer.append(String(bytes, StandardCharsets.UTF_8))
             if (buffer.length > maxChars) buffer.delete(0, buffer.length - maxChars)
             return true
@@ -51,14 +49,17 @@ class LogTail(val path: Path, private val maxChars: Int = 64 * 1024) {
 }
 
 /**
- * Background tasks: status, runtime and exit of each, a Stop button while it runs, and a live tail
- * of the selected task's log.
+ * Background tasks as a table with aligned columns — the command, its state, its runtime (`18:00`)
+ * and its actions (Show Log, Stop while it runs) — and below it the live tail of the log being
+ * shown. Its preferred height is its content, so the splitter above it leaves no empty band.
  */
-class TasksPanel(private val actions: CallActions, private val clock: Clock = Clock.systemUTC()) : JPanel(BorderLayout()) {
+class TasksPanel(private val actions: CallActions, private val clock: Clock = Clock.systemUTC(), private val softWrap: SoftWrapSetting = SoftWrapSetting()) :
+    JPanel(BorderLayout()), Themed {
     private val tasks = LinkedHashMap<String, TaskInfo>()
-    private val list = JPanel().apply { layout = BoxLayout(this, BoxLayout.Y_AXIS); isOpaque = false }
+    private val table = JPanel(GridBagLayout()).apply { isOpaque = false }
+    /** The log being shown: its header, and its output filling the panel's remaining height. */
     private val tailPane = JPanel(BorderLayout()).apply { isOpaque = false }
-    private val title = JLabel("Background tasks")
+    val title = ToneLabel(WaveBundle.message("tasks.title"))
     private val rows = LinkedHashMap<String, Row>()
     private val timer = Timer(1000) { tick() }
 
@@ -68,72 +69,73 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
         private set
     var tailOutput: OutputPane? = null
         private set
+    private var tailArea: OutputArea? = null
 
-    inner class Row(var task: TaskInfo) : JPanel(BorderLayout(6, 0)) {
-        val dot = StatusDot(WaveTheme.running)
-        val status = secondaryLabel("")
-        val stop: JButton = smallButton("Stop", "Stop this task and its child processes") {
-            stop.isEnabled = false
-            stop.text = "Stopping…"
+    /** Rows or the log tail came or went: the panel's height changed (the splitter follows it). */
+    var onChange: () -> Unit = {}
+
+    /** One task: its cells in the table's columns. */
+    inner class Row(var task: TaskInfo) {
+        val dot = StatusDot(Tone.RUNNING)
+        val command = MonoLabel(Format.oneLine(task.command))
+        val state = ToneLabel("", Tone.SECONDARY, small = true)
+        val runtime = ToneLabel("", Tone.SECONDARY, small = true)
+        val showLog = LinkLabel(WaveBundle.message("tasks.showLog.link")) { select(task.taskId) }
+        val stop = IconButton({ it.icons.stop }, WaveBundle.message("tasks.stop.button"), WaveBundle.message("tasks.stop.tooltip")) {
+            stopRequested = true
+            update(this.task)
             actions.stopTask(task.taskId)
         }
-        val showLog = LinkLabel("Log") { select(task.taskId) }
+        var stopRequested = false
+            private set
 
         init {
-            isOpaque = false
-            border = BorderFactory.createEmptyBorder(2, 4, 2, 4)
-            val left = JPanel(FlowLayout(FlowLayout.LEFT, 6, 0)).apply { isOpaque = false }
-            left.add(dot)
-            left.add(monoLabel(task.command).apply { toolTipText = task.command })
-            task.description?.let { left.add(secondaryLabel("· $it")) }
-            origin(task)?.let { left.add(secondaryLabel("· $it")) }
-            val right = JPanel(FlowLayout(FlowLayout.RIGHT, 6, 0)).apply { isOpaque = false }
-            right.add(status); right.add(showLog); right.add(stop)
-            add(left, BorderLayout.CENTER)
-            add(right, BorderLayout.EAST)
+            command.toolTipText = listOfNotNull(task.command, task.description, origin(task)).joinToString("\n")
             update(task)
         }
 
-        override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
-
         fun update(t: TaskInfo) {
             task = t
-            val (text, color) = describe(t)
-            status.text = text
-            dot.color = color
+            val (text, tone) = describe(t)
+            state.text = text
+            state.tone = tone
+            dot.tone = if (t.isRunning) Tone.RUNNING else if (tone == Tone.ERROR) Tone.ERROR else Tone.SECONDARY
+            runtime.text = Format.elapsed(if (t.isRunning) runningFor(t) else Duration.ofMillis(t.runtimeMs))
             stop.isVisible = t.isRunning
-            repaint()
+            stop.isEnabled = t.isRunning && !stopRequested
         }
     }
 
     init {
         isOpaque = true
-        background = WaveTheme.background
-        border = BorderFactory.createMatteBorder(1, 0, 0, 0, WaveTheme.border)
-        title.font = title.font.deriveFont(java.awt.Font.BOLD)
-        title.border = BorderFactory.createEmptyBorder(4, 8, 4, 8)
-        add(title, BorderLayout.NORTH)
-        val center = JPanel(BorderLayout()).apply { isOpaque = false }
-        center.add(list, BorderLayout.NORTH)
-        center.add(tailPane, BorderLayout.CENTER)
-        add(center, BorderLayout.CENTER)
+        title.styled { t -> font = t.font; border = BorderFactory.createEmptyBorder(t.px(6), t.px(10), t.px(4), t.px(10)) }
+        val top = verticalStack()
+        top.addRow(title)
+        top.addRow(table)
+        add(top, BorderLayout.NORTH)
+        add(tailPane, BorderLayout.CENTER)
+        themeChanged(WaveTheme.current)
         isVisible = false
     }
 
-    fun describe(t: TaskInfo): Pair<String, java.awt.Color> {
-        val runtime = if (t.isRunning) Format.elapsed(runningFor(t)) else Format.duration(t.runtimeMs)
-        return when (t.status) {
-            "running" -> "running $runtime" to WaveTheme.running
-            "completed" -> "exit 0 · $runtime" to WaveTheme.success
-            "killed" -> "stopped${t.signal?.let { " ($it)" } ?: ""} · $runtime" to WaveTheme.warning
-            else -> (if (t.exitCode != null) "exit ${t.exitCode}" else t.signal?.let { "killed by $it" } ?: "failed") + " · $runtime" to WaveTheme.error
-        }
+    override fun themeChanged(theme: Theme) {
+        background = theme.background
+        table.border = BorderFactory.createEmptyBorder(0, theme.px(10), theme.px(6), theme.px(6))
+        tailPane.border = BorderFactory.createEmptyBorder(0, theme.px(10), theme.px(8), theme.px(10))
+    }
+
+    /** The state column: Running, Exit 0, Exit 1, Stopped, Killed by SIGKILL. */
+    fun describe(t: TaskInfo): Pair<String, Tone> = when (t.status) {
+        "running" -> WaveBundle.message("tasks.state.running") to Tone.RUNNING
+        "completed" -> WaveBundle.message("card.status.exit", t.exitCode ?: 0) to Tone.SUCCESS
+        "killed" -> WaveBundle.message("tasks.state.stopped") to Tone.SECONDARY
+        else -> (t.exitCode?.let { WaveBundle.message("card.status.exit", it) } ?: t.signal?.let { WaveBundle.message("card.status.killedBy", it) } ?: WaveBundle.message("card.status.failed")) to Tone.ERROR
     }
 
     /** How a task came to run in the background, when it was not started there. */
     fun origin(t: TaskInfo): String? = when (t.origin) {
-        "user" -> "moved here with Ctrl+B"
-        "timeout" -> "moved here after its timeout"
+        "user" -> WaveBundle.message("tasks.origin.user")
+        "timeout" -> WaveBundle.message("tasks.origin.timeout")
         else -> null
     }
 
@@ -153,53 +155,80 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
         if (row == null) {
             val r = Row(task)
             rows[task.taskId] = r
-            list.add(r)
+            addRow(r, rows.size - 1)
         } else {
             row.update(task)
         }
-        title.text = "Background tasks (${tasks.values.count { it.isRunning }} running)"
+        val running = tasks.values.count { it.isRunning }
+        title.text = if (running > 0) WaveBundle.message("tasks.title.running", running) else WaveBundle.message("tasks.title")
         isVisible = true
-        if (tasks.values.any { it.isRunning }) timer.start() else timer.stop()
+        if (running > 0) timer.start() else if (tail == null) timer.stop()
         revalidate()
         repaint()
+        onChange()
     }
 
+    private fun addRow(r: Row, y: Int) {
+        val t = WaveTheme.current
+        fun c(x: Int, weight: Double = 0.0, fill: Int = GridBagConstraints.NONE, anchor: Int = GridBagConstraints.WEST) = GridBagConstraints().apply {
+            gridx = x; gridy = y; weightx = weight; this.fill = fill; this.anchor = anchor
+            insets = Insets(t.px(2), 0, t.px(2), t.px(10))
+        }
+        // Only the command shrinks (ending with "…"); the other columns keep their width, aligned.
+        r.command.minimumSize = Dimension(0, r.command.preferredSize.height)
+        table.add(r.dot, c(0).apply { insets = Insets(0, 0, 0, t.px(6)) })
+        table.add(r.command, c(1, 1.0, GridBagConstraints.HORIZONTAL))
+        table.add(r.state, c(2))
+        table.add(r.runtime, c(3, anchor = GridBagConstraints.EAST))
+        table.add(r.showLog, c(4))
+        table.add(r.stop, c(5).apply { insets = Insets(0, 0, 0, 0) })
+    }
+
+    /** Shows the task's log under the table, following it while it grows. */
     fun select(taskId: String) {
         val t = tasks[taskId] ?: return
+        closeTail()
         selectedTaskId = taskId
         tail = LogTail(Paths.get(t.outputPath))
-        tailPane.removeAll()
-        val header = JPanel(FlowLayout(FlowLayout.LEFT, 6, 2)).apply { isOpaque = false }
-        header.add(secondaryLabel("Log of ${t.taskId}: ${t.outputPath}"))
-        header.add(LinkLabel("Open") { actions.openFile(t.outputPath, null) })
-        header.add(LinkLabel("Close") { closeTail() })
+        val header = wrapRow(
+            secondaryLabel(WaveBundle.message("tasks.log.title", Format.oneLine(t.command))).apply { toolTipText = t.outputPath },
+            LinkLabel(WaveBundle.message("tasks.openLog.link")) { actions.openFile(t.outputPath, null) }.apply { toolTipText = t.outputPath },
+            LinkLabel(WaveBundle.message("tasks.closeLog.link")) { closeTail() },
+        )
         tailPane.add(header, BorderLayout.NORTH)
         refreshTail(force = true)
         timer.start()
         revalidate()
+        repaint()
+        onChange()
     }
 
     fun closeTail() {
         selectedTaskId = null
         tail = null
         tailOutput = null
+        tailArea?.dispose()
+        tailArea = null
         tailPane.removeAll()
         revalidate()
         repaint()
+        onChange()
     }
 
     /** Re-reads the tail (every second while shown). */
     fun refreshTail(force: Boolean = false) {
         val t = tail ?: return
         if (!t.poll() && !force) return
-        tailOutput?.parent?.parent?.let { tailPane.remove(it) }
-        val pane = OutputPane(t.text)
+        val text = t.text.trimEnd('\n')
+        // The same area follows the log as it grows, unless the person scrolled it.
+        tailOutput?.let { it.update(text); return }
+        val pane = OutputPane(text)
         tailOutput = pane
-        val scroll = JScrollPane(pane)
-        scroll.preferredSize = Dimension(200, 160)
-        tailPane.add(scroll, BorderLayout.CENTER)
-        pane.caretPosition = pane.document.length
+        val area = OutputArea(pane, TAIL_LINES, showEnd = true, softWrap)
+        tailArea = area
+        tailPane.add(area, BorderLayout.CENTER)
         revalidate()
+        repaint()
     }
 
     fun tick() {
@@ -208,5 +237,12 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
         if (tasks.values.none { it.isRunning } && tail == null) timer.stop()
     }
 
-    fun dispose() = timer.stop()
+    fun dispose() {
+        timer.stop()
+        tailArea?.dispose()
+    }
+
+    companion object {
+        const val TAIL_LINES = 8
+    }
 }

@@ -1,58 +1,99 @@
 package dev.wavetools.wave.ui
 
-import com.google.gson.JsonElement
-import dev.wavetools.wave.bridge.BashRequest
-import dev.wavetools.wave.bridge.CoreEvents
 import dev.wavetools.wave.bridge.CoreState
-import dev.wavetools.wave.bridge.CoreSupervisor
-import dev.wavetools.wave.bridge.EnvStatus
-import dev.wavetools.wave.bridge.PermissionBridge
-import dev.wavetools.wave.bridge.PermissionDecided
-import dev.wavetools.wave.bridge.PermissionQuestion
-import dev.wavetools.wave.bridge.RpcErrors
-import dev.wavetools.wave.bridge.RpcException
-import dev.wavetools.wave.bridge.SessionCwdChanged
-import dev.wavetools.wave.bridge.TaskInfo
-import dev.wavetools.wave.bridge.ToolFinished
-import dev.wavetools.wave.bridge.ToolProgress
-import dev.wavetools.wave.bridge.ToolStarted
 import java.awt.BorderLayout
 import java.awt.CardLayout
+import java.awt.Graphics
+import java.awt.event.MouseAdapter
+import java.awt.event.MouseEvent
 import java.time.Clock
-import java.util.concurrent.CompletionException
 import javax.swing.BorderFactory
 import javax.swing.JPanel
 import javax.swing.JScrollPane
 import javax.swing.JSplitPane
+import javax.swing.plaf.basic.BasicSplitPaneDivider
+import javax.swing.plaf.basic.BasicSplitPaneUI
 
-/** The tool window's content: status line, session feed, background tasks, bash-mode input; or the fallback panel. */
+/**
+ * The tool window's content: status line, session feed (or its empty state), background tasks
+ * below a splitter, bash-mode input; or the fallback panel when the core cannot run. It restyles
+ * itself whenever the IDE installs a new theme.
+ */
 class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.systemUTC(), onRun: (String) -> Unit, onRetry: () -> Unit) :
-    JPanel(CardLayout()) {
+    JPanel(CardLayout()), Themed {
+    val softWrap = SoftWrapSetting()
     val statusLine = StatusLine()
-    val feed = SessionFeed(actions, clock)
-    val tasks = TasksPanel(actions, clock)
+    val feed = SessionFeed(actions, clock, softWrap)
+    val tasks = TasksPanel(actions, clock, softWrap)
     val input = BashInput(onRun)
+    val emptyState = EmptyState(host) { input.field.requestFocusInWindow() }
     val fallback = FallbackPanel(host, onRetry)
-    private val feedScroll = JScrollPane(feed).apply {
+    val feedScroll = JScrollPane(feed, JScrollPane.VERTICAL_SCROLLBAR_AS_NEEDED, JScrollPane.HORIZONTAL_SCROLLBAR_NEVER).apply {
         border = BorderFactory.createEmptyBorder()
-        verticalScrollBar.unitIncrement = 16
     }
-    val split = JSplitPane(JSplitPane.VERTICAL_SPLIT, feedScroll, tasks).apply {
-        resizeWeight = 0.75
-        border = null
-        isContinuousLayout = true
+    private val feedArea = JPanel(CardLayout())
+    val split = ThinSplitPane(feedArea)
+
+    /** Set once the person drags the splitter; from then on their choice stands. */
+    private var dividerPlacedByPerson = false
+    private val middle = object : JPanel(BorderLayout()) {
+        override fun doLayout() {
+            placeDivider(height)
+            super.doLayout()
+        }
     }
+    private val themeSubscription = WaveTheme.addListener { Restyle.tree(this) }
+
     var showingFallback = false
         private set
 
     init {
+        feedArea.add(emptyState, EMPTY)
+        feedArea.add(feedScroll, FEED)
+        feed.onEmptyChanged { empty -> (feedArea.layout as CardLayout).show(feedArea, if (empty) EMPTY else FEED) }
+        (feedArea.layout as CardLayout).show(feedArea, EMPTY)
+        middle.add(feedArea, BorderLayout.CENTER)
+        tasks.onChange = ::tasksChanged
+        split.onDividerPressed = { dividerPlacedByPerson = true }
         val session = JPanel(BorderLayout())
         session.add(statusLine, BorderLayout.NORTH)
-        session.add(split, BorderLayout.CENTER)
+        session.add(middle, BorderLayout.CENTER)
         session.add(input, BorderLayout.SOUTH)
         add(session, SESSION)
         add(fallback, FALLBACK)
+        themeChanged(WaveTheme.current)
         showSession()
+    }
+
+    override fun themeChanged(theme: Theme) {
+        feedScroll.viewport.background = theme.background
+        feedScroll.verticalScrollBar.unitIncrement = theme.px(16)
+        feedArea.background = theme.background
+        middle.background = theme.background
+    }
+
+    /** The tasks panel appears below a splitter once there is a task; the feed keeps the whole height before. */
+    private fun tasksChanged() {
+        val show = tasks.isVisible
+        if (show && split.parent == null) {
+            middle.remove(feedArea)
+            split.topComponent = feedArea
+            split.bottomComponent = tasks
+            middle.add(split, BorderLayout.CENTER)
+        } else if (!show && split.parent != null) {
+            middle.remove(split)
+            middle.add(feedArea, BorderLayout.CENTER)
+        }
+        middle.revalidate()
+        middle.repaint()
+    }
+
+    /** The tasks panel gets the height its rows need (at most 45 %), so there is no empty band above or below them. */
+    private fun placeDivider(height: Int) {
+        if (split.parent == null || dividerPlacedByPerson || height <= 0) return
+        val wanted = tasks.preferredSize.height
+        val location = height - split.dividerSize - minOf(wanted, height * 45 / 100)
+        if (split.dividerLocation != location) split.dividerLocation = location
     }
 
     fun showSession() {
@@ -60,8 +101,8 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         (layout as CardLayout).show(this, SESSION)
     }
 
-    fun showFallback(title: String, message: String) {
-        fallback.show(title, message)
+    fun showFallback(state: CoreState.Failed) {
+        fallback.show(state)
         showingFallback = true
         (layout as CardLayout).show(this, FALLBACK)
     }
@@ -69,158 +110,54 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     /** The component keyboard shortcuts are scoped to (Ctrl+B, Stop): the whole tool window content. */
     val shortcutScope: JPanel get() = this
 
+    fun dispose() {
+        themeSubscription.close()
+        feed.cards().forEach { it.dispose() }
+        tasks.dispose()
+    }
+
     companion object {
         const val SESSION = "session"
         const val FALLBACK = "fallback"
+        private const val EMPTY = "empty"
+        private const val FEED = "feed"
     }
 }
 
 /**
- * Connects the panel to the core: notifications become cards and task rows (on the UI thread),
- * buttons and shortcuts become requests. One per tool window.
+ * A vertical splitter drawn as the platform's: one separator-coloured line, a few pixels to grab.
+ * It keeps its look across Look and Feel changes (which reinstall every component's UI).
  */
-class WaveController(
-    private val supervisor: CoreSupervisor,
-    private val host: HostServices,
-    private val defaultTimeoutMs: () -> Long? = { null },
-    clock: Clock = Clock.systemUTC(),
-    /** Permission questions of the core become approval cards; null: this window does not show them. */
-    private val permissions: PermissionBridge? = null,
-) : CallActions {
-    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
-    private val subscriptions = mutableListOf<AutoCloseable>()
+class ThinSplitPane(top: java.awt.Component) : JSplitPane(VERTICAL_SPLIT, top, null) {
+    /** The person grabbed the divider. */
+    var onDividerPressed: () -> Unit = {}
 
-    private val events = object : CoreEvents {
-        override fun toolStarted(event: ToolStarted) = ui { panel.feed.toolStarted(event) }
-        override fun toolProgress(event: ToolProgress) = ui { panel.feed.toolProgress(event) }
-        override fun toolFinished(event: ToolFinished) = ui { panel.feed.toolFinished(event) }
-        override fun cwdChanged(event: SessionCwdChanged) = ui { panel.feed.cwdChanged(event) }
-        override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
-        override fun taskFinished(task: TaskInfo) = ui { panel.tasks.upsert(task) }
-        override fun envStatusChanged(status: EnvStatus) = ui { panel.statusLine.showEnv(status) }
-        override fun permissionDecided(event: PermissionDecided) = ui { panel.feed.permissionDecided(event) }
-        override fun other(method: String, params: JsonElement?) {}
+    init {
+        resizeWeight = 1.0
+        isContinuousLayout = true
+        border = null
     }
 
-    fun attach() {
-        subscriptions += supervisor.addEventListener(events)
-        subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
-        permissions?.let { subscriptions += it.addQuestionListener(::asked) }
-    }
+    override fun updateUI() {
+        setUI(object : BasicSplitPaneUI() {
+            override fun createDefaultDivider(): BasicSplitPaneDivider = object : BasicSplitPaneDivider(this) {
+                init {
+                    addMouseListener(object : MouseAdapter() {
+                        override fun mousePressed(e: MouseEvent) = onDividerPressed()
+                    })
+                }
 
-    /** On the bridge's thread: the card is built on the UI thread, and taken down when the core stops waiting. */
-    private fun asked(question: PermissionQuestion) {
-        ui { panel.feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer)) }
-        question.cancelled.thenRun { ui { panel.feed.permissionWithdrawn(question.key) } }
-    }
-
-    fun dispose() {
-        subscriptions.forEach { it.close() }
-        subscriptions.clear()
-        panel.feed.cards().forEach { it.dispose() }
-        panel.tasks.dispose()
-    }
-
-    private fun ui(task: () -> Unit) = host.invokeLater(task)
-
-    fun showState(state: CoreState) {
-        panel.statusLine.showCore(state)
-        panel.input.setReady(state is CoreState.Ready, (state as? CoreState.Failed)?.reason ?: "wave-core is not ready")
-        if (state is CoreState.Failed && isSetupProblem(state.reason)) {
-            panel.showFallback(
-                if (state.reason.startsWith("Node.js")) "Node.js is needed to run Wave Tools" else "wave-core cannot start",
-                (listOf(state.reason) + state.detail).joinToString("\n"),
-            )
-            return
-        }
-        if (panel.showingFallback) panel.showSession()
-        if (state is CoreState.Ready) {
-            panel.feed.workspaceRoot = state.info.workspace.root
-            panel.feed.refreshControls()
-            loadInitialState()
-        }
-    }
-
-    private fun isSetupProblem(reason: String) =
-        reason.startsWith("Node.js") || reason.startsWith("The bundled wave-core") || reason.startsWith("Could not start")
-
-    /** Tasks and the probe's state may predate this window; ask once the core is ready. Older cores lack them. */
-    private fun loadInitialState() {
-        val api = supervisor.api() ?: return
-        api.tasksList().whenComplete { list, e ->
-            if (list != null) ui { list.forEach { panel.tasks.upsert(it) } } else if (!isMethodMissing(e)) report("Could not list background tasks", e)
-        }
-        api.envStatus().whenComplete { s, e ->
-            if (s != null) ui { panel.statusLine.showEnv(s) } else if (!isMethodMissing(e)) report("Could not read the login-environment state", e)
-        }
-    }
-
-    private fun isMethodMissing(e: Throwable?): Boolean = (unwrap(e) as? RpcException)?.code == RpcErrors.METHOD_NOT_FOUND
-
-    private fun unwrap(e: Throwable?): Throwable? = if (e is CompletionException) e.cause else e
-
-    private fun report(what: String, e: Throwable?) = ui { panel.feed.notice("$what: ${unwrap(e)?.message}", WaveTheme.error) }
-
-    override fun canControl(callId: String): Boolean = supervisor.api()?.activeCall(callId) != null
-
-    override fun moveToBackground(callId: String) {
-        val api = supervisor.api() ?: return
-        api.moveToBackground(callId).whenComplete { r, e ->
-            ui {
-                val card = panel.feed.card(callId) as? BashCard
-                when {
-                    e != null -> card?.moveRefused("Could not move it to the background: ${unwrap(e)?.message}")
-                    !r.moved -> card?.moveRefused(r.reason ?: "The core could not move this call to the background.")
+                override fun paint(g: Graphics) {
+                    val t = WaveTheme.current
+                    g.color = t.background
+                    g.fillRect(0, 0, width, height)
+                    g.color = t.separator
+                    g.fillRect(0, height / 2, width, 1)
                 }
             }
-        }
-    }
-
-    override fun stop(callId: String) {
-        supervisor.api()?.activeCall(callId)?.cancel()
-    }
-
-    override fun stopTask(taskId: String) {
-        val api = supervisor.api() ?: return
-        api.tasksStop(taskId).whenComplete { r, e ->
-            ui {
-                when {
-                    e != null -> panel.feed.notice("Could not stop task $taskId: ${unwrap(e)?.message}", WaveTheme.error)
-                    r.task != null -> panel.tasks.upsert(r.task!!)
-                }
-            }
-        }
-    }
-
-    override fun openFile(path: String, line: Int?) = host.openFile(path, line)
-
-    /** Ctrl+B in the tool window: background the newest running command this window can control. */
-    fun moveLatestToBackground(): Boolean {
-        val card = panel.feed.latestControllable(bashOnly = true) as? BashCard ?: return false
-        card.requestMove()
-        return true
-    }
-
-    /** Stop in the tool window: stop the newest running call this window can control. */
-    fun stopLatest(): Boolean {
-        val card = panel.feed.latestControllable(bashOnly = false) ?: return false
-        when (card) {
-            is BashCard -> card.requestStop()
-            is ShellCommandCard -> card.requestStop()
-            else -> stop(card.callId)
-        }
-        return true
-    }
-
-    fun runBash(command: String) {
-        val api = supervisor.api()
-        if (api == null) {
-            panel.feed.notice("Not run: wave-core is not ready (${panel.statusLine.coreLabel.text}).", WaveTheme.error)
-            return
-        }
-        val call = api.runBash(BashRequest(command, description = "Typed in the Wave tool window", timeoutMs = defaultTimeoutMs()))
-        call.result.whenComplete { _, e ->
-            if (e != null && unwrap(e) is RpcException) report("The core did not run \"$command\"", e)
-        }
+        })
+        dividerSize = WaveTheme.current.px(5)
+        border = null
+        revalidate()
     }
 }

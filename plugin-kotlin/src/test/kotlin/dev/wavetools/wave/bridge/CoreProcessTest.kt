@@ -159,7 +159,8 @@ class CoreProcessTest {
         TestSupport.eventually(message = { "states: $states" }) { sup.state is CoreState.Ready }
         val firstPid = (sup.state as CoreState.Ready).pid
 
-        sup.process()!!.killForTest()
+        // A crash, from outside: the core process alone dies.
+        ProcessHandle.of(sup.process()!!.pid).get().destroyForcibly()
         TestSupport.eventually(message = { "states: $states" }) { sup.state is CoreState.Ready && (sup.state as CoreState.Ready).pid != firstPid }
         assertTrue(states.any { it is CoreState.Restarting && it.reason.contains("exited unexpectedly") }, "states: $states")
         assertNotEquals(firstPid, (sup.state as CoreState.Ready).pid)
@@ -210,7 +211,7 @@ class CoreProcessTest {
     @Test
     fun `a launch that cannot start ends in Failed with the reason, not in a restart loop`() {
         val sup = CoreSupervisor(
-            launch = { throw CoreLaunchException("Node.js 18 or newer was not found.", listOf("tried /nowhere/node")) },
+            launch = { throw CoreLaunchException("Node.js 18 or newer was not found.", listOf("tried /nowhere/node"), FailureKind.NODE_NOT_FOUND) },
             initializeParams = { InitializeParams() },
             log = log,
         ).also { supervisors += it }
@@ -218,6 +219,23 @@ class CoreProcessTest {
         val state = sup.state as CoreState.Failed
         assertEquals("Node.js 18 or newer was not found.", state.reason)
         assertEquals(listOf("tried /nowhere/node"), state.detail)
+        assertEquals(FailureKind.NODE_NOT_FOUND, state.kind)
+        assertTrue(state.kind.isSetupProblem)
+    }
+
+    @Test
+    fun `each way a launch fails has its own kind - a missing core script, a Node_js that cannot be started`() {
+        val missing = assertThrows<CoreLaunchException> { CoreScript.require(root.resolve("no-such-core.js").toFile()) }
+        assertEquals(FailureKind.CORE_MISSING, missing.kind)
+        val sup = CoreSupervisor(
+            launch = { TestSupport.launch(root).copy(node = root.resolve("not-node")) },
+            initializeParams = { InitializeParams() },
+            log = log,
+        ).also { supervisors += it }
+        sup.start()
+        val state = sup.state as CoreState.Failed
+        assertEquals(FailureKind.START_FAILED, state.kind, state.reason)
+        assertTrue(state.kind.isSetupProblem)
     }
 
     @Test
@@ -233,6 +251,8 @@ class CoreProcessTest {
         TestSupport.eventually(message = { "state: ${sup.state}" }) { sup.state is CoreState.Failed }
         val failed = sup.state as CoreState.Failed
         assertTrue(failed.reason.contains("exit code 3"), failed.reason)
+        assertEquals(FailureKind.CRASHED, failed.kind)
+        assertFalse(failed.kind.isSetupProblem, "a restart may help: the tool window keeps the session and offers it")
         assertTrue(failed.detail.contains("boom"), "stderr tail: ${failed.detail}")
     }
 }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import java.nio.file.Files
 import java.nio.file.Path
@@ -63,5 +64,48 @@ class EditDiffTest {
         assertEquals(1, diff.linesRemoved)
         assertEquals(listOf("second line", "second line, changed"), diff.hunks.single().lines.filter { it.kind != DiffLine.Kind.CONTEXT }.map { it.text })
         assertNull(EditDiffAdapter.from(api.call("Read", mapOf("file_path" to file.toString()))), "a Read has no diff")
+    }
+
+    @Test
+    fun `Show Diff - undoing a real Edit's hunks on the file as it is gives back the file as it was, whole`() {
+        val file = root.resolve("long.ts")
+        val original = (1..60).joinToString("") { if (it == 5 || it == 50) "let value$it = old($it);\n" else "// line $it\n" }
+        Files.writeString(file, original)
+        val api = api()
+        api.call("Read", mapOf("file_path" to file.toString()))
+        // replace_all changes two places 45 lines apart: two hunks.
+        val result = api.call("Edit", mapOf("file_path" to file.toString(), "old_string" to "old(", "new_string" to "fresh(", "replace_all" to true))
+        val diff = EditDiffAdapter.from(result)!!
+        assertEquals(2, diff.hunks.size)
+        val now = Files.readString(file)
+        val texts = DiffTexts.of(diff, now)
+        assertTrue(texts.wholeFile)
+        assertEquals(original, texts.before)
+        assertEquals(now, texts.after)
+
+        // The file changed again since (a later edit moved the lines): only the changed regions, marked as such.
+        Files.writeString(file, "// a new first line\n$now")
+        val stale = DiffTexts.of(diff, Files.readString(file))
+        assertFalse(stale.wholeFile)
+        assertEquals(listOf("let value5 = old(5);", "let value50 = old(50);"), stale.before.lines().filter { it.startsWith("let") })
+        assertTrue(stale.before.lines().contains(DiffTexts.REGION_SEPARATOR), "the regions are set apart")
+        assertEquals(listOf("let value5 = fresh(5);", "let value50 = fresh(50);"), stale.after.lines().filter { it.startsWith("let") })
+    }
+
+    @Test
+    fun `Show Diff - a Write that created a file, and one that replaced a CRLF file`() {
+        val api = api()
+        val created = root.resolve("new.txt")
+        val made = EditDiffAdapter.from(api.call("Write", mapOf("file_path" to created.toString(), "content" to "one\ntwo\n")))!!
+        assertEquals(DiffTexts("", "one\ntwo\n", wholeFile = true), DiffTexts.of(made, Files.readString(created)))
+
+        val crlf = root.resolve("dos.txt")
+        Files.writeString(crlf, "a\r\nb\r\nc\r\n")
+        api.call("Read", mapOf("file_path" to crlf.toString()))
+        val replaced = EditDiffAdapter.from(api.call("Write", mapOf("file_path" to crlf.toString(), "content" to "a\nB\nc\n")))!!
+        val texts = DiffTexts.of(replaced, Files.readString(crlf))
+        assertTrue(texts.wholeFile, "line endings do not count as a change of the lines")
+        assertEquals("a\nb\nc\n", texts.before)
+        assertEquals("a\nB\nc\n", texts.after)
     }
 }

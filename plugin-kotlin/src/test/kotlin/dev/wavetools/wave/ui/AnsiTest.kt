@@ -28,7 +28,7 @@ class AnsiTest {
         assertEquals(AnsiColor.Indexed(208), runs[0].style.foreground)
         assertEquals(AnsiColor.Rgb(10, 20, 30), runs[1].style.background)
         assertEquals(AnsiColor.Indexed(208), runs[1].style.foreground)
-        val palette = AnsiPalette(dark = false)
+        val palette = AnsiPalette(Theme.LIGHT_ANSI)
         assertEquals(Color(255, 135, 0), palette.color(AnsiColor.Indexed(208)))
         assertEquals(Color(88, 88, 88), palette.color(AnsiColor.Indexed(240)))
         assertEquals(Color(10, 20, 30), palette.color(AnsiColor.Rgb(10, 20, 30)))
@@ -56,11 +56,11 @@ class AnsiTest {
         assertEquals("ok FAIL rgb", pane.plainText)
         val doc = pane.styledDocument
         val fail = doc.getCharacterElement(4).attributes
-        assertEquals(AnsiPalette(WaveTheme.isDark).color(AnsiColor.Indexed(1)), StyleConstants.getForeground(fail))
+        assertEquals(WaveTheme.current.ansi[1], StyleConstants.getForeground(fail), "colour 1 is the colour scheme's console red")
         assertTrue(StyleConstants.isBold(fail))
         val plain = doc.getCharacterElement(0).attributes
         assertFalse(StyleConstants.isBold(plain))
-        assertEquals(WaveTheme.foreground, StyleConstants.getForeground(plain))
+        assertEquals(WaveTheme.current.outputForeground, StyleConstants.getForeground(plain), "no colour: the console's text colour")
         assertEquals(Color(1, 2, 3), StyleConstants.getForeground(doc.getCharacterElement(9).attributes))
     }
 }

@@ -66,9 +66,9 @@ class ApprovalRoundTripTest {
 
     private fun bash(command: String): ToolCall = supervisor.requireApi().runBash(BashRequest(command, description = "approval test"))
 
-    /** The open card asking about [command]. */
-    private fun cardFor(command: String): ApprovalCard {
-        waitForUi({ "no approval card for $command: ${controller.panel.feed.approvals().map { it.model.subject }}" }) {
+    /** The open question about [command]. */
+    private fun cardFor(command: String): ApprovalView {
+        waitForUi({ "no question about $command: ${controller.panel.feed.approvals().map { it.model.subject }}" }) {
             controller.panel.feed.approvals().any { it.model.subject == command && it.model.isOpen }
         }
         return onEdt { controller.panel.feed.approvals().last { it.model.subject == command } }
@@ -82,13 +82,17 @@ class ApprovalRoundTripTest {
         onEdt {
             assertEquals(call.callId, card.model.prompt.callId)
             assertEquals(root.toString(), card.model.prompt.directory)
+            // The question sits in its call's card (the core announces the call before it asks).
+            val callCard = controller.panel.feed.card(call.callId)!!
+            assertTrue(javax.swing.SwingUtilities.isDescendingFrom(card, callCard))
+            assertEquals("Run this command?", card.titleBlock.plainText, "a command typed in this window is not the agent's")
         }
         assertFalse(Files.exists(root.resolve("allowed.txt")), "nothing runs before the answer")
         onEdt { card.allowOnceButton.doClick() }
         val result = call.result.get(60, TimeUnit.SECONDS)
         assertFalse(result.isError, result.text)
         assertEquals("allowed", Files.readString(root.resolve("allowed.txt")))
-        waitForUi({ "outcome: ${card.outcomeLabel.text}" }) { card.outcomeLabel.text == "Allowed once. It ran." }
+        waitForUi({ "outcome: ${card.outcomeBlock.plainText}" }) { card.outcomeBlock.plainText == "Allowed once. It ran." }
         assertTrue(store.saves.isEmpty(), "allow once remembers nothing")
     }
 
@@ -109,7 +113,7 @@ class ApprovalRoundTripTest {
         assertEquals(true, result.structuredContent!!.get("permissionDenied").asBoolean)
         assertFalse(Files.exists(root.resolve("denied.txt")))
         assertEquals(emptyMap<Long, String>(), TestSupport.commandProcesses(marker), "no command process was started")
-        waitForUi({ "outcome: ${card.outcomeLabel.text}" }) { card.outcomeLabel.text == "Denied. Told the model: not now It did not run." }
+        waitForUi({ "outcome: ${card.outcomeBlock.plainText}" }) { card.outcomeBlock.plainText == "Denied. It did not run. Told the agent: “not now”" }
     }
 
     @Test
@@ -156,8 +160,8 @@ class ApprovalRoundTripTest {
         val result = bash("touch never.txt").result.get(60, TimeUnit.SECONDS)
         assertTrue(result.isError)
         assertFalse(Files.exists(root.resolve("never.txt")))
-        waitForUi({ "feed: ${controller.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
-            controller.panel.feed.find<javax.swing.JLabel>().any { it.text.startsWith("Denied: Bash touch never.txt") }
+        waitForUi({ "feed: ${controller.panel.feed.find<TextBlock>().map { it.plainText }}" }) {
+            controller.panel.feed.find<TextBlock>().any { it.plainText.startsWith("Denied: touch never.txt — ") }
         }
         assertTrue(onEdt { controller.panel.feed.approvals().isEmpty() })
     }

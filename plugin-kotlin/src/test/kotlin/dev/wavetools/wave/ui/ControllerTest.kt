@@ -40,7 +40,7 @@ class ControllerTest {
         startReady()
         assertTrue(onEdt { controller.panel.input.field.isEnabled })
         waitForUi({ "env: ${controller.panel.statusLine.envLabel.text}" }) {
-            controller.panel.statusLine.envLabel.text == "Login environment: not probed; using the IDE's environment"
+            controller.panel.statusLine.envLabel.text == "IDE environment"
         }
 
         val call = supervisor.requireApi().callTool("Read", mapOf("file_path" to "notes.txt"))
@@ -84,7 +84,7 @@ class ControllerTest {
             assertEquals("Typed in the Wave tool window", cd.description)
             assertEquals("run=set pager=cat", cd.output!!.plainText, "the core's runner sets its marker and turns pagers off")
             assertEquals("Exit 0", cd.statusLabel.text)
-            assertTrue(cd.footerLabels.any { (it as javax.swing.JLabel).text == "Shell working directory changed to $root/src" })
+            assertTrue(cd.footer.texts().contains("Shell working directory changed to $root/src"))
         }
         val pwd = finished(type("pwd; exit 4"))
         onEdt {
@@ -97,7 +97,7 @@ class ControllerTest {
     fun `Ctrl+B and Stop in the tool window act on the command typed there`() {
         startReady()
         val slow = type("echo begun; sleep 30")
-        waitForUi({ "no controls" }) { slow.moveButton.isEnabled }
+        waitForUi({ "no controls" }) { slow.moveAction.isEnabled }
         assertTrue(onEdt { controller.moveLatestToBackground() })
         finished(slow)
         val taskId = onEdt { slow.result!!.backgroundTaskId!! }
@@ -106,11 +106,11 @@ class ControllerTest {
             assertTrue(slow.result!!.backgroundedByUser)
         }
         waitForUi({ "no task row" }) { controller.panel.tasks.row(taskId)?.task?.isRunning == true }
-        onEdt { controller.panel.tasks.row(taskId)!!.stop.doClick() }
-        waitForUi({ "task still running: ${controller.panel.tasks.row(taskId)?.status?.text}" }) { controller.panel.tasks.row(taskId)!!.task.status == "killed" }
+        onEdt { controller.panel.tasks.row(taskId)!!.stop.click() }
+        waitForUi({ "task still running: ${controller.panel.tasks.row(taskId)?.state?.text}" }) { controller.panel.tasks.row(taskId)!!.task.status == "killed" }
 
         val stopped = type("echo begun; sleep 31")
-        waitForUi({ "no controls" }) { stopped.stopButton.isEnabled }
+        waitForUi({ "no controls" }) { stopped.stopAction.isEnabled }
         // Stop once the command has printed its first line: its `sleep` runs (seen in /proc by the core's marker).
         val marker = supervisor.process()!!.launch.instanceMarker
         TestSupport.eventually(message = { "sleep 31 never started" }) {
@@ -136,8 +136,8 @@ class ControllerTest {
         try {
             refusing.startAndAwaitReady(supervisor)
             onEdt { refusing.runBash("echo hi") }
-            waitForUi({ "feed: ${refusing.panel.feed.find<javax.swing.JLabel>().map { it.text }}" }) {
-                refusing.panel.feed.find<javax.swing.JLabel> { it.text?.startsWith("The core did not run \"echo hi\"") == true && it.text.contains("timeout") }.isNotEmpty()
+            waitForUi({ "feed: ${refusing.panel.feed.find<TextBlock>().map { it.plainText }}" }) {
+                refusing.panel.feed.find<TextBlock> { it.plainText.startsWith("Wave Tools did not run \"echo hi\"") && it.plainText.contains("timeout") }.isNotEmpty()
             }
             assertTrue(onEdt { refusing.panel.feed.cards().isEmpty() }, "a refused call never started")
         } finally {
@@ -148,7 +148,7 @@ class ControllerTest {
     @Test
     fun `a core that cannot start shows the fallback panel with the reason`() {
         val failing = CoreSupervisor(
-            launch = { throw dev.wavetools.wave.bridge.CoreLaunchException("Node.js 18 or newer was not found.", listOf("Tried:", "  • /x/node (settings): no executable file there")) },
+            launch = { throw dev.wavetools.wave.bridge.CoreLaunchException("Node.js 18 or newer was not found.", listOf("/x/node (settings): no executable file there"), dev.wavetools.wave.bridge.FailureKind.NODE_NOT_FOUND) },
             initializeParams = { InitializeParams() },
             log = RecordingLog(),
         )
@@ -158,13 +158,24 @@ class ControllerTest {
             failing.start()
             waitForUi({ "fallback not shown" }) { c.panel.showingFallback }
             onEdt {
-                assertEquals("Node.js is needed to run Wave Tools", c.panel.fallback.titleLabel.text)
-                assertTrue(c.panel.fallback.details.text.contains("/x/node (settings): no executable file there"))
+                assertEquals(dev.wavetools.wave.bridge.FailureKind.NODE_NOT_FOUND, c.panel.fallback.kind)
+                assertTrue(c.panel.fallback.reasonBlock.plainText.startsWith("Wave Tools needs Node.js 18 or newer"))
+                assertTrue(c.panel.fallback.details!!.find<TextBlock>().single().plainText.contains("/x/node (settings): no executable file there"))
                 assertTrue(failing.state is CoreState.Failed)
             }
         } finally {
             onEdt { c.dispose() }
             failing.close()
         }
+    }
+
+    @Test
+    fun `the failure's kind decides between the fallback panel and the session, never the wording of its reason`() = onEdt {
+        controller.showState(CoreState.Failed("Node.js printed something odd and the core exited", kind = dev.wavetools.wave.bridge.FailureKind.CRASHED))
+        assertFalse(controller.panel.showingFallback, "a crash loop keeps the session (and its cards) on screen")
+        controller.showState(CoreState.Failed("The project has no directory", kind = dev.wavetools.wave.bridge.FailureKind.NO_PROJECT_DIRECTORY))
+        assertTrue(controller.panel.showingFallback)
+        controller.showState(CoreState.Starting(1))
+        assertFalse(controller.panel.showingFallback)
     }
 }

@@ -5,8 +5,10 @@ import dev.wavetools.wave.bridge.CallToolResult
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.DiffLine
 import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.InitializeResult
 import dev.wavetools.wave.bridge.Json
+import dev.wavetools.wave.bridge.SandboxStatus
 import dev.wavetools.wave.bridge.ServerInfo
 import dev.wavetools.wave.bridge.TaskInfo
 import dev.wavetools.wave.bridge.ToolFinished
@@ -22,7 +24,13 @@ import java.time.Duration
 /** Cards and panels built from a recorded session (feeds/session.jsonl), checked headless. */
 class FeedTest {
     private val actions = FakeActions(mutableSetOf("c9"))
-    private val panel = onEdt { WavePanel(object : HostServices {}, actions, fixedClock("2026-05-04T10:01:07Z"), onRun = {}, onRetry = {}) }
+    private val host = object : HostServices {
+        var chose = 0
+        var downloaded = 0
+        override fun chooseNode() { chose++ }
+        override val downloadNode: (() -> Unit) = { downloaded++ }
+    }
+    private val panel = onEdt { WavePanel(host, actions, fixedClock("2026-05-04T10:01:07Z"), onRun = {}, onRetry = {}) }
 
     init {
         RecordedSession.play(panel, RecordedSession.load("session.jsonl"))
@@ -48,76 +56,103 @@ class FeedTest {
         assertEquals("Running 0:07", card.statusLabel.text)
         assertNull(card.output, "no partial output while running")
         assertTrue(card.find<OutputPane>().isEmpty())
-        assertTrue(card.moveButton.isEnabled && card.stopButton.isEnabled)
+        assertTrue(card.moveAction.isEnabled && card.stopAction.isEnabled)
     }
 
     @Test
-    fun `a finished failing command shows its output once, exit code, duration and the full-output link`() = onEdt {
+    fun `a finished failing command shows its output once, the exit code, the duration, and how much was left out`() = onEdt {
         val card = bash("c1")
         assertFalse(card.isRunning)
         assertEquals("Exit 1", card.statusLabel.text)
-        assertEquals(WaveTheme.error, card.statusLabel.foreground)
+        assertEquals(WaveTheme.current.error, card.statusLabel.foreground)
         val text = card.output!!.plainText
         assertTrue(text.contains("✗ src/math.test.ts (3 tests | 1 failed)"), text)
         assertFalse(text.contains("\u001b"), "escape sequences are rendered, not shown")
-        assertFalse(card.moveButton.isShowing || card.moveButton.parent.isVisible)
-        val labels = card.footerLabels.map { (it as javax.swing.JLabel).text }
-        assertEquals(listOf("2.3 s", "Open full output (47.1 KB)"), labels)
-        (card.footerLabels.last() as LinkLabel).click()
+        // The core's note to the model is not shown to people: they see how much was left out, and a link.
+        assertFalse(text.contains("read it with") || text.contains("/tmp/"), text)
+        assertTrue(text.contains("⋯ 40.4 KB omitted ⋯"), text)
+        assertFalse(card.moveAction.isVisible || card.stopAction.isVisible)
+        assertEquals(listOf("2.3 s"), card.footer.texts().take(1))
+        val link = card.footer.find<LinkLabel>().single()
+        assertEquals("Open Full Output", link.text)
+        assertTrue(card.footer.find<javax.swing.JLabel>().any { it.text == "40.4 KB omitted —" })
+        link.click()
         assertEquals("open /tmp/wave-core-dev/48102-3fa9c1d2/run-1-1.log", actions.log.last())
+        assertNotNullTooltip(link.toolTipText, "/tmp/wave-core-dev/48102-3fa9c1d2/run-1-1.log")
+        assertTrue(card.footer.softWrapToggle != null, "an output has the soft-wrap toggle")
     }
 
+    private fun assertNotNullTooltip(tooltip: String?, expected: String) = assertEquals(expected, tooltip, "temp paths stay in tooltips")
+
     @Test
-    fun `a command moved to the background says so and shows no output`() = onEdt {
+    fun `a command moved to the background says so without its task id, which is in the tooltip`() = onEdt {
         val card = bash("c6")
         assertEquals("In background", card.statusLabel.text)
         assertNull(card.output)
-        assertTrue(card.footerLabels.any { (it as javax.swing.JLabel).text == "Moved to the background as task b7k2q9d" })
-        assertTrue(card.footerLabels.none { it is LinkLabel }, "the task's log is in the tasks view, not a link here")
+        val moved = card.footer.find<TextBlock>().single { it.plainText == "Moved to the background" }
+        assertTrue(moved.toolTipText.contains("b7k2q9d"))
+        assertTrue(card.footer.texts().none { it.contains("b7k2q9d") }, "no internal ids in what people read")
+        assertTrue(card.footer.find<LinkLabel>().isEmpty(), "the task's log is in the tasks view, not a link here")
     }
 
     @Test
     fun `BASH-CWD a change made by a command shows once on its card, any other change gets its own line`() = onEdt {
         val card = bash("c7")
         val notice = "Shell working directory changed to /home/dev/shop/packages/api"
-        assertTrue(card.footerLabels.any { (it as javax.swing.JLabel).text == notice })
-        assertEquals(1, panel.feed.find<javax.swing.JLabel> { it.text == notice }.size, "the session/cwdChanged during the command adds no second line")
+        assertTrue(card.footer.texts().contains(notice))
+        assertEquals(1, panel.feed.find<TextBlock> { it.plainText == notice }.size)
         panel.feed.cwdChanged(dev.wavetools.wave.bridge.SessionCwdChanged("sub-1", "/home/dev/shop", "/home/dev/shop/packages/api", reset = true))
-        assertEquals(1, panel.feed.find<javax.swing.JLabel> { it.text == "Shell cwd was reset to /home/dev/shop" }.size)
+        assertEquals(1, panel.feed.find<TextBlock> { it.plainText == "Shell cwd was reset to /home/dev/shop" }.size)
     }
 
     @Test
-    fun `button states across a command's life - move, refusal, stop, finish`() = onEdt {
+    fun `control states across a command's life - move, refusal, stop, finish`() = onEdt {
         val card = bash("c9")
         card.requestMove()
         assertEquals("move c9", actions.log.last())
-        assertFalse(card.moveButton.isEnabled)
-        assertEquals("Moving…", card.moveButton.text)
+        assertFalse(card.moveAction.isEnabled)
+        assertEquals("Moving…", card.moveAction.label)
         card.moveRefused("The Bash call \"c9\" cannot be moved to the background.")
-        assertFalse(card.moveButton.isEnabled, "a refused move is not offered again")
-        assertTrue(card.stopButton.isEnabled)
+        assertFalse(card.moveAction.isEnabled, "a refused move is not offered again")
+        assertTrue(card.stopAction.isEnabled)
         card.requestStop()
         assertEquals("stop c9", actions.log.last())
-        assertFalse(card.stopButton.isEnabled)
-        assertEquals("Stopping…", card.stopButton.text)
+        assertFalse(card.stopAction.isEnabled)
+        assertEquals("Stopping…", card.stopAction.label)
         val result = Json.decode<CallToolResult>(JsonParser.parseString("""{"content":[{"type":"text","text":"partial\n"}],"structuredContent":{"success":false,"exitCode":null,"signal":"SIGTERM","output":"partial\n","interrupted":true,"durationMs":9000},"isError":true}"""))
         panel.feed.toolFinished(ToolFinished("c9", "main", "Bash", true, 9000, result))
         assertEquals("Interrupted", card.statusLabel.text)
-        assertFalse(card.moveButton.parent.isVisible, "no controls once it ended")
+        assertFalse(card.moveAction.isVisible || card.stopAction.isVisible, "no controls once it ended")
         assertEquals("partial", card.output!!.plainText)
     }
 
     @Test
-    fun `a call this window cannot control offers no buttons`() = onEdt {
+    fun `a call this window cannot control offers no controls, and Ctrl+B targets the newest one it can`() = onEdt {
         panel.feed.toolStarted(ToolStarted("other-1", "main", "Bash", JsonParser.parseString("""{"command":"sleep 100"}""").asJsonObject, "2026-05-04T10:01:00Z"))
         val card = bash("other-1")
-        assertFalse(card.moveButton.isEnabled)
-        assertFalse(card.stopButton.isEnabled)
-        assertEquals("c9", panel.feed.latestControllable(bashOnly = true)!!.callId, "Ctrl+B targets the newest call this window controls")
+        assertFalse(card.moveAction.isVisible || card.moveAction.isEnabled)
+        assertFalse(card.stopAction.isVisible || card.stopAction.isEnabled)
+        assertEquals("c9", panel.feed.latestControllable(bashOnly = true)!!.callId)
     }
 
     @Test
-    fun `FS-EDIT-3 the edit card shows the diff with the core's word highlights`() = onEdt {
+    fun `a command that ran outside the sandbox says so discreetly, one inside or one that does not say shows nothing`() = onEdt {
+        fun finish(id: String, sandboxed: String) {
+            panel.feed.toolStarted(ToolStarted(id, "main", "Bash", JsonParser.parseString("""{"command":"docker ps"}""").asJsonObject, "2026-05-04T10:01:00Z"))
+            val result = Json.decode<CallToolResult>(JsonParser.parseString("""{"content":[{"type":"text","text":"ok"}],"structuredContent":{"success":true,"exitCode":0,"output":"ok\n","durationMs":10$sandboxed},"isError":false}"""))
+            panel.feed.toolFinished(ToolFinished(id, "main", "Bash", false, 10, result))
+        }
+        finish("out", ""","sandboxed":false""")
+        finish("in", ""","sandboxed":true""")
+        finish("old", "")
+        val note = bash("out").footer.find<ToneLabel>().single { it.text == "Ran outside the sandbox" }
+        assertEquals(Tone.SECONDARY, note.tone, "discreet: a secondary note, not a warning")
+        assertTrue(bash("in").footer.texts().none { it.contains("sandbox") })
+        assertTrue(bash("old").footer.texts().none { it.contains("sandbox") })
+    }
+
+    @Test
+    fun `FS-EDIT-3 the edit card shows the diff with the core's word highlights, and Show Diff opens the IDE's viewer`() = onEdt {
         val card = panel.feed.card("c2") as EditCard
         assertEquals("+1 −1", card.statusLabel.text)
         val view = card.diffView!!
@@ -128,10 +163,13 @@ class FeedTest {
         assertEquals(listOf(10 to 10, 11 to 11, 12 to 12, 13 to null, null to 13, 14 to 14), view.rows.map { it.line!!.oldNumber to it.line!!.newNumber })
         val spans = view.highlightSpans()
         assertEquals(listOf(4 to 20..20, 4 to 23..40), spans.map { it.row to it.range })
-        assertTrue(spans.all { it.color == WaveTheme.addedWord })
+        assertTrue(spans.all { it.color == WaveTheme.current.diffAddedWord })
         assertEquals(listOf("(", "+ Number.EPSILON) "), spans.map { view.rows[4].line!!.text.substring(it.range) })
-        card.find<LinkLabel>().single().click()
+        card.pathLink.click()
         assertEquals("open /home/dev/shop/src/math.ts:13", actions.log.last())
+        assertEquals("Show Diff", card.showDiffLink!!.text)
+        card.showDiffLink!!.click()
+        assertEquals("diff /home/dev/shop/src/math.ts +1 -1", actions.log.last())
     }
 
     @Test
@@ -148,22 +186,29 @@ class FeedTest {
     }
 
     @Test
-    fun `the background tasks view shows status, runtime and exit, with Stop while running`() = onEdt {
+    fun `the background tasks table - state, runtime as a clock, Stop while running, a grey dot once stopped`() = onEdt {
         val running = panel.tasks.row("b7k2q9d")!!
-        assertEquals("running 0:47", running.status.text)
-        assertEquals(listOf("· Start the dev server", "· moved here with Ctrl+B"), running.find<javax.swing.JLabel> { it.text.startsWith("· ") }.map { it.text })
-        assertTrue(panel.tasks.row("ba1f9x2")!!.find<javax.swing.JLabel> { it.text.startsWith("· ") }.isEmpty(), "started in the background: nothing to explain")
+        assertEquals("Running", running.state.text)
+        assertEquals("0:47", running.runtime.text)
+        assertEquals(Tone.RUNNING, running.dot.tone)
+        assertTrue(running.command.toolTipText.contains("Moved here with Ctrl+B"), "how it got here is in the tooltip")
         assertTrue(running.stop.isVisible)
-        running.stop.doClick()
+        running.stop.click()
         assertEquals("stopTask b7k2q9d", actions.log.last())
         assertFalse(running.stop.isEnabled)
         val killed = panel.tasks.row("ba1f9x2")!!
-        assertEquals("stopped (SIGTERM) · 18 min 00 s", killed.status.text)
+        assertEquals("Stopped", killed.state.text)
+        assertEquals("18:00", killed.runtime.text)
+        assertEquals(Tone.SECONDARY, killed.dot.tone, "stopped: a grey dot")
         assertFalse(killed.stop.isVisible)
         val done = Json.decode<TaskInfo>(JsonParser.parseString("""{"taskId":"b7k2q9d","command":"npm run dev","status":"failed","exitCode":1,"runtimeMs":61000,"outputPath":"/tmp/x"}"""))
         panel.tasks.upsert(done)
-        assertEquals("exit 1 · 1 min 01 s", running.status.text)
+        assertEquals("Exit 1", running.state.text)
+        assertEquals("1:01", running.runtime.text)
         assertFalse(running.stop.isVisible)
+        // The columns line up: every row's state starts at the same x.
+        layoutTree(panel.tasks, java.awt.Dimension(600, 200))
+        assertEquals(1, listOf(running, killed).map { it.state.x }.distinct().size)
     }
 
     @Test
@@ -174,12 +219,12 @@ class FeedTest {
             onEdt {
                 panel.tasks.upsert(TaskInfo(taskId = "t1", command = "tail me", status = "running", startedAt = "2026-05-04T10:01:00Z", outputPath = log.toString()))
                 panel.tasks.select("t1")
-                assertEquals("ready\n", panel.tasks.tailOutput!!.plainText)
+                assertEquals("ready", panel.tasks.tailOutput!!.plainText)
             }
             Files.writeString(log, "GET / 200\n", java.nio.file.StandardOpenOption.APPEND)
             onEdt {
                 panel.tasks.tick()
-                assertEquals("ready\nGET / 200\n", panel.tasks.tailOutput!!.plainText)
+                assertEquals("ready\nGET / 200", panel.tasks.tailOutput!!.plainText)
                 panel.tasks.closeTail()
                 assertNull(panel.tasks.tail)
             }
@@ -203,20 +248,32 @@ class FeedTest {
     }
 
     @Test
-    fun `the status line shows core and login-environment state`() = onEdt {
-        assertEquals("Login environment: zsh · 42 variables · 312 ms", panel.statusLine.envLabel.text)
-        panel.statusLine.showCore(CoreState.Starting(1))
-        assertEquals("wave-core: starting…", panel.statusLine.coreLabel.text)
-        panel.statusLine.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0")), 42))
-        assertEquals("wave-core 0.1.0: ready", panel.statusLine.coreLabel.text)
-        panel.statusLine.showCore(CoreState.Restarting(2, Duration.ofSeconds(1), "wave-core exited unexpectedly (exit code 1)"))
-        assertEquals("wave-core: restarting in 1.0 s (attempt 2) — wave-core exited unexpectedly (exit code 1)", panel.statusLine.coreLabel.text)
-        panel.statusLine.showCore(CoreState.Failed("boom", listOf("stderr line")))
-        assertEquals("wave-core: failed — boom", panel.statusLine.coreLabel.text)
-        assertEquals("stderr line", panel.statusLine.coreLabel.toolTipText)
-        panel.statusLine.showEnv(EnvStatus(state = "degraded", shell = "/bin/bash", durationMs = 2000, adoptedKeys = listOf("PATH"), reason = "PATH only"))
-        assertEquals("Login environment: bash · 1 variable · 2.0 s · degraded: PATH only", panel.statusLine.envLabel.text)
-        assertEquals(WaveTheme.warning, panel.statusLine.envLabel.foreground)
+    fun `the status line - the core's state in a word, the environment and the sandbox, details in tooltips`() = onEdt {
+        val line = panel.statusLine
+        assertEquals("zsh login environment", line.envLabel.text)
+        assertTrue(line.envLabel.toolTipText.contains("Adopted: PATH, NVM_DIR"), line.envLabel.toolTipText)
+        line.showCore(CoreState.Starting(1))
+        assertEquals("Starting…", line.coreLabel.text)
+        line.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0")), 42))
+        assertEquals("Ready", line.coreLabel.text)
+        assertEquals("wave-core 0.1.0, process 42", line.coreLabel.toolTipText)
+        line.showCore(CoreState.Restarting(2, Duration.ofSeconds(1), "wave-core exited unexpectedly (exit code 1)"))
+        assertEquals("Restarting in 1.0 s (attempt 2)", line.coreLabel.text)
+        line.showCore(CoreState.Failed("boom", listOf("stderr line"), FailureKind.CRASHED))
+        assertEquals("Failed: boom", line.coreLabel.text)
+        assertEquals("boom\nstderr line", line.coreLabel.toolTipText)
+        line.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0")), 42))
+        line.showEnv(EnvStatus(state = "degraded", shell = "/bin/bash", durationMs = 2000, adoptedKeys = listOf("PATH"), reason = "PATH only"))
+        assertEquals("bash login environment (partial)", line.envLabel.text)
+        assertEquals(Tone.WARNING, line.envLabel.tone)
+        assertFalse(line.sandboxLabel.isVisible, "a core that says nothing about a sandbox: nothing is shown")
+        line.showEnv(EnvStatus(state = "ok", shell = "/bin/bash", sandbox = SandboxStatus(true, "bubblewrap", "deny")))
+        assertTrue(line.sandboxLabel.isVisible)
+        assertEquals("Sandbox: Bubblewrap, no network", line.sandboxLabel.text)
+        line.showEnv(EnvStatus(state = "ok", shell = "/bin/bash", sandbox = SandboxStatus(false, "none", reason = "bwrap is not installed", remedy = "Install the bubblewrap package.")))
+        assertEquals("No sandbox", line.sandboxLabel.text)
+        assertEquals(Tone.WARNING, line.sandboxLabel.tone)
+        assertEquals("bwrap is not installed\nInstall the bubblewrap package.", line.sandboxLabel.toolTipText)
     }
 
     @Test
@@ -233,7 +290,7 @@ class FeedTest {
             assertEquals("ls", input.field.text)
             input.recall(-1)
             assertEquals("git status", input.field.text)
-            input.setReady(false, "wave-core is restarting")
+            input.setReady(false, "Wave Tools is restarting")
             input.field.text = "rm -rf build"
             input.submit()
             assertEquals(2, ran.size, "nothing runs while the core is not ready")
@@ -241,10 +298,34 @@ class FeedTest {
     }
 
     @Test
-    fun `the fallback panel explains a missing Node_js with the fix`() = onEdt {
-        panel.showFallback("Node.js is needed to run Wave Tools", "Node.js 18 or newer was not found.\nTried:\n  • /usr/bin/node (PATH): not found")
+    fun `the Node_js fallback - the reason first, then Download and Choose as links, what was tried behind Details`() = onEdt {
+        panel.showFallback(CoreState.Failed("Node.js 18 or newer was not found.", listOf("/usr/bin/node (PATH): not found"), FailureKind.NODE_NOT_FOUND))
         assertTrue(panel.showingFallback)
-        assertTrue(panel.fallback.details.text.contains("/usr/bin/node (PATH): not found"))
-        assertEquals(listOf("Open Settings", "Download Node.js", "Retry"), panel.fallback.find<javax.swing.JButton>().map { it.text })
+        val fallback = panel.fallback
+        assertTrue(fallback.reasonBlock.plainText.startsWith("Wave Tools needs Node.js 18 or newer"))
+        assertEquals(listOf("Download Node.js for Wave Tools", "Choose Node.js…", "Try Again"), fallback.links().map { it.text })
+        fallback.links()[0].click()
+        fallback.links()[1].click()
+        assertEquals(1 to 1, host.downloaded to host.chose)
+        val details = fallback.details!!
+        assertFalse(details.expanded, "what was tried is there on demand")
+        assertTrue(details.find<TextBlock>().single().plainText.contains("/usr/bin/node (PATH): not found"))
+    }
+
+    @Test
+    fun `without a download callback the fallback offers no Download link, and the empty state offers only what works`() = onEdt {
+        val plain = WavePanel(object : HostServices {}, actions, onRun = {}, onRetry = {})
+        plain.showFallback(CoreState.Failed("Node.js 18 or newer was not found.", emptyList(), FailureKind.NODE_NOT_FOUND))
+        assertEquals(listOf("Choose Node.js…", "Try Again"), plain.fallback.links().map { it.text })
+        assertNull(plain.fallback.details, "nothing tried: no Details")
+        assertEquals(listOf("Run a Command"), plain.emptyState.links().map { it.text }, "no help link without a help page, no agent link without an agent")
+        var connected = 0
+        val withAgent = WavePanel(object : HostServices {
+            override fun emptyStateActions() = listOf(LinkAction("Connect an Agent") { connected++ })
+            override val showHelp: (() -> Unit) = {}
+        }, actions, onRun = {}, onRetry = {})
+        assertEquals(listOf("Run a Command", "Connect an Agent", "How Wave Tools Works"), withAgent.emptyState.links().map { it.text })
+        withAgent.emptyState.links()[1].click()
+        assertEquals(1, connected)
     }
 }

@@ -78,7 +78,7 @@ class LiveFeedTest {
     }
 
     private fun card(i: Int) = panel.feed.card(calls[i]) as BashCard
-    private fun labels(c: BashCard) = c.footerLabels.map { (it as JLabel).text }
+    private fun labels(c: BashCard) = c.footer.texts()
 
     @Test
     fun `every call becomes one Bash card, in order, with the command line and description`() {
@@ -97,7 +97,7 @@ class LiveFeedTest {
         onEdt {
             assertTrue(labels(card(0)).contains("Shell working directory changed to $root/src"), labels(card(0)).toString())
             assertTrue(labels(card(4)).contains("Shell cwd was reset to $root"), labels(card(4)).toString())
-            assertEquals(1, panel.feed.find<JLabel> { it.text?.startsWith("Shell ") == true && it.text.endsWith("$root/src") }.size)
+            assertEquals(1, panel.feed.find<JLabel> { it.text?.startsWith("Shell ") == true && it.text.endsWith("$root/src") }.size + panel.feed.find<TextBlock> { it.plainText.startsWith("Shell ") && it.plainText.endsWith("$root/src") }.size)
             assertTrue(recording.count { it.first == CoreNotifications.SESSION_CWD_CHANGED } >= 2, "the core announced both moves")
         }
     }
@@ -109,12 +109,12 @@ class LiveFeedTest {
             val green = card(0)
             assertEquals("green plain", green.output!!.plainText)
             val attrs = green.output!!.styledDocument.getCharacterElement(0).attributes
-            assertEquals(AnsiPalette(WaveTheme.isDark).color(AnsiColor.Indexed(2)), javax.swing.text.StyleConstants.getForeground(attrs))
+            assertEquals(WaveTheme.current.ansi[2], javax.swing.text.StyleConstants.getForeground(attrs))
             assertEquals("Exit 0", green.statusLabel.text)
 
             val failed = card(1)
             assertEquals("Exit 3", failed.statusLabel.text)
-            assertEquals(WaveTheme.error, failed.statusLabel.foreground)
+            assertEquals(WaveTheme.current.error, failed.statusLabel.foreground)
             assertEquals("out\nerr", failed.output!!.plainText)
 
             val killed = card(2)
@@ -124,24 +124,34 @@ class LiveFeedTest {
     }
 
     @Test
-    fun `truncated output offers the real output file, which holds everything`() {
+    fun `truncated output offers the real output file, which holds everything, and shows people how much was left out`() {
         played()
         val r = results.getValue("seq 1 20000")
         val file = Paths.get(r.outputPath!!)
         assertTrue(Files.isRegularFile(file), "the core keeps a truncated command's file")
         onEdt {
             val c = card(3)
-            val link = c.footerLabels.filterIsInstance<LinkLabel>().single()
-            assertEquals("Open full output (${Format.bytes(r.outputBytes)})", link.text)
+            val link = c.footer.find<LinkLabel>().single()
+            assertEquals("Open Full Output", link.text)
+            assertEquals(file.toString(), link.toolTipText)
             link.click()
             assertEquals("open $file", actions.log.last())
             val text = c.output!!.plainText
-            val marker = text.indexOf("[… ")
-            assertTrue(marker > 0 && text.substring(marker).contains("bytes omitted. Full output"), "the core's marker between head and tail is shown")
-            val noteStyle = c.output!!.styledDocument.getCharacterElement(marker + 5).attributes
-            assertEquals(WaveTheme.secondary, javax.swing.text.StyleConstants.getForeground(noteStyle))
+            // The core's line for the model ("[… N bytes omitted. Full output …: path — read it with …]") is replaced.
+            assertFalse(text.contains("bytes omitted") || text.contains("read it with") || text.contains(file.toString()), "the model's note is not shown")
+            val marker = text.indexOf("⋯ ")
+            assertTrue(marker > 0 && text.substring(marker).startsWith("⋯ ") && text.contains(" omitted ⋯"), "the cut is marked between head and tail")
+            val noteStyle = c.output!!.styledDocument.getCharacterElement(marker + 2).attributes
+            assertEquals(WaveTheme.current.secondary, javax.swing.text.StyleConstants.getForeground(noteStyle))
             assertTrue(javax.swing.text.StyleConstants.isItalic(noteStyle), "shown as a note, not as output")
             assertFalse(javax.swing.text.StyleConstants.isItalic(c.output!!.styledDocument.getCharacterElement(0).attributes))
+            val omitted = BashCard.Omission.find(r.output)!!.omittedBytes
+            assertTrue(labels(c).contains("${Format.bytes(omitted)} omitted —"), labels(c).toString())
+            // The figure is the core's own (its marker's byte count), about what the head and tail leave out.
+            val coreFigure = Regex("""\[… ([\d,]+) bytes omitted""").find(r.output)!!.groupValues[1].replace(",", "").toLong()
+            assertEquals(coreFigure, omitted)
+            val kept = r.output.replace(Regex("""\n\n\[… [^\]]*]\n\n"""), "").toByteArray(Charsets.UTF_8).size
+            assertTrue(kotlin.math.abs(r.outputBytes - kept - omitted) < 64, "within the marker's own length of the bytes not shown")
         }
         assertEquals(r.outputBytes, Files.size(file))
         assertTrue(Files.readString(file).endsWith("19999\n20000\n"))
@@ -157,11 +167,12 @@ class LiveFeedTest {
         onEdt {
             val c = card(6)
             assertEquals("started", c.output!!.plainText)
-            val left = c.footerLabels.map { it as JLabel }.single { it.text.startsWith("Left running: ") }
-            assertEquals("Left running: sleep 45 (pid ${survivor.pid})", left.text)
-            assertEquals(WaveTheme.warning, left.foreground)
-            val link = c.footerLabels.filterIsInstance<LinkLabel>().single()
-            assertEquals("Open output file", link.text)
+            val left = c.footer.find<TextBlock>().single { it.plainText.startsWith("Left running: ") }
+            assertEquals("Left running: sleep 45", left.plainText)
+            assertEquals("sleep 45 (process ${survivor.pid})", left.toolTipText)
+            assertEquals(Tone.WARNING, left.tone)
+            val link = c.footer.find<LinkLabel>().single()
+            assertEquals("Open Output File", link.text)
             link.click()
             assertEquals("open ${r.outputPath}", actions.log.last())
         }
@@ -174,18 +185,19 @@ class LiveFeedTest {
         onEdt {
             val row = panel.tasks.row(taskId)!!
             assertTrue(row.task.isRunning)
-            assertTrue(row.status.text.startsWith("running "), row.status.text)
+            assertEquals("Running", row.state.text)
             assertTrue(row.stop.isVisible)
-            assertEquals("Background tasks (1 running)", panel.tasks.find<JLabel> { it.text?.startsWith("Background tasks") == true }.single().text)
-            assertTrue(labels(card(5)).contains("Running in the background as task $taskId"), labels(card(5)).toString())
+            assertEquals("Background tasks · 1 running", panel.tasks.title.text)
+            assertTrue(labels(card(5)).contains("Runs in the background"), labels(card(5)).toString())
         }
         RecordedSession.play(panel, recording.drop(taskStartedAt))
         onEdt {
             val row = panel.tasks.row(taskId)!!
             assertEquals("killed", row.task.status)
-            assertTrue(row.status.text.startsWith("stopped (SIGTERM) · "), row.status.text)
+            assertEquals("Stopped", row.state.text)
+            assertEquals(Tone.SECONDARY, row.dot.tone)
             assertFalse(row.stop.isVisible)
-            assertEquals("Background tasks (0 running)", panel.tasks.find<JLabel> { it.text?.startsWith("Background tasks") == true }.single().text)
+            assertEquals("Background tasks", panel.tasks.title.text)
         }
     }
 
@@ -194,8 +206,8 @@ class LiveFeedTest {
         played()
         val status: EnvStatus = Json.decode(recording.first { it.first == CoreNotifications.ENV_STATUS_CHANGED }.second)
         onEdt {
-            assertEquals("Login environment: not probed; using the IDE's environment", panel.statusLine.envLabel.text)
-            assertEquals(WaveTheme.secondary, panel.statusLine.envLabel.foreground, "turned off on purpose is not an error")
+            assertEquals("IDE environment", panel.statusLine.envLabel.text)
+            assertEquals(Tone.SECONDARY, panel.statusLine.envLabel.tone, "turned off on purpose is not an error")
             assertEquals(status.reason, panel.statusLine.envLabel.toolTipText)
         }
         assertNotNull(status.reason)
@@ -213,9 +225,9 @@ class LiveFeedTest {
                 val status = live.api.envStatus().get(10, TimeUnit.SECONDS)
                 assertEquals(listOf("ok", "/bin/bash", listOf("PATH")), listOf(status.state, status.shell, status.adoptedKeys))
                 val line = onEdt { StatusLine().apply { showEnv(status) } }
-                assertEquals("Login environment: bash · 1 variable · ${Format.duration(status.durationMs!!)}", line.envLabel.text)
-                assertEquals("Adopted: PATH", line.envLabel.toolTipText)
-                assertEquals(WaveTheme.secondary, line.envLabel.foreground)
+                assertEquals("bash login environment", line.envLabel.text)
+                assertEquals("Adopted: PATH\nLoaded in ${Format.duration(status.durationMs!!)}.", line.envLabel.toolTipText)
+                assertEquals(Tone.SECONDARY, line.envLabel.tone)
             }
         } finally {
             TestSupport.deleteTree(home)
@@ -236,9 +248,9 @@ class LiveFeedTest {
                 onEdt {
                     val c = p.feed.cards().single() as BashCard
                     assertEquals("Not run", c.statusLabel.text)
-                    assertEquals(WaveTheme.error, c.statusLabel.foreground)
+                    assertEquals(WaveTheme.current.error, c.statusLabel.foreground)
                     assertNull(c.output)
-                    assertTrue(c.find<JLabel> { it.text == Format.firstLine(r.error!!, 300) && it.foreground == WaveTheme.error }.isNotEmpty(), "the reason is on the card")
+                    assertTrue(c.find<TextBlock> { it.plainText == r.error && it.tone == Tone.ERROR }.isNotEmpty(), "the reason is on the card")
                 }
             }
         } finally {

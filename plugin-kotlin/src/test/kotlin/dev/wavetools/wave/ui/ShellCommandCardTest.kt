@@ -44,9 +44,10 @@ class ShellCommandCardTest {
         onEdt {
             assertTrue(card.isRunning)
             assertTrue(card.statusLabel.text.startsWith("Running"), card.statusLabel.text)
-            assertTrue(card.stopButton.isVisible && card.stopButton.isEnabled, "this window started the call, so it can stop it")
+            assertTrue(card.stopAction.isVisible && card.stopAction.isEnabled, "this window started the call, so it can stop it")
             assertEquals("first\n[stderr]\nwarn", card.tail!!.plainText)
-            assertEquals("in src", card.find<javax.swing.JLabel> { it.text.contains("in src") }.single().text.substringAfter("live output · "))
+            assertEquals("$command\n(in src)", card.commandLabel.toolTipText)
+            assertEquals("live output", card.description)
         }
         Files.writeString(root.resolve("src/gate"), "")
         val result = call.result.get(60, TimeUnit.SECONDS)
@@ -67,7 +68,13 @@ class ShellCommandCardTest {
                 assertEquals(r.backgroundPids.joinToString(", "), card.fieldValues["Background PIDs"])
                 assertEquals(r.pgid.toString(), card.fieldValues["Process Group PGID"])
                 assertTrue(card.progressCount >= 1)
-                assertFalse(card.stopButton.isVisible)
+                assertFalse(card.stopAction.isVisible)
+                // What people see: stdout as the output; stderr, the directory, the processes in Details.
+                assertEquals("first\nsecond\ndone", card.output!!.plainText)
+                val details = card.details!!
+                assertFalse(details.expanded)
+                assertEquals("stderr · 1 background process", details.summaryLabel.text)
+                assertEquals("warn", details.find<OutputPane>().single().plainText)
                 // The text the model reads has the same fields, in the same words.
                 r.fields().forEach { (name, value) -> assertTrue(result.text.lines().any { it == "$name: ${value.lines().first()}" }, "$name: $value in\n${result.text}") }
             }

@@ -28,6 +28,7 @@ class FakeActions(val controllable: MutableSet<String> = mutableSetOf()) : CallA
     override fun stop(callId: String) { log += "stop $callId" }
     override fun stopTask(taskId: String) { log += "stopTask $taskId" }
     override fun openFile(path: String, line: Int?) { log += "open $path${line?.let { ":$it" } ?: ""}" }
+    override fun showDiff(path: String, model: dev.wavetools.wave.bridge.DiffModel) { log += "diff $path +${model.linesAdded} -${model.linesRemoved}" }
 }
 
 /** A notification recording from test resources (`feeds/<name>.jsonl`, one JSON-RPC message a line). */
@@ -44,6 +45,7 @@ object RecordedSession {
     fun play(panel: WavePanel, messages: List<Pair<String, JsonElement?>>) = onEdt {
         val sink = object : CoreEvents {
             override fun toolStarted(event: ToolStarted) = panel.feed.toolStarted(event)
+            override fun toolProgress(event: dev.wavetools.wave.bridge.ToolProgress) = panel.feed.toolProgress(event)
             override fun toolFinished(event: ToolFinished) = panel.feed.toolFinished(event)
             override fun cwdChanged(event: SessionCwdChanged) = panel.feed.cwdChanged(event)
             override fun taskStarted(task: TaskInfo) = panel.tasks.upsert(task)
@@ -62,7 +64,7 @@ fun waitForUi(message: () -> String, condition: () -> Boolean) =
 
 /** Waits until the controller's status line says the core is ready. */
 fun WaveController.awaitReady() =
-    waitForUi({ "status: ${panel.statusLine.coreLabel.text}" }) { panel.statusLine.coreLabel.text.endsWith(": ready") }
+    waitForUi({ "status: ${panel.statusLine.coreLabel.text}" }) { panel.statusLine.coreLabel.text == WaveBundle.message("status.core.ready") }
 
 /** Attaches the controller to [supervisor], starts the core and waits until it is ready. */
 fun WaveController.startAndAwaitReady(supervisor: CoreSupervisor) {
@@ -95,8 +97,8 @@ fun layoutTree(c: Component, size: Dimension? = null) {
 
 /** Paints a component tree into an image, the way a screen would show it. */
 fun paint(c: Component, size: Dimension): BufferedImage {
-    layoutTree(c, size)
-    layoutTree(c, size) // a second pass settles sizes that depend on children
+    // Heights follow widths (wrapped text): later passes settle what the first one measured at no width.
+    repeat(3) { layoutTree(c, size) }
     val img = BufferedImage(size.width, size.height, BufferedImage.TYPE_INT_RGB)
     val g = img.createGraphics()
     g.setRenderingHint(java.awt.RenderingHints.KEY_TEXT_ANTIALIASING, java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_LCD_HRGB)

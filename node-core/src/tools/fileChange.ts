@@ -1,0 +1,148 @@
+// What Edit and Write share (a module of tools/, not a tool): read-before-write (FS-EDIT-5, FS-WRITE-1), stale detection
+// (FS-STALE), a last check that nobody wrote the file while we prepared the change, the atomic
+// write itself (FS-ATOMIC), and the read-state update that lets the agent's next edit through.
+import { promises as fsp, type Stats } from "node:fs";
+import type { Session } from "../base/session.js";
+import { errorResult, type ToolResult } from "../core/tool.js";
+import { writeFileAtomic, type AtomicWriteHooks, type WriteOutcome } from "../fs/atomicWrite.js";
+import { fileKey } from "../fs/paths.js";
+import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
+
+/** Files larger than this are not loaded for Edit (and not diffed by Write). */
+const MAX_EDIT_BYTES = 64 * 1024 * 1024;
+
+export type ToolName = "Edit" | "Write";
+
+/**
+ * Failure injection for the Edit and Write tests: a failure after the temporary file is complete
+ * and before the rename (ENOSPC, EIO) cannot be provoked from outside, and the tools must still
+ * leave the file, the read state and the directory as they were. Unset in production.
+ */
+export const writeHooks: { current?: AtomicWriteHooks } = {};
+
+export interface ExistingFile {
+  abs: string;
+  key: string;
+  stat: Stats;
+  /** The whole file, or undefined when it is larger than MAX_EDIT_BYTES. */
+  bytes?: Buffer;
+  /** The stale check passed only because the content hash still matched (FS-EDIT-7). */
+  mtimeChangedContentSame: boolean;
+}
+
+function verb(tool: ToolName): string {
+  return tool === "Edit" ? "editing" : "writing";
+}
+
+function notReadError(abs: string, tool: ToolName): ToolResult {
+  return errorResult(
+    `You must Read ${abs} in this conversation before ${verb(tool)} it (Grep and Glob results do not count as reading). Read it first, then retry.`,
+    { filePath: abs, reason: "not-read" },
+  );
+}
+
+function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-read-outdated"): ToolResult {
+  const why =
+    reason === "modified"
+      ? `${abs} has been modified since you last read it (by another program, a formatter, git, or a Bash command).`
+      : `${abs} has a newer modification time than when you read part of it (offset/limit), so its content cannot be confirmed unchanged.`;
+  return errorResult(`${why} Read it again before ${verb(tool)} it; your change was not applied.`, { filePath: abs, reason: "stale" });
+}
+
+export function describeFsError(err: unknown, abs: string, action: string): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case "EACCES":
+    case "EPERM":
+      return `Permission denied ${action} ${abs}: ${e.message}. The file or its directory is not ${action === "reading" ? "readable" : "writable"} by this process; nothing was changed.`;
+    case "EROFS":
+      return `${abs} is on a read-only file system; nothing was changed.`;
+    case "ENOSPC":
+    case "EDQUOT":
+      return `No space left on the device holding ${abs}; nothing was changed. Free some space and retry.`;
+    case "EISDIR":
+      return `${abs} is a directory, not a file.`;
+    case "ELOOP":
+      return `${abs} is a symbolic link loop; fix the link.`;
+    case "ENOTDIR":
+      return `Part of the path ${abs} is a file, not a directory.`;
+    case "EFBIG":
+      return `${abs} would exceed the maximum file size allowed for this process; nothing was changed.`;
+    default:
+      return `Failed ${action} ${abs}: ${e.message ?? String(err)}. Nothing was changed.`;
+  }
+}
+
+/**
+ * Loads an existing file for a change after the read-before-write and stale checks. Returns an
+ * error result when the change must not go ahead.
+ */
+export async function loadForChange(session: Session, abs: string, stat: Stats, tool: ToolName): Promise<ExistingFile | ToolResult> {
+  const key = fileKey(abs);
+  const record = session.service(READ_STATE).get(key);
+  if (!record) return notReadError(abs, tool);
+  let bytes: Buffer | undefined;
+  if (stat.size <= MAX_EDIT_BYTES || tool === "Edit") {
+    if (stat.size > MAX_EDIT_BYTES) {
+      return errorResult(`${abs} is ${(stat.size / 1048576).toFixed(0)} MB, too large for Edit (limit ${MAX_EDIT_BYTES / 1048576} MB). Change it with Bash (e.g. \`sed -i\`) instead.`, {
+        filePath: abs,
+      });
+    }
+    try {
+      bytes = await fsp.readFile(abs);
+    } catch (err) {
+      return errorResult(describeFsError(err, abs, "reading"), { filePath: abs });
+    }
+  }
+  const freshness = checkFreshness(record, stat.mtimeMs, () => sha256(bytes ?? Buffer.alloc(0)));
+  if (!freshness.fresh) return staleError(abs, tool, freshness.reason);
+  return { abs, key, stat, bytes, mtimeChangedContentSame: freshness.mtimeChanged };
+}
+
+export function isToolResult(v: unknown): v is ToolResult {
+  return typeof v === "object" && v !== null && "isError" in v && "content" in v;
+}
+
+/** True when the file still is what `loadForChange` saw (same inode, size and mtime). */
+async function unchangedSince(abs: string, seen: Stats): Promise<boolean> {
+  try {
+    const now = await fsp.stat(abs);
+    return now.ino === seen.ino && now.size === seen.size && now.mtimeMs === seen.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+export interface Committed extends WriteOutcome {
+  stat: Stats;
+}
+
+/**
+ * Writes the new bytes atomically and records the result as this session's knowledge of the
+ * file, so its next Edit/Write passes the stale check (and Read never answers "unchanged" for it).
+ */
+export async function commitChange(
+  session: Session,
+  abs: string,
+  data: Buffer,
+  source: ReadSource,
+  tool: ToolName,
+  seen: Stats | undefined,
+): Promise<Committed | ToolResult> {
+  if (seen && !(await unchangedSince(abs, seen))) return staleError(abs, tool, "modified");
+  let outcome: WriteOutcome;
+  try {
+    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current });
+  } catch (err) {
+    return errorResult(describeFsError(err, abs, "writing"), { filePath: abs });
+  }
+  const stat = await fsp.stat(outcome.path);
+  session.service(READ_STATE).set(fileKey(abs), {
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+    hash: sha256(data),
+    source,
+    full: true,
+  });
+  return { ...outcome, stat };
+}

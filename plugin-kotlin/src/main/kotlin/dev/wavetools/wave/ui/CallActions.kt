@@ -1,0 +1,18 @@
+package dev.wavetools.wave.ui
+
+import dev.wavetools.wave.bridge.DiffModel
+
+/**
+ * What the cards' controls ask for. The controller implements it on top of the core; the IDE
+ * layer supplies [HostServices] for what only the IDE can do.
+ */
+interface CallActions {
+    /** Whether this host can stop / background the call (it made it and it is still running). */
+    fun canControl(callId: String): Boolean
+    fun moveToBackground(callId: String)
+    fun stop(callId: String)
+    fun stopTask(taskId: String)
+    fun openFile(path: String, line: Int? = null)
+    /** Opens the IDE's diff viewer on an Edit or Write of [path]. */
+    fun showDiff(path: String, model: DiffModel)
+}

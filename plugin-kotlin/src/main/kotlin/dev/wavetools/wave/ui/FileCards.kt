@@ -1,0 +1,217 @@
+package dev.wavetools.wave.ui
+
+import com.google.gson.JsonObject
+import dev.wavetools.wave.bridge.DiffLine
+import dev.wavetools.wave.bridge.EditDiffAdapter
+import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolStarted
+import java.awt.Dimension
+import java.awt.event.MouseAdapter
+import java.awt.event.MouseEvent
+import javax.swing.BorderFactory
+import javax.swing.JComponent
+import javax.swing.JScrollPane
+import javax.swing.SwingUtilities
+
+/**
+ * An Edit or Write: the file (a link to it, at the first changed line) and `+added −removed`, the
+ * compact inline diff with the changed words highlighted where the core marked them (FS-EDIT-3),
+ * and Show Diff, which opens the IDE's own diff viewer on the change.
+ */
+class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(started, context) {
+    private var path = Format.absolute(arg("file_path") ?: arg("path") ?: "", context.root)
+    val statusLabel = ToneLabel(WaveBundle.message(if (started.name == "Write") "card.edit.writing" else "card.edit.editing"), Tone.SECONDARY, small = true)
+    val pathLink = LinkLabel(Format.relative(path, context.root), isData = true) { actions.openFile(path, firstChangedLine()) }.apply { toolTipText = path }
+    var diffView: DiffView? = null
+        private set
+    var showDiffLink: LinkLabel? = null
+        private set
+
+    private val header = CardHeader(listOf(ToneLabel(started.name)), pathLink, listOf(statusLabel))
+
+    init {
+        setHeader(header)
+    }
+
+    /** While the person is asked about the write, the whole path, wrapped; afterwards the link. */
+    override fun approvalChanged() {
+        header.flex = if (waitingForApproval) TextBlock(path, mono = true) else pathLink
+        if (isRunning) {
+            statusLabel.text = if (waitingForApproval) WaveBundle.message("card.status.waitingForApproval") else WaveBundle.message(if (started.name == "Write") "card.edit.writing" else "card.edit.editing")
+            statusLabel.tone = if (waitingForApproval) Tone.WARNING else Tone.SECONDARY
+        }
+    }
+
+    private fun firstChangedLine(): Int? = diffView?.model?.hunks?.firstOrNull()?.lines
+        ?.firstOrNull { it.kind != DiffLine.Kind.CONTEXT }?.let { it.newNumber ?: it.oldNumber }
+
+    override fun onFinished(event: ToolFinished) {
+        body.removeAll()
+        footer.clear()
+        if (event.result.isError) {
+            statusLabel.text = WaveBundle.message("card.status.failed")
+            statusLabel.tone = Tone.ERROR
+            body.addRow(TextBlock(Format.firstLines(event.result.text, 6), Tone.ERROR, small = true))
+            return
+        }
+        val model = EditDiffAdapter.from(event.result)
+        model?.filePath?.let { path = it; pathLink.toolTipText = it }
+        if (model == null || model.hunks.isEmpty() && !model.truncated) {
+            statusLabel.text = WaveBundle.message(if (model == null) "card.status.done" else "card.edit.noChanges")
+            return
+        }
+        statusLabel.text = "+${model.linesAdded} −${model.linesRemoved}"
+        statusLabel.tone = Tone.SECONDARY
+        if (model.hunks.isNotEmpty()) {
+            val view = DiffView(model)
+            diffView = view
+            body.addRow(DiffArea(view, MAX_DIFF_LINES))
+        }
+        if (model.truncated) footer.add(secondaryLabel(WaveBundle.message("card.edit.diffShortened.text")))
+        val link = LinkLabel(WaveBundle.message("card.showDiff.link")) { actions.showDiff(path, model) }
+        showDiffLink = link
+        footer.add(link)
+    }
+
+    companion object {
+        const val MAX_DIFF_LINES = 16
+    }
+}
+
+/** The inline diff in a frame of at most [maxLines] lines, in the console colours, scrolling sideways for wide lines. */
+class DiffArea(val view: DiffView, private val maxLines: Int) : JScrollPane(view, VERTICAL_SCROLLBAR_AS_NEEDED, HORIZONTAL_SCROLLBAR_AS_NEEDED), Themed {
+    init {
+        alignmentX = LEFT_ALIGNMENT
+        themeChanged(WaveTheme.current)
+    }
+
+    override fun themeChanged(theme: Theme) {
+        border = BorderFactory.createMatteBorder(theme.px(4), 0, theme.px(4), 0, theme.outputBackground)
+        viewport.background = theme.outputBackground
+        verticalScrollBar.unitIncrement = view.lineHeight
+    }
+
+    override fun getPreferredSize(): Dimension {
+        val frame = insets
+        val viewSize = view.preferredSize
+        val cap = maxLines * view.lineHeight
+        val wide = width > 0 && viewSize.width > width - frame.left - frame.right
+        return Dimension(WaveTheme.current.px(120), minOf(viewSize.height, cap) + frame.top + frame.bottom + if (wide) horizontalScrollBar.preferredSize.height else 0)
+    }
+
+    override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
+    override fun getMinimumSize(): Dimension = Dimension(0, preferredSize.height)
+
+    private var sizedForWidth = -1
+
+    override fun doLayout() {
+        super.doLayout()
+        if (width > 0 && width != sizedForWidth) {
+            sizedForWidth = width
+            if (preferredSize.height != height) SwingUtilities.invokeLater { (parent as? JComponent)?.revalidate() }
+        }
+    }
+}
+
+/** Read, Glob, Grep, TaskStop and any other tool: a one-line summary that expands to the full text. */
+class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(started, context) {
+    val summaryLabel = ToneLabel("", Tone.SECONDARY).apply { minimumSize = Dimension(0, 0) }
+    val toggle = IconButton({ if (expanded) it.icons.expanded else it.icons.collapsed }, WaveBundle.message("card.compact.toggle.button")) { setExpanded(!expanded) }
+    var expanded = false
+        private set
+    private var detail: OutputArea? = null
+
+    private val header = CardHeader(listOf(toggle, ToneLabel(started.name)), summaryLabel, emptyList())
+
+    override fun approvalChanged() {
+        header.flex = if (waitingForApproval) TextBlock(subject(), mono = true) else summaryLabel
+    }
+
+    init {
+        toggle.isVisible = false
+        setHeader(header)
+        summaryLabel.text = subject() + "  …"
+        summaryLabel.toolTipText = subject()
+    }
+
+    private fun subject(): String {
+        val a = started.arguments ?: JsonObject()
+        fun s(n: String) = a.get(n)?.takeIf { it.isJsonPrimitive }?.asString
+        return when (started.name) {
+            "Read" -> Format.relative(s("file_path") ?: "", context.root)
+            "Glob" -> s("pattern") ?: ""
+            "TaskStop" -> WaveBundle.message("card.compact.taskStop.subject")
+            "Grep" -> "\"${s("pattern") ?: ""}\"" + (s("path")?.let { " " + WaveBundle.message("card.compact.in", Format.relative(it, context.root)) } ?: "")
+            else -> Format.firstLine(a.toString(), 80)
+        }
+    }
+
+    override fun onFinished(event: ToolFinished) {
+        val r = event.result
+        val s = r.structuredContent
+        val text = r.text
+        val detailText = when {
+            r.isError -> Format.firstLine(text)
+            started.name == "Read" && s != null && s.has("numLines") -> {
+                val start = s.get("startLine")?.asInt ?: 1
+                val lines = s.get("numLines").asInt
+                if (lines == 0) WaveBundle.message("card.compact.read.empty") else WaveBundle.message("card.compact.read.lines", start, start + lines - 1, s.get("totalLines")?.asInt ?: 0)
+            }
+            started.name == "Glob" -> count(text.lines().count { it.isNotBlank() }, "card.compact.glob.file", "card.compact.glob.files")
+            started.name == "Grep" -> count(text.lines().count { it.isNotBlank() }, "card.compact.grep.line", "card.compact.grep.lines")
+            else -> Format.firstLine(text, 80)
+        }
+        summaryLabel.text = "${subject()}  ·  $detailText"
+        summaryLabel.tone = if (r.isError) Tone.ERROR else Tone.SECONDARY
+        summaryLabel.toolTipText = if (r.isError) Format.firstLines(text, 10) else subject()
+        toggle.isVisible = text.isNotBlank()
+    }
+
+    private fun count(n: Int, one: String, many: String) = if (n == 1) WaveBundle.message(one) else WaveBundle.message(many, n)
+
+    fun setExpanded(value: Boolean) {
+        expanded = value
+        toggle.repaint()
+        detail?.let { body.remove(it) }
+        detail = null
+        footer.clear()
+        if (value) {
+            val pane = OutputPane(finished?.result?.text ?: "")
+            pane.addMouseListener(object : MouseAdapter() {
+                override fun mouseClicked(e: MouseEvent) {
+                    val offset = pane.viewToModel2D(e.point)
+                    val doc = pane.plainText
+                    val start = doc.lastIndexOf('\n', offset - 1) + 1
+                    val end = doc.indexOf('\n', offset).let { if (it < 0) doc.length else it }
+                    linkFor(doc.substring(start, end))?.let { (p, l) -> actions.openFile(p, l) }
+                }
+            })
+            val area = outputArea(pane, MAX_EXPANDED_LINES, showEnd = false)
+            detail = area
+            body.addRow(area)
+            addSoftWrapToggle()
+        }
+        revalidate()
+        repaint()
+    }
+
+    /** A clicked line of the expanded text that names a file: Read's numbered lines, Grep's `path:line:`, Glob's paths. */
+    fun linkFor(line: String): Pair<String, Int?>? {
+        val args = started.arguments
+        if (started.name == "Read") {
+            val n = Regex("""^\s*(\d+)\t""").find(line)?.groupValues?.get(1)?.toIntOrNull() ?: return null
+            // The core reports the absolute path it read; the argument may be relative to the session's cwd.
+            val read = finished?.result?.structuredContent?.get("filePath")?.takeIf { it.isJsonPrimitive }?.asString
+                ?: Format.absolute(args?.get("file_path")?.asString ?: return null, context.root)
+            return read to n
+        }
+        val ref = PathLinks.find(line) ?: return null
+        val base = args?.get("path")?.takeIf { it.isJsonPrimitive }?.asString ?: context.root
+        val p = if (ref.path.startsWith("/") || Regex("^[A-Za-z]:").containsMatchIn(ref.path) || base == null) ref.path else "$base/${ref.path}"
+        return p to ref.line
+    }
+
+    companion object {
+        const val MAX_EXPANDED_LINES = 20
+    }
+}

@@ -1,0 +1,162 @@
+package dev.wavetools.wave.ui
+
+import com.google.gson.JsonElement
+import dev.wavetools.wave.bridge.BashRequest
+import dev.wavetools.wave.bridge.CoreEvents
+import dev.wavetools.wave.bridge.CoreState
+import dev.wavetools.wave.bridge.CoreSupervisor
+import dev.wavetools.wave.bridge.DiffModel
+import dev.wavetools.wave.bridge.EnvStatus
+import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.bridge.PermissionDecided
+import dev.wavetools.wave.bridge.PermissionQuestion
+import dev.wavetools.wave.bridge.RpcErrors
+import dev.wavetools.wave.bridge.RpcException
+import dev.wavetools.wave.bridge.SessionCwdChanged
+import dev.wavetools.wave.bridge.TaskInfo
+import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolProgress
+import dev.wavetools.wave.bridge.ToolStarted
+import java.time.Clock
+import java.util.concurrent.CompletionException
+
+/**
+ * Connects the panel to the core: notifications become cards and task rows (on the UI thread),
+ * buttons and shortcuts become requests. One per tool window.
+ */
+class WaveController(
+    private val supervisor: CoreSupervisor,
+    private val host: HostServices,
+    private val defaultTimeoutMs: () -> Long? = { null },
+    clock: Clock = Clock.systemUTC(),
+    /** Permission questions of the core become approval cards; null: this window does not show them. */
+    private val permissions: PermissionBridge? = null,
+) : CallActions {
+    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
+    private val subscriptions = mutableListOf<AutoCloseable>()
+
+    private val events = object : CoreEvents {
+        override fun toolStarted(event: ToolStarted) = ui { panel.feed.toolStarted(event) }
+        override fun toolProgress(event: ToolProgress) = ui { panel.feed.toolProgress(event) }
+        override fun toolFinished(event: ToolFinished) = ui { panel.feed.toolFinished(event) }
+        override fun cwdChanged(event: SessionCwdChanged) = ui { panel.feed.cwdChanged(event) }
+        override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
+        override fun taskFinished(task: TaskInfo) = ui { panel.tasks.upsert(task) }
+        override fun envStatusChanged(status: EnvStatus) = ui { panel.statusLine.showEnv(status) }
+        override fun permissionDecided(event: PermissionDecided) = ui { panel.feed.permissionDecided(event) }
+        override fun other(method: String, params: JsonElement?) {}
+    }
+
+    fun attach() {
+        subscriptions += supervisor.addEventListener(events)
+        subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
+        permissions?.let { subscriptions += it.addQuestionListener(::asked) }
+    }
+
+    /** On the bridge's thread: the card is built on the UI thread, and taken down when the core stops waiting. */
+    private fun asked(question: PermissionQuestion) {
+        ui { panel.feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer)) }
+        question.cancelled.thenRun { ui { panel.feed.permissionWithdrawn(question.key) } }
+    }
+
+    fun dispose() {
+        subscriptions.forEach { it.close() }
+        subscriptions.clear()
+        panel.dispose()
+    }
+
+    private fun ui(task: () -> Unit) = host.invokeLater(task)
+
+    fun showState(state: CoreState) {
+        panel.statusLine.showCore(state)
+        panel.input.setReady(state is CoreState.Ready, WaveBundle.message("input.notReady.tooltip", StatusLine.describe(state).first))
+        if (state is CoreState.Failed && state.kind.isSetupProblem) {
+            panel.showFallback(state)
+            return
+        }
+        if (panel.showingFallback) panel.showSession()
+        if (state is CoreState.Ready) {
+            panel.feed.workspaceRoot = state.info.workspace.root
+            panel.feed.refreshControls()
+            loadInitialState()
+        }
+    }
+
+    /** Tasks and the probe's state may predate this window; ask once the core is ready. Older cores lack them. */
+    private fun loadInitialState() {
+        val api = supervisor.api() ?: return
+        api.tasksList().whenComplete { list, e ->
+            if (list != null) ui { list.forEach { panel.tasks.upsert(it) } } else if (!isMethodMissing(e)) report(WaveBundle.message("feed.error.tasksList"), e)
+        }
+        api.envStatus().whenComplete { s, e ->
+            if (s != null) ui { panel.statusLine.showEnv(s) } else if (!isMethodMissing(e)) report(WaveBundle.message("feed.error.envStatus"), e)
+        }
+    }
+
+    private fun isMethodMissing(e: Throwable?): Boolean = (unwrap(e) as? RpcException)?.code == RpcErrors.METHOD_NOT_FOUND
+
+    private fun unwrap(e: Throwable?): Throwable? = if (e is CompletionException) e.cause else e
+
+    private fun report(what: String, e: Throwable?) = ui { panel.feed.notice(WaveBundle.message("feed.error", what, unwrap(e)?.message ?: ""), Tone.ERROR, markdown = false) }
+
+    override fun canControl(callId: String): Boolean = supervisor.api()?.activeCall(callId) != null
+
+    override fun moveToBackground(callId: String) {
+        val api = supervisor.api() ?: return
+        api.moveToBackground(callId).whenComplete { r, e ->
+            ui {
+                val card = panel.feed.card(callId) as? BashCard
+                when {
+                    e != null -> card?.moveRefused(WaveBundle.message("card.moveRefused.error", unwrap(e)?.message ?: ""))
+                    !r.moved -> card?.moveRefused(r.reason ?: WaveBundle.message("card.moveRefused.noReason"))
+                }
+            }
+        }
+    }
+
+    override fun stop(callId: String) {
+        supervisor.api()?.activeCall(callId)?.cancel()
+    }
+
+    override fun stopTask(taskId: String) {
+        val api = supervisor.api() ?: return
+        api.tasksStop(taskId).whenComplete { r, e ->
+            ui {
+                when {
+                    e != null -> report(WaveBundle.message("feed.error.stopTask", panel.tasks.row(taskId)?.task?.command ?: taskId), e)
+                    r.task != null -> panel.tasks.upsert(r.task!!)
+                }
+            }
+        }
+    }
+
+    override fun openFile(path: String, line: Int?) = host.openFile(path, line)
+
+    override fun showDiff(path: String, model: DiffModel) = host.showDiff(path, model)
+
+    /** Ctrl+B in the tool window: background the newest running command this window can control. */
+    fun moveLatestToBackground(): Boolean {
+        val card = panel.feed.latestControllable(bashOnly = true) as? BashCard ?: return false
+        card.requestMove()
+        return true
+    }
+
+    /** Stop in the tool window: stop the newest running call this window can control. */
+    fun stopLatest(): Boolean {
+        val card = panel.feed.latestControllable(bashOnly = false) ?: return false
+        if (card is CommandCard) card.requestStop() else stop(card.callId)
+        return true
+    }
+
+    fun runBash(command: String) {
+        val api = supervisor.api()
+        if (api == null) {
+            panel.feed.notice(WaveBundle.message("feed.notReady", StatusLine.describe(supervisor.state).first), Tone.ERROR, markdown = false)
+            return
+        }
+        val call = api.runBash(BashRequest(command, description = WaveBundle.message("input.description"), timeoutMs = defaultTimeoutMs()))
+        call.result.whenComplete { _, e ->
+            if (e != null && unwrap(e) is RpcException) report(WaveBundle.message("feed.error.runBash", command), e)
+        }
+    }
+}
