@@ -42,7 +42,11 @@ export function createCore(opts: CoreOptions): WaveCore {
 function startLoginEnvironment(core: WaveCore): void {
   const probe = startLoginEnvironmentProbe();
   const release = holdLoginEnvironmentProbe();
-  const unsubscribe = probe.onStatusChanged((status) => core.events.emit("env/statusChanged", { ...status, sandbox: core.sandbox.statusForNotification() }));
+  // The notice carries the sandbox's status too: it waits for the sandbox check (a few
+  // milliseconds after start), so it says what env/status says.
+  const unsubscribe = probe.onStatusChanged((status) => {
+    void core.sandbox.whenChecked().then(() => core.events.emit("env/statusChanged", { ...status, sandbox: core.sandbox.statusForNotification() }));
+  });
   core.onShutdown(async () => {
     // A probe still running is stopped (its process tree killed) before the core is done; the
     // host hears how it ended.

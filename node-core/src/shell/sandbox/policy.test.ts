@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
-import { buildPolicy, cacheDirectories, DENY_READ_IN_HOME, hooksPathOf, orderedMounts, PROTECTED_IN_WRITABLE, type PolicyInput } from "./policy.js";
+import { buildPolicy, cacheDirectories, DENY_READ_IN_HOME, hooksPathOf, orderedMounts, type PolicyInput } from "./policy.js";
 
 function touch(file: string, text = ""): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -184,10 +184,19 @@ describe("the sandbox policy", () => {
     expect(mounts.map((m) => m.kind)).toContain("pinned");
   });
 
+  it("the protected names are the permission gate's sensitive workspace files, whatever their case", () => {
+    const l = layout();
+    const names = [".npmrc", ".yarnrc.yml", "bunfig.toml", ".exrc", ".Windsurf", ".zed", ".githooks", ".lintstagedrc.json", "lefthook.yml", "mise.toml", ".gitconfig", ".zshrc"];
+    for (const name of names) touch(path.join(l.ws, name));
+    for (const ordinary of ["package.json", "Makefile", "src.ts", ".env"]) touch(path.join(l.ws, ordinary));
+    const p = buildPolicy(input(l));
+    expect(p.readOnly.sort()).toEqual(names.map((n) => path.join(l.ws, n)).sort());
+  });
+
   it("hooksPathOf reads core.hooksPath only in [core], with quotes and comments", () => {
     expect(hooksPathOf("[core]\n\thooksPath = .husky/_\n")).toBe(".husky/_");
     expect(hooksPathOf('[CORE]\nHOOKSPATH="a b" ; x\n')).toBe("a b");
     expect(hooksPathOf('[alias]\n\thooksPath = no\n[core]\n\tbare = false\n')).toBeUndefined();
-    expect(PROTECTED_IN_WRITABLE).toEqual(expect.arrayContaining([".git/config", ".git/hooks", ".envrc", ".vscode", ".idea", ".claude", ".bashrc", ".zshrc"]));
+
   });
 });

@@ -6,46 +6,45 @@
 // Reading: everything the user can read, minus credential stores (DENY_READ_IN_HOME, the private
 // keys in ~/.ssh, sockets of daemons that run programs for the caller, `sandbox.denyRead`).
 // Writing: only the allowed directories, `sandbox.allowWrite`, the private temporary directory,
-// this command's own output and cwd files, and named package-manager caches; inside those,
-// PROTECTED_IN_WRITABLE (and the same names in the home directory) stay read-only.
+// this command's own output and cwd files, and named package-manager caches; inside those, the
+// gate's sensitive workspace files (base/sensitive.ts), git's config and hooks, and in the home
+// directory PROTECTED_IN_HOME stay read-only.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
 import { isWithin } from "../../util/paths.js";
 import type { SandboxNetwork } from "../../base/settings.js";
 
-/** Files bash and zsh read when they start (a login or interactive shell, or zsh always). */
-const SHELL_STARTUP_FILES = [".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"];
+/**
+ * The files of git's metadata that make git run code: kept read-only (the rest of `.git` stays
+ * writable, or git could not commit). Relative to the git directory.
+ */
+const GIT_PROTECTED = ["config", "config.worktree", "hooks"];
 
 /**
- * Inside every writable directory (the workspace root, added directories, `allowWrite`) these
- * stay read-only: files and folders that make git, a shell, direnv, an IDE or an agent run code
- * or grant permissions the next time someone opens the project, outside the sandbox.
- * Shared with the permission gate's list of sensitive workspace files (same names).
+ * Whether a name in a writable directory is one of the workspace files that run code or grant
+ * permissions later — the permission gate's list (base/sensitive.ts), so both guard the same
+ * files. `.git` itself is handled by GIT_PROTECTED.
  */
-export const PROTECTED_IN_WRITABLE: readonly string[] = [
-  ".git/config",
-  ".git/config.worktree",
-  ".git/hooks",
-  ".gitmodules",
-  ".envrc",
-  ".husky",
-  ".pre-commit-config.yaml",
-  ".vscode",
-  ".idea",
-  ".claude",
-  ".mcp.json",
-  ".cursor",
-  ".gemini",
-  ".devcontainer",
-  ...SHELL_STARTUP_FILES,
-];
+function protectedName(name: string): boolean {
+  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => e.name.test(name));
+}
 
 /**
  * In the home directory, read-only whenever the home directory (or the file a link leads to) is
  * writable at all: shell and tool start-up files, agent configuration, autostart entries.
  */
 export const PROTECTED_IN_HOME: readonly string[] = [
-  ...SHELL_STARTUP_FILES,
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
   ".config/fish",
   ".gitconfig",
   ".config/git",
@@ -372,7 +371,7 @@ function submoduleGitFiles(gitdir: string, fs: PolicyFs, level = 0): string[] {
   for (const name of fs.list(modules)) {
     const dir = path.join(modules, name);
     if (fs.kind(dir) !== "dir") continue;
-    if (fs.kind(path.join(dir, "config")) !== undefined) out.push(path.join(dir, "config"), path.join(dir, "hooks"));
+    if (fs.kind(path.join(dir, "config")) !== undefined) out.push(...GIT_PROTECTED.map((name) => path.join(dir, name)));
     out.push(...submoduleGitFiles(dir, fs, level + 1));
   }
   return out;
@@ -382,7 +381,7 @@ function submoduleGitFiles(gitdir: string, fs: PolicyFs, level = 0): string[] {
 function gitCandidates(worktree: string, fs: PolicyFs): string[] {
   const out: string[] = [];
   for (const gitdir of gitDirectories(worktree, fs)) {
-    out.push(path.join(gitdir, "config"), path.join(gitdir, "config.worktree"), path.join(gitdir, "hooks"));
+    out.push(...GIT_PROTECTED.map((name) => path.join(gitdir, name)));
     out.push(...submoduleGitFiles(gitdir, fs));
     const hooks = hooksPathOf(fs.readText(path.join(gitdir, "config")) ?? "");
     if (hooks && !hooks.startsWith("~")) out.push(path.resolve(worktree, hooks));
@@ -416,7 +415,7 @@ function nestedWorkTrees(root: string, fs: PolicyFs): string[] {
 
 /** The protected paths to consider for one writable directory (existing or not). */
 function protectedCandidates(root: string, fs: PolicyFs): string[] {
-  const out = PROTECTED_IN_WRITABLE.map((name) => path.join(root, name));
+  const out = fs.list(root).filter(protectedName).map((name) => path.join(root, name));
   out.push(...gitCandidates(root, fs));
   for (const worktree of nestedWorkTrees(root, fs)) out.push(...gitCandidates(worktree, fs));
   return out;

@@ -463,7 +463,7 @@ describe("status", () => {
     expect(changes().at(-1)).toEqual({ active: true, kind: "bubblewrap", network: "deny" });
   });
 
-  it("a host told \"checking\" (the login probe's notice came first) hears when the check lands", async () => {
+  it("a host that was told \"checking\" hears when the check lands", async () => {
     const t = testCore();
     expect(t.core.sandbox.statusForNotification()).toMatchObject({ active: false, reason: "Checking whether the sandbox works here." });
     await t.core.sandbox.whenChecked();

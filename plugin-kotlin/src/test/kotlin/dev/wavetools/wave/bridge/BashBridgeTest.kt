@@ -77,6 +77,7 @@ class BashBridgeTest {
             outputBytes = 11, backgroundTaskId = null, backgroundedByUser = false, assistantAutoBackgrounded = false,
             timedOut = false, interrupted = false, cwd = root.toString(), cwdChanged = false, cwdReset = false,
             survivors = emptyList(), durationMs = r.durationMs, error = null, isError = false, cwdNotices = emptyList(),
+            sandboxed = true,
         ), r)
         assertEquals("hello\noops", result.text)
 
