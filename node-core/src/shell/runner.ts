@@ -346,8 +346,8 @@ function groupExists(pgid: number): boolean {
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
 /**
- * The cwd file exists (empty) before the shell starts: a sandbox makes exactly this file
- * writable, and an empty file reads as "unknown" when the shell never writes it.
+ * The cwd file of a sandboxed command exists (empty) before the shell starts: the sandbox makes
+ * exactly this file writable, and an empty file reads as "unknown" when the shell never writes it.
  */
 function createCwdFile(file: string): void {
   try {
@@ -406,7 +406,8 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     corePid: process.pid,
   });
 
-  if (cwdFile) createCwdFile(cwdFile);
+  // A sandbox binds exactly this file writable: it must exist, and be ours, before bwrap starts.
+  if (cwdFile && spec.sandbox?.wrap) createCwdFile(cwdFile);
   const fd = openOutput(spec.outputPath);
   let errFd: number;
   try {
