@@ -4,4 +4,5 @@
 plugins {
     id("org.jetbrains.kotlin.jvm") apply false
     id("org.jetbrains.intellij.platform") apply false
+    id("org.jetbrains.changelog") apply false
 }

@@ -10,12 +10,15 @@ pluginManagement {
         // the plugin ships no stdlib of its own, so newer compiler output could fail at run time there.
         // plugin-kotlin/scripts/kotlin.mjs checks that the npm package kotlin-compiler has this version.
         id("org.jetbrains.kotlin.jvm") version "2.0.21"
+        // CHANGELOG.md -> <change-notes>, as the IntelliJ Platform Plugin Template does.
+        id("org.jetbrains.changelog") version "2.5.0"
     }
 }
 
 plugins {
     id("org.gradle.toolchains.foojay-resolver-convention") version "1.0.0"
-    id("org.jetbrains.intellij.platform.settings") version "2.19.0"
+    // 2.18.1 (2026-07-10) is the newest release in the plugin's CHANGELOG; 2.19.0 is not released.
+    id("org.jetbrains.intellij.platform.settings") version "2.18.1"
 }
 
 @Suppress("UnstableApiUsage")

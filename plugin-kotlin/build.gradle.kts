@@ -1,3 +1,4 @@
+import org.jetbrains.changelog.Changelog
 import org.jetbrains.intellij.platform.gradle.IntelliJPlatformType
 import org.jetbrains.intellij.platform.gradle.tasks.PrepareSandboxTask
 import java.util.zip.ZipFile
@@ -5,6 +6,7 @@ import java.util.zip.ZipFile
 plugins {
     id("org.jetbrains.kotlin.jvm")
     id("org.jetbrains.intellij.platform")
+    id("org.jetbrains.changelog")
 }
 
 // The plugin ships the esbuild bundle of node-core and its vendor binaries (ugrep, bfs, rg per platform).
@@ -12,20 +14,33 @@ val repoRoot: Directory = rootProject.layout.projectDirectory
 val coreBundle: RegularFile = repoRoot.file("node-core/dist/wave-core.js")
 val coreVendor: Directory = repoRoot.dir("node-core/vendor")
 val isWindows = System.getProperty("os.name").startsWith("Windows", ignoreCase = true)
+val npm = if (isWindows) "npm.cmd" else "npm"
+val node = if (isWindows) "node.exe" else "node"
+val pluginVersion: String = project.version.toString()
 
 dependencies {
     // IntelliJ Platform Gradle Plugin Dependencies Extension:
     // https://plugins.jetbrains.com/docs/intellij/tools-intellij-platform-gradle-plugin-dependencies-extension.html
     intellijPlatform {
-        // The floor: IntelliJ IDEA / WebStorm 2024.3 (build 243, Java 21, Kotlin stdlib 2.0.21).
+        // The floor: 2024.3 (build 243, Java 21, Kotlin stdlib 2.0.21). Ultimate, because it bundles the
+        // Node.js plugin the optional ide/nodejs/ code compiles against; the plugin itself needs only the
+        // platform (plugin.xml) and is verified on Community and WebStorm too.
         // Gson and kotlinx-coroutines come from the platform and are never bundled.
-        intellijIdeaCommunity("2024.3.6")
+        intellijIdeaUltimate("2024.3.6")
+        bundledPlugin("NodeJS")
     }
 
     // bridge/ and ui/ tests are plain JUnit 5; they need no IDE test framework.
     testImplementation(platform("org.junit:junit-bom:5.11.4"))
     testImplementation("org.junit.jupiter:junit-jupiter")
     testRuntimeOnly("org.junit.platform:junit-platform-launcher")
+}
+
+// CHANGELOG.md at the repository root feeds <change-notes>: the section of the version being built,
+// or [Unreleased] until publishPlugin's patchChangelog moves it under the version.
+changelog {
+    path = repoRoot.file("CHANGELOG.md").asFile.path
+    groups.empty()
 }
 
 intellijPlatform {
@@ -39,13 +54,38 @@ intellijPlatform {
             sinceBuild = "243"
             untilBuild = provider { null }
         }
+        changeNotes = provider {
+            with(changelog) {
+                renderItem(
+                    (getOrNull(pluginVersion) ?: getUnreleased()).withHeader(false).withEmptySections(false),
+                    Changelog.OutputType.HTML,
+                )
+            }
+        }
+    }
+
+    // The release workflow (.github/workflows/release.yml) provides these as secrets.
+    signing {
+        certificateChain = providers.environmentVariable("CERTIFICATE_CHAIN")
+        privateKey = providers.environmentVariable("PRIVATE_KEY")
+        password = providers.environmentVariable("PRIVATE_KEY_PASSWORD")
+    }
+
+    publishing {
+        token = providers.environmentVariable("PUBLISH_TOKEN")
+        // A pre-release version (0.2.0-beta.1) goes to its channel ("beta"), a plain one to the default channel.
+        channels = provider { listOf(pluginVersion.substringAfter('-', "").substringBefore('.').ifEmpty { "default" }) }
     }
 
     pluginVerification {
         ides {
-            recommended()
+            // create(type, version) is IPGP 2.11+ (2.12 removed the older ide(...)).
+            // The oldest supported IDEs (since-build 243): Community without, Ultimate with the Node.js plugin ...
             create(IntelliJPlatformType.IntellijIdeaCommunity, "2024.3.6")
+            create(IntelliJPlatformType.IntellijIdeaUltimate, "2024.3.6")
             create(IntelliJPlatformType.WebStorm, "2024.3")
+            // ... and the newest releases (the plugin has no until-build).
+            recommended()
         }
     }
 }
@@ -56,7 +96,7 @@ val buildCore by tasks.registering(Exec::class) {
     group = "build"
     description = "Bundles node-core into node-core/dist/wave-core.js (npm run build)."
     workingDir = repoRoot.asFile
-    commandLine(if (isWindows) "npm.cmd" else "npm", "run", "build")
+    commandLine(npm, "run", "build")
     inputs.dir(repoRoot.dir("node-core/src"))
     inputs.files(repoRoot.file("node-core/package.json"), repoRoot.file("node-core/scripts/build.mjs"), repoRoot.file("package-lock.json"))
     outputs.file(coreBundle)
@@ -75,6 +115,31 @@ val buildCore by tasks.registering(Exec::class) {
     }
 }
 
+// The zip must never carry a helper that only runs on the machine it was built on (a distribution's
+// dynamically linked `rg`, a Homebrew-linked ugrep): node-core/scripts/check-vendor.mjs reads every
+// binary's headers (ELF, Mach-O, PE) and refuses those. -PrequireVendor=linux-x64,darwin-arm64,...
+// (the release workflow) also refuses a zip missing one of those platforms.
+val checkVendor by tasks.registering(Exec::class) {
+    group = "verification"
+    description = "Checks that node-core/vendor holds only portable helpers (node-core/scripts/check-vendor.mjs)."
+    workingDir = repoRoot.asFile
+    val required = providers.gradleProperty("requireVendor").orElse("")
+    inputs.dir(coreVendor).optional().withPropertyName("vendor")
+    inputs.property("requireVendor", required)
+    inputs.file(repoRoot.file("node-core/scripts/check-vendor.mjs"))
+    isIgnoreExitValue = true
+    argumentProviders += CommandLineArgumentProvider {
+        listOf("node-core/scripts/check-vendor.mjs") + required.get().let { if (it.isBlank()) emptyList() else listOf("--require", it) } + coreVendor.asFile.path
+    }
+    executable = node
+    doLast {
+        val code = executionResult.get().exitValue
+        if (code != 0) {
+            throw GradleException("node-core/vendor is not portable (see above). Rebuild it with `node-core/scripts/vendor-linux-x64.sh --portable`, or let the release workflow assemble every platform.")
+        }
+    }
+}
+
 tasks {
     withType<PrepareSandboxTask>().configureEach {
         dependsOn(buildCore)
@@ -87,6 +152,8 @@ tasks {
     }
 
     buildPlugin {
+        // Only the zip must be portable: runIde and the tests may use whatever helpers this machine has.
+        dependsOn(checkVendor)
         // A zip without the core would install and then fail on first use; refuse to produce one.
         val zip = archiveFile
         doLast {
@@ -97,6 +164,10 @@ tasks {
                 }
             }
         }
+    }
+
+    publishPlugin {
+        dependsOn(patchChangelog)
     }
 
     test {

@@ -10,9 +10,14 @@ import { canonicalDir } from "./util/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { setLogLevel } from "./util/log.js";
-import { ENV_COMMAND_HELP, runEnvCommand } from "./envCommand.js";
+import { ENV_COMMAND_HELP, runEnvCommand, type EnvReportSection } from "./env/command.js";
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
+import { ShellEngine } from "./shell/engine.js";
+import { formatSearchHelpers } from "./shell/shims/index.js";
 import { parseSandboxCli, SandboxOptionError } from "./shell/sandbox/settings.js";
+import { sandboxAvailability } from "./shell/sandbox/detect.js";
+import { describeSandbox, formatSandboxStatus } from "./shell/sandbox/service.js";
+import { hostPlatform } from "./util/platform.js";
 
 class UsageError extends Error {}
 
@@ -291,6 +296,24 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-registerCommand("env", ENV_COMMAND_HELP, runEnvCommand);
+/** `wave-core env`'s search-helper section: the probes a core would run, in an engine of its own (it writes no files). */
+async function searchHelpersSection(): Promise<EnvReportSection[]> {
+  const engine = new ShellEngine();
+  try {
+    const helpers = await engine.searchHelpers();
+    return [{ key: "searchHelpers", value: helpers, text: formatSearchHelpers(helpers) }];
+  } finally {
+    engine.dispose();
+  }
+}
+
+/** `wave-core env`'s sandbox section: the state a core started with the defaults (--sandbox auto) would report. */
+async function sandboxSection(): Promise<EnvReportSection[]> {
+  const platform = hostPlatform();
+  const status = describeSandbox(await sandboxAvailability(platform), { mode: "auto", modeSource: "the default", network: "allow" }, platform.name);
+  return [{ key: "sandbox", value: status, text: formatSandboxStatus(status) }];
+}
+
+registerCommand("env", ENV_COMMAND_HELP, async (argv) => runEnvCommand(argv, async () => [...(await searchHelpersSection()), ...(await sandboxSection())]));
 
 void main(process.argv.slice(2));

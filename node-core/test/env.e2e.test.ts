@@ -54,8 +54,10 @@ describe("the login-environment probe in `wave-core serve`", () => {
     const pids = readPids(fake, "pids");
     expect(pids).toHaveLength(4);
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
-    // The core keeps serving.
-    expect((await core.request("env/status")).result).toEqual(changed.params);
+    // The core keeps serving; env/status is the notification's status plus the search helpers.
+    const { searchHelpers, ...probed } = (await core.request("env/status")).result;
+    expect(probed).toEqual(changed.params);
+    expect(searchHelpers.tools.map((t: { tool: string }) => t.tool)).toEqual(["ugrep", "bfs", "rg"]);
     expect(await closeCode(core)).toBe(0);
   }, 30_000);
 
@@ -71,7 +73,8 @@ describe("the login-environment probe in `wave-core serve`", () => {
     const changed = await notification(core, "env/statusChanged", 15_000);
     expect(changed.params).toMatchObject({ state: "ok", shell: "/bin/zsh", attempts: 1, parseMode: "nul", adoptedKeys: ["HTTPS_PROXY", "PATH", "SSH_AUTH_SOCK"] });
     expect(typeof changed.params!.durationMs).toBe("number");
-    expect((await core.request("env/status")).result).toEqual(changed.params);
+    const { searchHelpers: _helpers, ...probed } = (await core.request("env/status")).result;
+    expect(probed).toEqual(changed.params);
     expect(await closeCode(core)).toBe(0);
     const everything = core.stdout + core.stderr;
     expect(everything).toContain("login environment adopted");
@@ -113,7 +116,7 @@ describe("`wave-core env`", () => {
     const result = runEnv(["--json"], coreEnv(fake.home, shell, { WAVE_LOG_LEVEL: "debug" }));
     expect(result.status).toBe(0);
     const status = JSON.parse(result.stdout);
-    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys", "sandbox"]);
+    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys", "searchHelpers", "sandbox"]);
     expect(status.sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
     expect(status).toMatchObject({ state: "ok", shell: SHELL_PATHS[shell], attempts: 1, parseMode: "nul", adoptedKeys: ["ALL_PROXY", "PATH"] });
     expect(result.stdout + result.stderr).not.toContain(proxy);
@@ -134,19 +137,16 @@ describe("`wave-core env`", () => {
     expect(result.stdout).not.toContain("/certs");
   });
 
-  it("`wave-core env` says which sandbox commands run in, or why none and what to install", () => {
+  it("`wave-core env` says which sandbox commands run in (with the defaults), or why none and what to install", () => {
     fake = makeFakeHome();
     const active = runEnv([], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
     expect(active.stdout).toContain("\nSandbox: active (bubblewrap), network allow\n");
-    const denied = runEnv(["--json", "--sandbox-network", "deny"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
-    expect(JSON.parse(denied.stdout).sandbox).toEqual({ active: true, kind: "bubblewrap", network: "deny" });
+    const json = runEnv(["--json"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
+    expect(JSON.parse(json.stdout).sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
     const missing = runEnv([], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0", PATH: "/nonexistent" }));
     expect(missing.stdout).toContain("\nSandbox: none (bubblewrap not usable)\n  reason  bubblewrap (bwrap) is not installed (not found on PATH). Commands run unsandboxed.\n  remedy  Install bubblewrap: sudo apt-get install bubblewrap");
-    const off = runEnv(["--json", "--sandbox", "off"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
-    expect(JSON.parse(off.stdout).sandbox).toMatchObject({ active: false, kind: "none", reason: 'Sandbox mode is "off" (--sandbox): commands run with your full permissions.' });
-    const bad = runEnv(["--sandbox", "sometimes"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
+    const bad = runEnv(["--sandbox", "off"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('Unknown sandbox mode "sometimes"; use --sandbox auto|on|off.');
   });
 
   it("BASH-ENV-1 `wave-core env` with WAVE_LOGIN_ENV=0 says the probe is off and exits 1; bad options exit 2", () => {

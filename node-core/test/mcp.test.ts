@@ -2,10 +2,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, McpError, type ElicitRequestFormParams, type ElicitResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUNDLE } from "./support/coreProcess.js";
+import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
 import { processesWithEnv } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
@@ -147,4 +147,49 @@ describe("permissions over MCP with the real tools (official SDK client)", () =>
     for (const u of updates) expect(u.message).toMatch(/tick\d+$/);
     for (let i = 1; i < updates.length; i++) expect(updates[i]!.progress).toBeGreaterThan(updates[i - 1]!.progress);
   });
+});
+
+describe("bad input over MCP (real process)", () => {
+  it("a tools/call line over 10 MiB gets an error for that very call, saying to pass content by path; the server keeps serving", async () => {
+    const root = makeWorkspace();
+    const { client } = await connect(root, { args: ["--permission-mode", "allow-all"] });
+    const huge = "x".repeat(12 * 1024 * 1024);
+    // The SDK client writes {method, params, jsonrpc, id}: the id comes after the 12 MiB.
+    const err = await client.callTool({ name: "Write", arguments: { file_path: "big.txt", content: huge } }, undefined, { timeout: 30_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).code).toBe(-32600);
+    expect((err as McpError).message).toMatch(/a line of \d+ bytes exceeds the 10 MiB limit and was discarded\. Pass large content by file path instead\./);
+    expect(existsSync(path.join(root, "big.txt"))).toBe(false);
+
+    const ok = await client.callTool({ name: "Write", arguments: { file_path: "small.txt", content: "fine\n" } });
+    expect(ok.isError).toBe(false);
+    expect(readFileSync(path.join(root, "small.txt"), "utf8")).toBe("fine\n");
+  }, 60_000);
+
+  it("raw lines that are not JSON, not valid MCP, or too long are each answered; then a normal call works", async () => {
+    const root = makeWorkspace();
+    const core = new CoreProcess(["mcp", "--root", root, "--permission-mode", "allow-all"]);
+    try {
+      const init = await core.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+      expect(init.result.serverInfo.name).toBe("wave-core");
+      core.notify("notifications/initialized");
+
+      core.sendRaw("this is not json");
+      expect((await core.waitFor((m) => m.error?.code === -32700)).id).toBeNull();
+
+      core.sendRaw('{"jsonrpc":"2.0","id":"arr","method":"tools/list","params":[1]}');
+      expect((await core.waitFor((m) => m.id === "arr")).error).toMatchObject({ code: -32600, message: expect.stringMatching(/^Invalid request: params/) });
+
+      const big = core.waitFor((m) => m.id === 41, 30_000);
+      core.sendRaw(`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"${"a".repeat(12 * 1024 * 1024)}"}}}`);
+      expect((await big).error).toMatchObject({ code: -32600, message: expect.stringContaining("Pass large content by file path instead.") });
+
+      const read = await core.request("tools/call", { name: "Read", arguments: { file_path: "notes.txt" } });
+      expect(read.result.isError).toBe(false);
+      expect(read.result.content[0].text).toMatch(/hello from the workspace/);
+      expect(core.child.exitCode).toBeNull();
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
 });

@@ -5,6 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkVendorDir } from "../scripts/check-vendor.mjs";
 import { makeFakeHome, secretValue, writeProfile, type FakeHome } from "./support/loginEnv.js";
 import { BUNDLE, bundleExists, CoreProcess } from "./support/coreProcess.js";
 import { tempDir } from "./support/processes.js";
@@ -21,7 +22,12 @@ let core: CoreProcess | undefined;
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the core first (npm run build): ${BUNDLE} is missing.`);
   if (!existsSync(path.join(repoVendor, platformDir, "ugrep"))) {
-    throw new Error(`Assemble the vendor directory first (node-core/scripts/vendor-linux-x64.sh): ${repoVendor}/${platformDir}/ugrep is missing.`);
+    throw new Error(`Assemble the vendor directory first (node-core/scripts/vendor-linux-x64.sh --portable): ${repoVendor}/${platformDir}/ugrep is missing.`);
+  }
+  // The zip ships what `gradle buildPlugin` accepts: the same check, on the folder this test packages.
+  const { problems } = checkVendorDir(repoVendor);
+  if (problems.length > 0) {
+    throw new Error(`${repoVendor} is not what the plugin may ship; rebuild it with node-core/scripts/vendor-linux-x64.sh --portable:\n  ${problems.join("\n  ")}`);
   }
   tmp = realpathSync(tempDir("wave-packaged-"));
   // The sandbox layout of plugin-kotlin/build.gradle.kts (prepareSandbox): <plugin>/core/{wave-core.js,vendor/}.
@@ -63,6 +69,12 @@ describe("the core as packaged in the plugin zip", () => {
     const settled = env.result.state === "pending" ? (await core.waitFor((m) => m.method === "env/statusChanged", 20_000)).params : env.result;
     expect(settled).toMatchObject({ state: "ok", shell: "/bin/bash" });
     expect(settled.adoptedKeys).toContain("SSH_AUTH_SOCK");
+    // env/status names the helpers this copy uses: the ones beside it, not the repository's.
+    const helpers = (await core.request("env/status")).result.searchHelpers;
+    expect(helpers.platform).toBe(platformDir);
+    for (const tool of ["ugrep", "bfs", "rg"]) {
+      expect(helpers.tools.find((t: { tool: string }) => t.tool === tool)).toMatchObject({ state: "active", path: path.join(pluginCore, "vendor", platformDir, tool) });
+    }
 
     const bash = await core.request("tools/call", {
       name: "Bash",

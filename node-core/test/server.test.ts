@@ -94,15 +94,17 @@ describe("host protocol server", () => {
   it("rejects a line over 64 MiB without holding it in memory, and keeps serving", async () => {
     const core = start();
     const chunk = "a".repeat(1024 * 1024);
-    const errorSeen = core.waitFor((m) => m.id === null && m.error?.code === -32600, 60_000);
-    core.sendRaw('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"');
+    // The request's id is read from the line's first bytes, so the error answers that very request.
+    const errorSeen = core.waitFor((m) => m.id === 1 && m.error?.code === -32600, 60_000);
+    // One line: written without the newline sendRaw would add.
+    core.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"');
     for (let i = 0; i < 256; i++) {
       if (!core.child.stdin.write(chunk)) await new Promise((r) => core.child.stdin.once("drain", r));
     }
     core.sendRaw('"}}');
     const err = await errorSeen;
-    expect(err.error!.message).toMatch(/exceeds the 64 MiB limit/);
-    const ok = await core.request("tools/list", {});
+    expect(err.error!.message).toMatch(/exceeds the 64 MiB limit and was discarded\. Pass large content by file path instead\./);
+    const ok = await core.request("tools/list", {}, "after");
     expect(ok.result.tools.length).toBeGreaterThan(0);
     // At most the cap is ever buffered: peak resident memory stays far below the 256 MiB line.
     const status = readFileSync(`/proc/${core.child.pid}/status`, "utf8");
@@ -116,6 +118,23 @@ describe("host protocol server", () => {
     const exit = await core.exited;
     expect(core.received.find((m) => m.id === 9)?.result).toBeDefined();
     expect(exit.code).toBe(0);
+  });
+
+  it("answers NUL characters in paths and commands with a validation error that says what to do", async () => {
+    const core = start();
+    await core.request("initialize", {});
+    const session = await core.request("sessions/create", { cwd: "sub\u0000dir" });
+    expect(session.error).toMatchObject({ code: -32602, message: expect.stringContaining("contains a NUL character (\\0), which no file or directory name can hold") });
+    const dir = await core.request("workspace/addDirectory", { path: "/tmp\u0000" });
+    expect(dir.error).toMatchObject({ code: -32602, message: expect.stringContaining("contains a NUL character") });
+    const bash = await core.request("tools/call", { name: "Bash", arguments: { command: "echo a\u0000b" } });
+    expect(bash.error).toMatchObject({ code: -32602, message: expect.stringMatching(/command: contains a NUL character \(\\0\), which cannot be passed to a shell\. Remove it/) });
+    expect(bash.error!.message).not.toMatch(/null bytes/);
+    // The permission preview judges the same fields as the tools, so it refuses the same input.
+    for (const params of [{ path: "notes\u0000.txt" }, { command: "echo a\u0000b" }, { command: "ls", directory: "sub\u0000dir" }]) {
+      const check = await core.request("permissions/check", params);
+      expect(check.error, JSON.stringify(check)).toMatchObject({ code: -32602, message: expect.stringContaining("contains a NUL character (\\0)") });
+    }
   });
 
   it("exits 1 on exit without shutdown, 0 after shutdown", async () => {

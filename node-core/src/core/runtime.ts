@@ -172,6 +172,7 @@ export class WaveCore {
         } finally {
           call.awaitingPermission = false;
         }
+        ctx.permission = permission;
       }
       result =
         permission && !permission.allowed

@@ -57,6 +57,11 @@ export interface ToolContext {
    * this is for checks that only become known while running.
    */
   checkPermission(request: PermissionRequest): Promise<PermissionOutcome>;
+  /**
+   * The check the runtime made before `run` for the tool's declared `permission`: what was
+   * approved (a writer binds itself to the path that was judged).
+   */
+  permission?: PermissionOutcome;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
@@ -74,6 +79,21 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
+}
+
+const NUL_ADVICE = {
+  path: "which no file or directory name can hold. Remove it and retry.",
+  command: "which cannot be passed to a shell. Remove it; to produce a NUL byte, let the command write one (printf '\\0').",
+  pattern: "which cannot be passed to the search. Remove it; to match a NUL byte in a Grep pattern, write \\x00.",
+} as const;
+
+/**
+ * A string a tool hands to the operating system: a path, a command, or a search argument. A NUL
+ * character cannot get there (system calls end strings at it), so every such field refuses it at
+ * validation, with what to do, instead of failing deep inside with Node's own wording.
+ */
+export function osString(kind: keyof typeof NUL_ADVICE): z.ZodString {
+  return z.string().refine((s) => !s.includes("\0"), { message: `contains a NUL character (\\0), ${NUL_ADVICE[kind]}` });
 }
 
 export function textResult(text: string, structuredContent: Record<string, unknown> = {}): ToolResult {

@@ -1,14 +1,32 @@
-// The login-environment part of `wave-core env` (src/envCommand.ts): runs the probe the way the
-// core does at start-up and formats its status. Names only, never values.
+// `wave-core env [--json]`: runs the login-environment probe the way the core does at start-up and
+// prints its status. Names only, never values.
+import { parseArgs } from "node:util";
 import { startLoginEnvironmentProbe } from "./index.js";
 import type { EnvStatus } from "./status.js";
+
+export const ENV_COMMAND_HELP = `Usage: wave-core env [--json]
+
+Runs the login-shell environment probe the way the core does when it starts, and prints what it
+found: the state (ok, degraded, failed), the shell it ran, how long it took, how many attempts,
+how the output was parsed, and the names of the variables the core adopts. Values are never
+printed. Then the bundled search helpers (ugrep, bfs, rg) for this platform: which are active,
+with their versions, and why any other is not (the system command runs instead). Last, whether
+shell commands run inside the OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) in a core
+started with the defaults (--sandbox auto), and if not, why not and what to install.
+
+Options:
+  --json   print the status as JSON (the same object as the env/status host method)
+
+Exit status: 0 when variables were adopted (ok or degraded), 1 when the inherited environment
+was kept (failed, or the probe is turned off with WAVE_LOGIN_ENV=0), 2 usage error.
+`;
 
 const PARSE_MODES: Record<string, string> = {
   nul: "NUL-separated (env -0)",
   lines: "line by line",
 };
 
-export function formatEnvStatus(status: EnvStatus): string {
+function formatEnvStatus(status: EnvStatus): string {
   const rows: Array<[string, string]> = [];
   if (status.shell) rows.push(["shell", status.shell]);
   if (status.durationMs !== null && status.attempts > 0) {
@@ -27,8 +45,34 @@ export function formatEnvStatus(status: EnvStatus): string {
   ].join("\n");
 }
 
-/** Runs this process's probe (as the core does at start) and waits for it; Ctrl+C stops it. */
-export async function landedLoginEnvironment(): Promise<EnvStatus> {
+/**
+ * A section `wave-core env` prints after the probe's status: `key` in the `--json` object, `text`
+ * in the plain output. The CLI supplies the search helpers' section (shell/ sits above env/).
+ */
+export interface EnvReportSection {
+  key: string;
+  value: unknown;
+  text: string;
+}
+
+export async function runEnvCommand(argv: string[], moreSections: () => Promise<EnvReportSection[]> = async () => []): Promise<number> {
+  let json = false;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+      strict: true,
+    });
+    if (values.help) {
+      process.stdout.write(ENV_COMMAND_HELP);
+      return 0;
+    }
+    json = values.json === true;
+  } catch (err) {
+    process.stderr.write(`wave-core: ${(err as Error).message}. See wave-core env --help.\n`);
+    return 2;
+  }
   const probe = startLoginEnvironmentProbe();
   const stop = () => probe.abort();
   process.once("SIGINT", stop);
@@ -39,10 +83,12 @@ export async function landedLoginEnvironment(): Promise<EnvStatus> {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
-  return probe.status;
-}
-
-/** The exit status of `wave-core env`: 0 when variables were adopted, 1 otherwise. */
-export function envExitStatus(status: EnvStatus): number {
+  const status = probe.status;
+  const sections = await moreSections();
+  process.stdout.write(
+    json
+      ? JSON.stringify({ ...status, ...Object.fromEntries(sections.map((s) => [s.key, s.value])) }, null, 2) + "\n"
+      : [formatEnvStatus(status), ...sections.map((s) => s.text)].join("\n"),
+  );
   return status.state === "ok" || status.state === "degraded" ? 0 : 1;
 }

@@ -1,4 +1,6 @@
 // The probe's process boundary with real processes: deadlines, whole-tree kills, stragglers.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_PROBE_OUTPUT_BYTES, createProbeRunner } from "./runProbeShell.js";
 import { eventually, isAlive, makeFakeHome, readPids, type FakeHome } from "../../test/support/loginEnv.js";
@@ -29,6 +31,22 @@ describe("the probe's process boundary", () => {
     const result = await run({ file: "/bin/bash", args: ["-c", script], env: { ...env, HOME: fake.home }, cwd: fake.home, timeoutMs: 500 });
     expect(result.timedOut).toBe(true);
     expect(readPids(fake, "pids")).toHaveLength(1);
+    expect(fake.exists("lock")).toBe(false);
+  });
+
+  it("BASH-ENV-7 a tool whose EXIT trap takes a while (a loaded machine) still releases its lock before anything is killed", async () => {
+    fake = makeFakeHome();
+    const tool = fake.write(
+      "bin/slow-trap-tool",
+      '#!/bin/bash\ntrap \'echo t1 >> "$HOME/log"; sleep 0.5; rm -f "$HOME/lock"; echo t2 >> "$HOME/log"\' EXIT\n: > "$HOME/lock"\necho $$ >> "$HOME/pids"\nsleep 30\n',
+      true,
+    );
+    const result = await run({ file: "/bin/bash", args: ["-c", `${tool}; echo unreachable`], env: { ...env, HOME: fake.home }, cwd: fake.home, timeoutMs: 500 });
+    expect(result.timedOut).toBe(true);
+    const [pid] = readPids(fake, "pids");
+    expect(await eventually(() => !isAlive(pid!))).toBe(true);
+    // The trap ran to its end (t2) before anything was killed.
+    expect(fake.exists("log") ? readFileSync(path.join(fake.home, "log"), "utf8") : "no trap ran").toBe("t1\nt2\n");
     expect(fake.exists("lock")).toBe(false);
   });
 

@@ -34,6 +34,13 @@ export const MAX_PROBE_OUTPUT_BYTES = 16 * 1024 * 1024;
  * shell's pipes may take to close. Part of the probe's budget (see probe.ts).
  */
 export const DRAIN_GRACE_MS = 100;
+/**
+ * How long the processes of a stopped probe have after SIGTERM to run their EXIT traps before
+ * SIGKILL. Not part of the probe's budget: the result does not wait for it. Generous because a
+ * loaded machine can take hundreds of milliseconds to schedule a trap, and a lock left behind
+ * (pyenv's rehash lock) makes every later login shell wait 60 s.
+ */
+export const TERM_GRACE_MS = 2000;
 
 /**
  * Kills the probe's whole process tree: its process group on POSIX (the shell is a group leader,
@@ -52,7 +59,7 @@ export function killProbeTree(pid: number, platform: PlatformName): void {
  * run nothing more of the profile; an interactive shell ignores SIGTERM anyway), then the
  * processes it started get SIGTERM so their EXIT traps run: a profile tool killed outright can
  * leave its lock behind (pyenv's rehash lock made every later login shell wait 60 s). Whatever
- * still runs is killed by `killProbeTree` within DRAIN_GRACE_MS. Windows has no TERM.
+ * still runs TERM_GRACE_MS later is killed by `killProbeTree`. Windows has no TERM.
  */
 export function terminateProbeTree(pid: number, platform: PlatformName): void {
   if (platform === "win32") {
@@ -117,11 +124,26 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
-      // Whatever ignored the TERM (or left the pipes before it came) does not outlive the probe.
-      if (terminating && child.pid !== undefined && platform !== "win32") killProbeTree(child.pid, platform);
+      // Whatever ignored the TERM (or left the pipes before it came) does not outlive the probe,
+      // but what is still running its EXIT trap gets the time to finish it. The timer is not
+      // unref'd on purpose: a core about to exit waits for it rather than leave the tree alive.
+      // Until then its pipes stay drained: a trap that prints ("Terminated") to a closed pipe
+      // would die of SIGPIPE before releasing its lock.
+      const closePipes = () => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      };
+      if (terminating && child.pid !== undefined && platform !== "win32") {
+        const pid = child.pid;
+        child.stdout?.removeAllListeners("data").resume();
+        setTimeout(() => {
+          killProbeTree(pid, platform);
+          closePipes();
+        }, TERM_GRACE_MS);
+      } else {
+        closePipes();
+      }
       request.signal?.removeEventListener("abort", onAbort);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
       resolve({
         stdout: Buffer.concat(chunks),
         exitCode,

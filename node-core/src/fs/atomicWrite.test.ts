@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import { promises as fsp } from "node:fs";
-import { chmodSync, chownSync, existsSync, linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, rmSync, truncateSync, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveWriteTarget, writeFileAtomic } from "./atomicWrite.js";
+import { physicalPath } from "../util/paths.js";
+import { PathChanged, TargetChanged, writeFileAtomic } from "./atomicWrite.js";
 import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
@@ -56,16 +57,18 @@ describe("atomic writes", () => {
     const target = path.join(dir, "file.txt");
     writeFileSync(target, "old");
     const inodeBefore = statSync(target).ino;
-    let seen: { temp: string; content: string; targetDuring: string } | undefined;
+    let seen: { temp: string; content: string; targetDuring: string; listing: string[] } | undefined;
     const outcome = await writeFileAtomic(target, Buffer.from("new content"), {
       hooks: {
         beforeRename: (temp) => {
-          seen = { temp, content: readFileSync(temp, "utf8"), targetDuring: readFileSync(target, "utf8") };
+          seen = { temp, content: readFileSync(temp, "utf8"), targetDuring: readFileSync(target, "utf8"), listing: readdirSync(dir) };
         },
       },
     });
-    expect(outcome).toEqual({ path: target, created: false, method: "atomic" });
-    expect(path.dirname(seen!.temp)).toBe(dir);
+    expect(outcome).toMatchObject({ path: target, created: false, method: "atomic", splitHardLinks: false });
+    // The temp file is reached through the open directory (/proc/self/fd/N/…) but lives in it.
+    expect(seen!.listing).toContain(path.basename(seen!.temp));
+    expect(seen!.listing).toHaveLength(2);
     expect(seen!.content).toBe("new content");
     expect(seen!.targetDuring).toBe("old");
     expect(readFileSync(target, "utf8")).toBe("new content");
@@ -139,7 +142,7 @@ describe("atomic writes", () => {
     expect(readFileSync(real, "utf8")).toBe("new");
     // A dangling link is written through too: its target is created.
     symlinkSync("made-by-write.txt", path.join(dir, "dangling"));
-    expect(await resolveWriteTarget(path.join(dir, "dangling"))).toBe(path.join(dir, "made-by-write.txt"));
+    expect(physicalPath(path.join(dir, "dangling"))).toBe(path.join(dir, "made-by-write.txt"));
     await writeFileAtomic(path.join(dir, "dangling"), Buffer.from("via link"));
     expect(readFileSync(path.join(dir, "made-by-write.txt"), "utf8")).toBe("via link");
   });
@@ -190,5 +193,170 @@ describe("atomic writes", () => {
     const dir = tempDir();
     await expect(writeFileAtomic(dir, Buffer.from("x"))).rejects.toMatchObject({ code: "EISDIR" });
     expect(existsSync(dir)).toBe(true);
+  });
+});
+
+describe("atomic writes bound to what was checked", () => {
+  it("refuses to write when the path now leads elsewhere than the approved real path", async () => {
+    const dir = tempDir();
+    const elsewhere = tempDir("wave-elsewhere-");
+    symlinkSync(elsewhere, path.join(dir, "sub"));
+    const asked = path.join(dir, "sub", "f.txt");
+    const err = await writeFileAtomic(asked, Buffer.from("x"), { approvedPath: asked }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PathChanged);
+    expect((err as Error).message).toContain(`now leads to ${path.join(elsewhere, "f.txt")}, not to ${asked}`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("creates missing directories one by one inside the checked one", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "a", "b", "c.txt");
+    const outcome = await writeFileAtomic(target, Buffer.from("deep"), { approvedPath: target, expected: { kind: "absent" } });
+    expect(outcome).toMatchObject({ path: target, created: true, method: "atomic" });
+    expect(readFileSync(target, "utf8")).toBe("deep");
+  });
+
+  it("without leave to change every name, a hard-linked file is replaced under this name only", async () => {
+    const dir = tempDir();
+    const a = path.join(dir, "a.txt");
+    const other = path.join(dir, "other.txt");
+    writeFileSync(a, "old");
+    linkSync(a, other);
+    const outcome = await writeFileAtomic(a, Buffer.from("new"), { keepHardLinks: false });
+    expect(outcome).toMatchObject({ method: "atomic", splitHardLinks: true });
+    expect(readFileSync(a, "utf8")).toBe("new");
+    expect(readFileSync(other, "utf8")).toBe("old");
+    expect(statSync(other).nlink).toBe(1);
+  });
+
+  it("a file that appeared since the caller looked is not replaced", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "new.txt");
+    const err = await writeFileAtomic(target, Buffer.from("mine"), {
+      expected: { kind: "absent" },
+      hooks: { beforeRename: () => writeFileSync(target, "theirs") },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect((err as TargetChanged).how).toBe("appeared");
+    expect(readFileSync(target, "utf8")).toBe("theirs");
+    expect(readdirSync(dir)).toEqual(["new.txt"]);
+  });
+
+  it("lines appended after the caller read the file stop the rename (checked at the last moment)", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "log.txt");
+    writeFileSync(target, "one\n");
+    const stat = statSync(target);
+    const err = await writeFileAtomic(target, Buffer.from("ONE\n"), {
+      expected: { kind: "file", stat, bytes: Buffer.from("one\n") },
+      hooks: { beforeRename: () => appendFileSync(target, "two\n") },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect(readFileSync(target, "utf8")).toBe("one\ntwo\n");
+    expect(readdirSync(dir)).toEqual(["log.txt"]);
+  });
+
+  it.each([
+    ["an editor's save (a new file renamed over it)", (target: string) => {
+      writeFileSync(`${target}.swp`, "one\n");
+      renameSync(`${target}.swp`, target);
+    }],
+    ["a truncation", (target: string) => truncateSync(target, 0)],
+    ["a removal", (target: string) => rmSync(target)],
+  ])("%s after the caller read the file stops the rename", async (_what, change) => {
+    const dir = tempDir();
+    const target = path.join(dir, "f.txt");
+    writeFileSync(target, "one\n");
+    const stat = statSync(target);
+    const err = await writeFileAtomic(target, Buffer.from("mine\n"), {
+      expected: { kind: "file", stat, bytes: Buffer.from("one\n") },
+      hooks: { beforeRename: () => change(target) },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect(existsSync(target) ? readFileSync(target, "utf8") : "(gone)").not.toBe("mine\n");
+    expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("a same-size rewrite that kept the mtime is caught by comparing the bytes", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "same.txt");
+    writeFileSync(target, "aaaa");
+    // A whole-second mtime can be set back exactly.
+    utimesSync(target, 1_700_000_000, 1_700_000_000);
+    const stat = statSync(target);
+    const err = await writeFileAtomic(target, Buffer.from("mine"), {
+      expected: { kind: "file", stat, bytes: Buffer.from("aaaa") },
+      hooks: {
+        beforeRename: () => {
+          const fd = openSync(target, "r+");
+          writeSync(fd, "bbbb", 0);
+          closeSync(fd);
+          utimesSync(target, 1_700_000_000, 1_700_000_000);
+        },
+      },
+    }).catch((e: unknown) => e);
+    expect(statSync(target).mtimeMs).toBe(stat.mtimeMs);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect(readFileSync(target, "utf8")).toBe("bbbb");
+  });
+
+  it("a write to the replaced file between the last check and the rename is put back (with lines appended since), and reported stale", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "held.txt");
+    writeFileSync(target, "line 1\n");
+    const stat = statSync(target);
+    let logger: number | undefined;
+    const err = await writeFileAtomic(target, Buffer.from("edited\n"), {
+      expected: { kind: "file", stat, bytes: Buffer.from("line 1\n") },
+      hooks: {
+        // A logger holding the file open: its next line goes to the file it opened, whatever the name holds.
+        beforeRename: () => void (logger = openSync(target, "a")),
+        afterRename: () => {
+          writeSync(logger!, "line 2\n");
+          closeSync(logger!);
+          // And a line appended by name, which lands in the new file before the undo.
+          appendFileSync(target, "line 3\n");
+        },
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect(readFileSync(target, "utf8")).toBe("line 1\nline 2\nline 3\n");
+    expect(statSync(target).mode & 0o7777).toBe(stat.mode & 0o7777);
+    expect(readdirSync(dir)).toEqual(["held.txt"]);
+  });
+
+  for (const pinDirectory of [true, false]) {
+    it(`a directory moved away right after the rename is noticed and the write undone (${pinDirectory ? "pinned" : "portable"})`, async () => {
+      const base = tempDir();
+      const dir = path.join(base, "dir");
+      mkdirSync(dir);
+      const target = path.join(dir, "f.txt");
+      writeFileSync(target, "before");
+      const err = await writeFileAtomic(target, Buffer.from("after"), {
+        pinDirectory,
+        hooks: { afterRename: () => renameSync(dir, path.join(base, "moved")) },
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PathChanged);
+      if (pinDirectory) {
+        // Through the open directory the undo reaches the file where it went.
+        expect((err as Error).message).toContain(`its directory is now at ${path.join(base, "moved")}`);
+        expect((err as Error).message).toContain("the previous content is back");
+        expect(readFileSync(path.join(base, "moved", "f.txt"), "utf8")).toBe("before");
+      } else {
+        expect((err as Error).message).toMatch(/was moved or replaced while it was being written/);
+      }
+      expect(readdirSync(path.join(base, "moved"))).toEqual(["f.txt"]);
+    });
+  }
+
+  it("a new file whose directory moved away right after the rename is removed again", async () => {
+    const base = tempDir();
+    const dir = path.join(base, "dir");
+    mkdirSync(dir);
+    const err = await writeFileAtomic(path.join(dir, "new.txt"), Buffer.from("x"), {
+      hooks: { afterRename: () => renameSync(dir, path.join(base, "moved")) },
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain("the new file was removed");
+    expect(readdirSync(path.join(base, "moved"))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // now deny it or ask. Classes follow issue 12 ("The gate, conservative").
 import { spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -562,6 +562,34 @@ describe("workspace files that run code later are sensitive", () => {
     expect(decidePath(rel, context(lab), rules(["Write(**)"]), "deny-all", lib).outcome).toBe("deny");
   });
 
+  it("a workspace link to one, even dangling, is judged as the file it leads to", () => {
+    const lab = newLab();
+    mkdirSync(path.join(lab.ws, ".git", "hooks"), { recursive: true });
+    symlinkSync(".git/hooks/pre-commit", path.join(lab.ws, "notes"));
+    const d = decidePath("notes", context(lab), rules(["Write(**)"]), "deny-all", lib);
+    expect(d.outcome, d.reason).toBe("deny");
+    expect(d.path).toBe(path.join(lab.ws, ".git", "hooks", "pre-commit"));
+    expect(d.warnings.map((w) => w.id)).toEqual(["sensitive-path"]);
+  });
+
+  it("one with several hard links still needs a rule that names it, and the approval carries the hard-link warning", () => {
+    const lab = newLab();
+    writeFileSync(path.join(lab.out, "shared"), "export SAFE=1\n");
+    linkSync(path.join(lab.out, "shared"), path.join(lab.ws, ".envrc"));
+    const broad = decidePath(".envrc", context(lab), rules(["Write(**)"]), "deny-all", lib);
+    expect(broad.outcome, broad.reason).toBe("deny");
+    expect(broad.warnings.map((w) => w.id)).toEqual(["sensitive-path", "hard-linked"]);
+    expect(broad.reason).toContain("2 hard links");
+    expect(broad.suggestedRules).toEqual([`Write(${path.join(lab.ws, ".envrc")})`]);
+    expect(decidePath(".envrc", context(lab), rules(), "ask", lib).outcome).toBe("ask");
+    const named = decidePath(".envrc", context(lab), rules(["Write(.envrc)"]), "deny-all", lib);
+    expect(named.outcome).toBe("allow");
+    expect(named.warnings.map((w) => w.id)).toEqual(["hard-linked"]);
+    const all = decidePath(".envrc", context(lab), rules(), "allow-all", lib);
+    expect(all.outcome).toBe("allow");
+    expect(all.warnings.map((w) => w.id)).toEqual(["sensitive-path", "hard-linked"]);
+  });
+
   it("ordinary project files stay allowed without a question", () => {
     const lab = newLab();
     for (const rel of ["src/index.ts", "package.json", "README.md", ".gitignore", "config", "git/config", ".github/workflows/ci.yml", ".env.example"]) {
@@ -581,6 +609,17 @@ describe("workspace files that run code later are sensitive", () => {
     { command: "cp evil .git/hooks/pre-commit && git commit --allow-empty -qm x", shells: ["bash"], allow: ["cp:*", "git commit:*"], mode: "ask", expect: "ask", askedWhenSandboxed: true, setup: (lab) => writeScript(path.join(lab.ws, "evil"), `touch ${lab.mark}`) },
     { command: "echo 'touch MARK' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git commit --allow-empty -qm x", shells: ["bash"], allow: ["echo *", "chmod:*", "git commit:*"], mode: "ask", expect: "ask" },
     { command: "git config core.fsmonitor 'touch MARK' && git status", shells: [], allow: ["git config:*", "git status"], mode: "ask", expect: "ask" },
+    // A dangling link prepared earlier: the hook does not exist yet, so only following the link
+    // (not resolving as far as the path exists) shows what the redirection and chmod reach.
+    {
+      command: "echo 'touch MARK' > notes; chmod +x notes; git commit --allow-empty -qm x",
+      shells: ["bash"],
+      allow: ["echo *", "chmod:*", "git commit:*"],
+      mode: "ask",
+      expect: "ask",
+      askedWhenSandboxed: true,
+      setup: (lab) => symlinkSync(".git/hooks/pre-commit", path.join(lab.ws, "notes")),
+    },
   ];
   it.each(writers.map((a) => [a.command, a] as const))("a command writing one is asked: %s", async (_name, attack) => {
     await check(attack, true);

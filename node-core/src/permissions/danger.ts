@@ -35,7 +35,8 @@ export type WarningId =
   | "network"
   | "unparsed"
   | "outside-workspace"
-  | "sensitive-path";
+  | "sensitive-path"
+  | "hard-linked";
 
 export interface Warning {
   readonly id: WarningId;
@@ -66,6 +67,7 @@ export const WARNING_RULES: Record<WarningId, string> = {
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
   "sensitive-path":
     "writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — README \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
+  "hard-linked": "Write/Edit of a file with several hard links: it changes under every name, and the others may lie outside the allowed directories, so it counts as outside even in the workspace",
 };
 
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET"]);

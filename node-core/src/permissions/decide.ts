@@ -7,7 +7,7 @@ import path from "node:path";
 import { harmlessBuiltIn } from "./builtins.js";
 import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type EnvironmentChange, type ShellWord, type SplitCommand } from "./commandParts.js";
 import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
-import { isInsideAllowed, realPath, type Places } from "./paths.js";
+import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import { sensitiveOutsidePath, sensitiveWorkspacePath } from "./sensitive.js";
@@ -277,25 +277,37 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   });
   const denied = matching(rules.deny);
   if (denied) return decision("deny", `${abs} matches the deny rule ${quote(denied.text)}.`, [], [], false);
-  if (isInsideAllowed(abs, ctx)) {
-    // Inside the workspace, files that run code or grant permissions later are asked for: only a
-    // rule that names them (not `Write(**)`) allows them without a question.
-    const sensitive = sensitiveWorkspacePath(abs, ctx.allowedDirectories);
-    if (!sensitive) return decision("allow", `${abs} is inside the allowed directories.`);
-    const named = rules.allow.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx));
-    if (named) return decision("allow", `${abs} is allowed by the rule ${quote(named.text)}.`);
-    const warnings: Warning[] = [{ id: "sensitive-path", message: `${abs} is inside the workspace, but ${sensitive.what}: changing it can run code later.`, part: abs }];
-    if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} runs code later (${sensitive.what}).`, warnings, [], false);
-    const why = `${abs} is a file that runs code or grants permissions later (${sensitive.what}), and no rule names it`;
+  const inside = isInsideAllowed(abs, ctx);
+  // Inside the workspace, files that run code or grant permissions later are asked for: only a
+  // rule that names them (not `Write(**)`) allows them without a question.
+  const sensitive = inside ? sensitiveWorkspacePath(abs, ctx.allowedDirectories) : undefined;
+  // A file with several names changes under all of them, and the others may be anywhere (another
+  // checkout, a package store, a home directory file linked in): it counts as outside.
+  const links = hardLinkCount(abs);
+  const linked: Warning[] =
+    links > 1
+      ? [{ id: HARD_LINKED, message: `${abs} has ${links} hard links: writing it changes the file under all its names, and the others may lie outside the allowed directories.`, part: abs }]
+      : [];
+  if (inside && !sensitive && links <= 1) return decision("allow", `${abs} is inside the allowed directories.`);
+  const allowed = sensitive
+    ? rules.allow.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx))
+    : matching(rules.allow);
+  // The hard-link warning travels with an approval: the writer then keeps every name (fileChange.ts).
+  if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`, linked);
+  const linkNote = `${links} hard links (its other names may lie outside the allowed directories)`;
+  if (sensitive) {
+    const warnings: Warning[] = [{ id: "sensitive-path", message: `${abs} is inside the workspace, but ${sensitive.what}: changing it can run code later.`, part: abs }, ...linked];
+    const alsoLinked = links > 1 ? `; it has ${linkNote}` : "";
+    if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} runs code later (${sensitive.what})${alsoLinked}.`, warnings, [], false);
+    const why = `${abs} is a file that runs code or grants permissions later (${sensitive.what})${alsoLinked}, and no rule names it`;
     if (mode === "deny-all") return decision("deny", `The permission mode is deny-all; ${why}.`, warnings, [`Write(${abs})`], false);
     return decision("ask", `${why}.`, warnings, [`Write(${abs})`], false);
   }
-  const allowed = matching(rules.allow);
-  if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`);
-  const warnings = pathWarnings(abs, ctx);
-  const sensitive = warnings.some((w) => w.id === "sensitive-path");
-  const suggestion = sensitive ? `Write(${abs})` : `Write(${path.join(path.dirname(abs), "**")})`;
-  if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} is outside the allowed directories.`, warnings, [], false);
-  if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and no rule allows writing ${abs}, outside the allowed directories.`, warnings, [suggestion], false);
-  return decision("ask", `${abs} is outside the allowed directories and no rule allows writing it.`, warnings, [suggestion], false);
+  const warnings = [...(inside ? [] : pathWarnings(abs, ctx)), ...linked];
+  const where = inside ? `${abs} has ${linkNote}` : `${abs} is outside the allowed directories`;
+  const exactOnly = links > 1 || warnings.some((w) => w.id === "sensitive-path");
+  const suggestion = exactOnly ? `Write(${abs})` : `Write(${path.join(path.dirname(abs), "**")})`;
+  if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${where}.`, warnings, [], false);
+  if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and no rule allows writing ${abs}: ${where}.`, warnings, [suggestion], false);
+  return decision("ask", `${where} and no rule allows writing it.`, warnings, [suggestion], false);
 }

@@ -1,29 +1,16 @@
 // Where a path really is, and how it relates to the directories the user allowed.
-import { existsSync, realpathSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
-import { isWithin } from "../util/paths.js";
+import { isWithin, physicalPath } from "../util/paths.js";
+import type { WarningId } from "./danger.js";
 
 /**
- * The absolute path with symlinks resolved as far as it exists: `ws/link-to-etc/passwd` becomes
- * `/etc/passwd`, and a file that does not exist yet keeps its name under its real parent.
+ * The absolute path with symlinks resolved as the kernel would when writing it: `ws/link-to-etc/passwd`
+ * becomes `/etc/passwd`, a dangling link becomes the file it would create, and a file that does
+ * not exist yet keeps its name under its real parent.
  */
 export function realPath(abs: string): string {
-  const missing: string[] = [];
-  let current = path.resolve(abs);
-  // existsSync neither throws nor builds a Stats object: a missing path is common here.
-  while (!existsSync(current)) {
-    const parent = path.dirname(current);
-    if (parent === current) return path.resolve(abs);
-    missing.push(path.basename(current));
-    current = parent;
-  }
-  let real: string;
-  try {
-    real = realpathSync.native(current);
-  } catch {
-    return path.resolve(abs);
-  }
-  return missing.length ? path.join(real, ...missing.reverse()) : real;
+  return physicalPath(abs);
 }
 
 export interface Places {
@@ -60,4 +47,21 @@ export function place(p: string, places: Places): Placement {
 export function isInsideAllowed(target: string, places: Places): boolean {
   const p = realPath(target);
   return places.allowedDirectories.some((d) => isWithin(p, d));
+}
+
+/** The warning a path decision carries when the file has several hard links (writers read it too). */
+export const HARD_LINKED = "hard-linked" satisfies WarningId;
+
+/**
+ * How many names (hard links) the regular file at the real path `p` has; 0 when there is none.
+ * Only their number is cheap to know, not where the others are, so a file with more than one
+ * cannot be shown to lie inside the allowed directories.
+ */
+export function hardLinkCount(p: string): number {
+  try {
+    const st = lstatSync(p);
+    return st.isFile() ? st.nlink : 0;
+  } catch {
+    return 0;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ErrorCode, JsonRpcPeer, LineSplitter, parseMessage, type FrameEvent } from "./jsonrpc.js";
+import { ErrorCode, JsonRpcPeer, LineSplitter, oversizedLineResponse, parseMessage, requestIdOfLine, type FrameEvent } from "./jsonrpc.js";
 
 function split(chunks: (string | Buffer)[], max = 1024): FrameEvent[] {
   const events: FrameEvent[] = [];
@@ -26,9 +26,18 @@ describe("LineSplitter", () => {
   it("drops an oversized line as it streams, reports its size once, and resumes on the next line", () => {
     const events = split(["x".repeat(600), "y".repeat(600), "z".repeat(600) + "\n", "ok\n"], 1000);
     expect(events).toEqual([
-      { kind: "oversized", bytes: 1800 },
+      // The head is taken when the cap is crossed (here before the z's arrived); the tail at the end.
+      { kind: "oversized", bytes: 1800, head: "x".repeat(600) + "y".repeat(600), tail: "x".repeat(600) + "y".repeat(600) + "z".repeat(600) },
       { kind: "line", text: "ok" },
     ]);
+  });
+
+  it("keeps only the first and last 4 KiB of an oversized line", () => {
+    const events = split(["{" + "a".repeat(10_000), "b".repeat(10_000), "c".repeat(10_000) + "}\n"], 1000);
+    const e = events[0] as Extract<FrameEvent, { kind: "oversized" }>;
+    expect(e.bytes).toBe(30_002);
+    expect(e.head).toBe("{" + "a".repeat(4095));
+    expect(e.tail).toBe("c".repeat(4095) + "}");
   });
 
   it("never holds more than the cap while skipping", () => {
@@ -36,6 +45,39 @@ describe("LineSplitter", () => {
     for (let i = 0; i < 1000; i++) s.push(Buffer.alloc(1000, 0x61));
     expect((s as unknown as { pendingBytes: number }).pendingBytes).toBe(0);
     expect((s as unknown as { pending: Buffer[] }).pending).toHaveLength(0);
+  });
+});
+
+describe("the request id of an oversized line", () => {
+  const pad = "x".repeat(20_000);
+  const ends = (line: string) => requestIdOfLine(line.slice(0, 4096), line.slice(-4096));
+
+  it("is read from the start (jsonrpc, id, method, params) or from the end (the MCP SDK's order)", () => {
+    expect(ends(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"content":"${pad}"}}`)).toBe(7);
+    expect(ends(`{"method":"tools/call","params":{"arguments":{"content":"${pad}"}},"jsonrpc":"2.0","id":12}`)).toBe(12);
+    expect(ends(`{ "id" : "call \\"one\\"", "method": "x", "params": {"c": "${pad}"} }`)).toBe('call "one"');
+    expect(ends(`{"method":"x","params":{"c":"${pad}\\\\"},"id":"tail-id"}\r`)).toBe("tail-id");
+  });
+
+  it("is not a nested id, nor the id of a response or of a notification", () => {
+    expect(ends(`{"jsonrpc":"2.0","method":"x","params":{"id":5,"c":"${pad}","d":{"id":6}}}`)).toBeNull();
+    expect(ends(`{"jsonrpc":"2.0","id":5,"result":{"c":"${pad}"}}`)).toBeNull();
+    expect(ends(`{"method":"x","params":{"c":"${pad}"},"jsonrpc":"2.0"}`)).toBeNull();
+    // A value that merely looks like a member: the quote inside is escaped.
+    expect(ends(`{"method":"x","params":{"c":"${pad}\\",\\"id\\":9"}}`)).toBeNull();
+  });
+
+  it("is not guessed from a number cut off at the kept bytes' edge", () => {
+    expect(requestIdOfLine('{"jsonrpc":"2.0","method":"x","id":12', "")).toBeNull();
+  });
+
+  it("makes the error say the limit, and to pass large content by path", () => {
+    const r = oversizedLineResponse({ bytes: 12 << 20, head: '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{', tail: "}}" }, 10 << 20);
+    expect(r).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: ErrorCode.InvalidRequest, message: "Message too large: a line of 12582912 bytes exceeds the 10 MiB limit and was discarded. Pass large content by file path instead." },
+    });
   });
 });
 

@@ -65,22 +65,27 @@ export class RpcError extends Error {
 
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-export type FrameEvent = { kind: "line"; text: string } | { kind: "oversized"; bytes: number };
+/** How much of each end of an oversized line is kept: enough to find the id of the request it carried. */
+const OVERSIZED_END_BYTES = 4096;
+
+export type FrameEvent = { kind: "line"; text: string } | { kind: "oversized"; bytes: number; head: string; tail: string };
 
 /**
  * Splits a byte stream into lines. A line longer than `maxBytes` is never held in memory: once the
- * cap is crossed its bytes are dropped as they arrive and a single `oversized` event is emitted
- * when its newline (or the end of input) is reached.
+ * cap is crossed its bytes are dropped as they arrive (only a few KiB at each end are kept) and a
+ * single `oversized` event is emitted when its newline (or the end of input) is reached.
  */
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private skipping = false;
   private skippedBytes = 0;
+  private head = "";
+  private tail: Buffer = Buffer.alloc(0);
 
   constructor(
     private readonly onEvent: (event: FrameEvent) => void,
-    private readonly maxBytes = MAX_LINE_BYTES,
+    readonly maxBytes = MAX_LINE_BYTES,
   ) {}
 
   push(chunk: Buffer): void {
@@ -104,11 +109,18 @@ export class LineSplitter {
     if (part.length === 0) return;
     if (this.skipping) {
       this.skippedBytes += part.length;
+      this.keepTail(part);
       return;
     }
     if (this.pendingBytes + part.length > this.maxBytes) {
       this.skipping = true;
       this.skippedBytes = this.pendingBytes + part.length;
+      const parts = [...this.pending, part];
+      const headParts: Buffer[] = [];
+      for (let n = 0, k = 0; n < OVERSIZED_END_BYTES && k < parts.length; n += parts[k]!.length, k++) headParts.push(parts[k]!);
+      this.head = Buffer.concat(headParts).subarray(0, OVERSIZED_END_BYTES).toString("utf8");
+      this.tail = Buffer.alloc(0);
+      for (const p of parts) this.keepTail(p);
       this.pending = [];
       this.pendingBytes = 0;
       return;
@@ -118,12 +130,20 @@ export class LineSplitter {
     this.pendingBytes += part.length;
   }
 
+  private keepTail(part: Buffer): void {
+    const last = part.subarray(Math.max(0, part.length - OVERSIZED_END_BYTES));
+    const keep = Buffer.concat([this.tail, last]);
+    this.tail = keep.subarray(Math.max(0, keep.length - OVERSIZED_END_BYTES));
+  }
+
   private finishLine(): void {
     if (this.skipping) {
-      const bytes = this.skippedBytes;
+      const event: FrameEvent = { kind: "oversized", bytes: this.skippedBytes, head: this.head, tail: this.tail.toString("utf8") };
       this.skipping = false;
       this.skippedBytes = 0;
-      this.onEvent({ kind: "oversized", bytes });
+      this.head = "";
+      this.tail = Buffer.alloc(0);
+      this.onEvent(event);
       return;
     }
     let text = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString("utf8");
@@ -132,6 +152,130 @@ export class LineSplitter {
     if (text.endsWith("\r")) text = text.slice(0, -1);
     this.onEvent({ kind: "line", text });
   }
+}
+
+/** Index of the quote closing the JSON string that opens at `start`, or -1 when it is cut off. */
+function closingQuote(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+/** Index of the quote opening the JSON string that closes at `end` (an unescaped quote), or -1. */
+function openingQuote(text: string, end: number): number {
+  for (let i = end - 1; i >= 0; i--) {
+    if (text[i] !== '"') continue;
+    let backslashes = 0;
+    while (i - 1 - backslashes >= 0 && text[i - 1 - backslashes] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return i;
+  }
+  return -1;
+}
+
+function jsonString(literal: string): string | undefined {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+const JSON_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/;
+const isSpace = (c: string | undefined) => c === " " || c === "\t" || c === "\r";
+
+interface Members {
+  id?: JsonRpcId;
+  method: boolean;
+}
+
+/** Notes the top-level member whose key is the string text[start..end], if a colon follows it. */
+function noteMember(text: string, start: number, end: number, into: Members): void {
+  let j = end + 1;
+  while (isSpace(text[j])) j++;
+  if (text[j] !== ":") return;
+  const key = jsonString(text.slice(start, end + 1));
+  do j++;
+  while (isSpace(text[j]));
+  if (key === "method") into.method = true;
+  if (key !== "id") return;
+  if (text[j] === '"') {
+    const idEnd = closingQuote(text, j);
+    if (idEnd !== -1) into.id = jsonString(text.slice(j, idEnd + 1));
+    return;
+  }
+  const n = JSON_NUMBER.exec(text.slice(j));
+  // A number cut off by the end of the text could be longer: only take one followed by something.
+  if (n && j + n[0].length < text.length && Number.isFinite(Number(n[0]))) into.id = Number(n[0]);
+}
+
+/** Top-level members readable in the first bytes of a JSON object. */
+function membersFromStart(head: string, into: Members): void {
+  let depth = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i];
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === '"') {
+      const end = closingQuote(head, i);
+      if (end === -1) return;
+      if (depth === 1) noteMember(head, i, end, into);
+      i = end;
+    }
+  }
+}
+
+/**
+ * Top-level members readable in the last bytes of a JSON object, read backwards from its closing
+ * brace (strings are recognised from their closing quote, which is never escaped).
+ */
+function membersFromEnd(tail: string, into: Members): void {
+  let i = tail.length - 1;
+  while (i >= 0 && (isSpace(tail[i]) || tail[i] === "\n")) i--;
+  if (tail[i] !== "}") return;
+  let depth = 1;
+  for (i--; i >= 0; i--) {
+    const c = tail[i];
+    if (c === "}" || c === "]") depth++;
+    else if (c === "{" || c === "[") {
+      if (--depth === 0) return;
+    } else if (c === '"') {
+      const start = openingQuote(tail, i);
+      if (start === -1) return;
+      if (depth === 1) noteMember(tail, start, i, into);
+      i = start;
+    }
+  }
+}
+
+/**
+ * The id of the request an oversized line carried, from its first and last bytes: only when both
+ * `"id"` and `"method"` are found as top-level members (so it is a request, and the id is not some
+ * nested field). Clients put the id first (`{"jsonrpc","id","method","params"}`) or last (the MCP
+ * TypeScript SDK: `{"method","params","jsonrpc","id"}`). Otherwise null.
+ */
+export function requestIdOfLine(head: string, tail: string): JsonRpcId | null {
+  const members: Members = { method: false };
+  membersFromStart(head, members);
+  membersFromEnd(tail, members);
+  return members.method && members.id !== undefined ? members.id : null;
+}
+
+/**
+ * The answer to a line over the limit: an error for the request it carried (when its id can be
+ * read from the line's start, so the caller's pending request fails instead of waiting), saying
+ * to pass large content by path.
+ */
+export function oversizedLineResponse(event: { bytes: number; head: string; tail: string }, maxBytes: number): JsonRpcResponse {
+  return {
+    jsonrpc: "2.0",
+    id: requestIdOfLine(event.head, event.tail),
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: `Message too large: a line of ${event.bytes} bytes exceeds the ${maxBytes / (1024 * 1024)} MiB limit and was discarded. Pass large content by file path instead.`,
+    },
+  };
 }
 
 export type IncomingMessage =
@@ -358,14 +502,7 @@ export class JsonRpcPeer {
 
   private onFrame(event: FrameEvent): void {
     if (event.kind === "oversized") {
-      this.send({
-        jsonrpc: "2.0",
-        id: null,
-        error: {
-          code: ErrorCode.InvalidRequest,
-          message: `Message too large: a line of ${event.bytes} bytes exceeds the ${MAX_LINE_BYTES / (1024 * 1024)} MiB limit and was discarded. Pass large content by file path instead.`,
-        },
-      });
+      this.send(oversizedLineResponse(event, this.splitter.maxBytes));
       return;
     }
     const parsed = parseMessage(event.text);

@@ -1,7 +1,6 @@
 // `wave-core mcp`: the same tools as a standard MCP server over stdio (official SDK). One MCP
 // connection is one session; closing stdin stops everything it started.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   ErrorCode as McpErrorCode,
@@ -15,6 +14,7 @@ import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
 import { elicitationAsker } from "./askers/elicitation.js";
+import { LineTransport } from "./lineTransport.js";
 
 const log = createLogger("mcp-server");
 
@@ -96,11 +96,13 @@ export async function startMcpServer(
     unsubscribe();
     void core.shutdown().then(resolveClosed);
   };
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // Our own framing (shared with `serve`): an oversized or malformed line is answered, not fatal.
+  const transport = new LineTransport(io.stdin, io.stdout);
   transport.onclose = finish;
-  io.stdin.once("end", finish);
-  io.stdin.once("close", finish);
   server.onerror = (err) => log.debug("mcp transport error", { error: err });
   await server.connect(transport);
+  // After connect, so a last line without a newline is read before the end stops the core.
+  io.stdin.once("end", finish);
+  io.stdin.once("close", finish);
   return { server, closed };
 }

@@ -4,9 +4,10 @@
 // write for themselves, and one core's shutdown removes only its own files.
 import path from "node:path";
 import { ServiceKey, type Service } from "../base/services.js";
+import { hostPlatform, type PlatformName } from "../util/platform.js";
 import { BASH_RC, BASH_RC_FILE, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
-import { NO_SHIMS, ShimInjector, type ShimInjection } from "./shims/index.js";
+import { NO_SHIMS, ShimInjector, type SearchHelpers, type ShimInjection } from "./shims/index.js";
 import type { ResolvedShell } from "./types.js";
 
 export interface StartupFiles {
@@ -52,6 +53,15 @@ export class ShellEngine implements Service {
       return;
     }
     if (!signal.aborted && !this.disposed) await this.shims.injection(shell);
+  }
+
+  /**
+   * Which bundled search helpers this core's shells use on `platform` (`env/status`, `wave-core
+   * env`): active with a version, missing, or unusable with the reason. The same cached probes as
+   * the shims; writes no files.
+   */
+  searchHelpers(platform: PlatformName = hostPlatform().name): Promise<SearchHelpers> {
+    return this.shims.helperStatus(platform);
   }
 
   /** Removes the files written for this core's shells. */

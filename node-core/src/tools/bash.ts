@@ -2,7 +2,7 @@
 // timeout that moves it to the background instead of killing it, or as a background task.
 // The engine lives in shell/ (runner, kill, cwd, output) and tasks/ (the session's task manager).
 import { z } from "zod";
-import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defineTool, osString, type ToolContext, type ToolResult } from "../core/tool.js";
 import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
 import { startsWithSleep } from "../shell/invocation.js";
@@ -59,7 +59,7 @@ ${SANDBOX_TEXT}
 ${SEARCH_COMMANDS_TEXT}`;
 
 const inputSchema = z.strictObject({
-  command: z.string().min(1, "command must be a non-empty string: the shell command to run").describe("The command to run"),
+  command: osString("command").min(1, "command must be a non-empty string: the shell command to run").describe("The command to run"),
   timeout: z
     // Never mention the advertised maximum here: larger values are accepted (BASH-TO-4).
     .number({ error: `timeout must be a number of milliseconds, or left out for the default (${BASH_DEFAULT_TIMEOUT_MS})` })

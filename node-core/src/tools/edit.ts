@@ -3,10 +3,10 @@
 // whole core, with a structured diff for the host (FS-EDIT-3).
 import { promises as fsp, type Stats } from "node:fs";
 import { z } from "zod";
-import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { computeDiff, structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange } from "./fileChange.js";
+import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
@@ -23,10 +23,11 @@ Usage:
 - new_string is inserted literally ($& or $1 have no special meaning). old_string and new_string must differ.
 - To create a file, prefer Write; an Edit with an empty old_string creates a file that does not exist yet.
 - Your successful edits count as reading: consecutive edits of the same file need no Read in between.
-- Editing files outside the project (and its allowed directories), or a project file that runs code later (.git/, .envrc, .vscode/, .idea/, .claude/, .husky/, ...), may need the user's approval; an edit that is not approved changes nothing.`;
+- Editing files outside the project (and its allowed directories), or a project file that runs code later (.git/, .envrc, .vscode/, .idea/, .claude/, .husky/, ...), may need the user's approval; an edit that is not approved changes nothing. A path counts where it really leads (symlinks followed), and a file with several hard links counts as outside, since its other names may be anywhere; if approved, all its names change.
+- The file is checked again just before it is replaced: if another program changed it after your Read (a formatter, a log line appended), the edit fails as stale and nothing is lost; Read it again and redo the edit.`;
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe("Path of the file to modify (absolute, or relative to the working directory)"),
+  file_path: osString("path").min(1).describe("Path of the file to modify (absolute, or relative to the working directory)"),
   old_string: z.string().describe("The exact text to replace (the smallest clearly unique snippet, usually 2-4 lines)"),
   new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
   replace_all: z.boolean().optional().default(false).describe("Replace every occurrence of old_string (default false)"),
@@ -75,7 +76,7 @@ function diffSummary(diff: StructuredDiff): string {
 }
 
 async function createFile(abs: string, content: string, ctx: ToolContext): Promise<ToolResult> {
-  const committed = await commitChange(ctx.session, abs, Buffer.from(content, "utf8"), "edit", "Edit", undefined);
+  const committed = await commitChange(ctx, abs, Buffer.from(content, "utf8"), "edit", "Edit", { kind: "absent" });
   if (isToolResult(committed)) return committed;
   const region = wholeTextRegion("", content.replace(/\r\n/g, "\n"));
   const diff = await structuredDiff("", content.replace(/\r\n/g, "\n"), region ? [region] : []);
@@ -163,7 +164,7 @@ export const editTool = defineTool({
       }
 
       const replaced = applyReplacements(decoded.text, normalized, crlfAt, positions, oldString, newString, () => detectLineEndings(decoded.text).dominant);
-      const committed = await commitChange(ctx.session, abs, encodeText(replaced.text, decoded.format), "edit", "Edit", stat);
+      const committed = await commitChange(ctx, abs, encodeText(replaced.text, decoded.format), "edit", "Edit", { kind: "file", stat, bytes });
       if (isToolResult(committed)) return committed;
 
       const { diff, regionLines } = await computeDiff(replaced.oldNormalized, replaced.newNormalized, replaced.regions);
@@ -173,6 +174,7 @@ export const editTool = defineTool({
       const notes: string[] = [];
       if (loaded.mtimeChangedContentSame) notes.push("(The file's modification time had changed since your read, but its content had not.)");
       if (committed.method === "in-place") notes.push("(The file has several hard links, so it was rewritten in place to keep them.)");
+      if (committed.splitHardLinks) notes.push(`(${SPLIT_NOTE})`);
       return textResult(
         [
           `Edited ${abs}: replaced ${what} (${diffSummary(diff)}). The file now reads, around the ${replaced.count === 1 ? "change" : "first change"}:`,

@@ -1,12 +1,15 @@
-// What Edit and Write share (a module of tools/, not a tool): read-before-write (FS-EDIT-5, FS-WRITE-1), stale detection
-// (FS-STALE), a last check that nobody wrote the file while we prepared the change, the atomic
-// write itself (FS-ATOMIC), and the read-state update that lets the agent's next edit through.
+// What Edit and Write share (a module of tools/, not a tool): read-before-write (FS-EDIT-5,
+// FS-WRITE-1), stale detection (FS-STALE), a last check that nobody wrote the file while we
+// prepared the change (made by the writer right before its rename), the atomic write itself where
+// the permission check approved (FS-ATOMIC), and the read-state update that lets the agent's next
+// edit through.
 import { promises as fsp, type Stats } from "node:fs";
 import type { Session } from "../base/session.js";
-import { errorResult, type ToolResult } from "../core/tool.js";
-import { writeFileAtomic, type AtomicWriteHooks, type WriteOutcome } from "../fs/atomicWrite.js";
+import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, type WriteExpectation, type WriteOutcome } from "../fs/atomicWrite.js";
 import { fileKey } from "../fs/paths.js";
 import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
+import { HARD_LINKED } from "../permissions/paths.js";
 
 /** Files larger than this are not loaded for Edit (and not diffed by Write). */
 const MAX_EDIT_BYTES = 64 * 1024 * 1024;
@@ -41,11 +44,13 @@ function notReadError(abs: string, tool: ToolName): ToolResult {
   );
 }
 
-function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-read-outdated"): ToolResult {
+function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-read-outdated" | "appeared"): ToolResult {
   const why =
     reason === "modified"
       ? `${abs} has been modified since you last read it (by another program, a formatter, git, or a Bash command).`
-      : `${abs} has a newer modification time than when you read part of it (offset/limit), so its content cannot be confirmed unchanged.`;
+      : reason === "appeared"
+        ? `${abs} was created by another program while you were ${verb(tool)} it (it did not exist before).`
+        : `${abs} has a newer modification time than when you read part of it (offset/limit), so its content cannot be confirmed unchanged.`;
   return errorResult(`${why} Read it again before ${verb(tool)} it; your change was not applied.`, { filePath: abs, reason: "stale" });
 }
 
@@ -103,46 +108,50 @@ export function isToolResult(v: unknown): v is ToolResult {
   return typeof v === "object" && v !== null && "isError" in v && "content" in v;
 }
 
-/** True when the file still is what `loadForChange` saw (same inode, size and mtime). */
-async function unchangedSince(abs: string, seen: Stats): Promise<boolean> {
-  try {
-    const now = await fsp.stat(abs);
-    return now.ino === seen.ino && now.size === seen.size && now.mtimeMs === seen.mtimeMs;
-  } catch {
-    return false;
-  }
-}
+export type Committed = WriteOutcome;
 
-export interface Committed extends WriteOutcome {
-  stat: Stats;
+/** Said when a file gained another name after the permission check and only the given one was replaced. */
+export const SPLIT_NOTE =
+  "The file had gained another hard link since the permission check, so only this name was replaced; its other names keep the old content.";
+
+/**
+ * What the permission check before `run` approved: the real path it judged, and whether it saw
+ * (and let through) a file with several hard links, whose rewrite changes every name it has.
+ */
+function approvalOf(ctx: ToolContext): { approvedPath?: string; keepHardLinks: boolean } {
+  const decision = ctx.permission?.decision;
+  if (decision?.kind !== "path") return { keepHardLinks: false };
+  return { approvedPath: decision.path, keepHardLinks: decision.warnings.some((w) => w.id === HARD_LINKED) };
 }
 
 /**
- * Writes the new bytes atomically and records the result as this session's knowledge of the
- * file, so its next Edit/Write passes the stale check (and Read never answers "unchanged" for it).
+ * Writes the new bytes atomically where the permission check approved, if the file is still what
+ * the change was based on (`expected`, checked again just before the rename), and records the
+ * result as this session's knowledge of the file, so its next Edit/Write passes the stale check
+ * (and Read never answers "unchanged" for it).
  */
 export async function commitChange(
-  session: Session,
+  ctx: ToolContext,
   abs: string,
   data: Buffer,
   source: ReadSource,
   tool: ToolName,
-  seen: Stats | undefined,
+  expected: WriteExpectation,
 ): Promise<Committed | ToolResult> {
-  if (seen && !(await unchangedSince(abs, seen))) return staleError(abs, tool, "modified");
   let outcome: WriteOutcome;
   try {
-    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current });
+    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, ...approvalOf(ctx) });
   } catch (err) {
+    if (err instanceof TargetChanged) return staleError(abs, tool, err.how);
+    if (err instanceof PathChanged) return errorResult(err.message, { filePath: abs, reason: "path-changed" });
     return errorResult(describeFsError(err, abs, "writing"), { filePath: abs });
   }
-  const stat = await fsp.stat(outcome.path);
-  session.service(READ_STATE).set(fileKey(abs), {
-    mtimeMs: stat.mtimeMs,
-    size: stat.size,
+  ctx.session.service(READ_STATE).set(fileKey(abs), {
+    mtimeMs: outcome.stat.mtimeMs,
+    size: outcome.stat.size,
     hash: sha256(data),
     source,
     full: true,
   });
-  return { ...outcome, stat };
+  return outcome;
 }

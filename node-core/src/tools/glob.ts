@@ -2,7 +2,7 @@
 // Gitignored files are included; VCS directories never are.
 import { promises as fsp } from "node:fs";
 import { z } from "zod";
-import { defineTool, errorResult, textResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep } from "../fs/ripgrep.js";
@@ -19,8 +19,8 @@ Usage:
 - To search file contents use Grep. For open-ended searches that may take several rounds, combine Glob and Grep.`;
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('The glob pattern, e.g. "**/*.js" or "src/**/*.test.ts"'),
-  path: z.string().optional().describe("Directory to search in (default: the working directory). Omit it rather than passing null or \"undefined\""),
+  pattern: osString("pattern").min(1).describe('The glob pattern, e.g. "**/*.js" or "src/**/*.test.ts"'),
+  path: osString("path").optional().describe("Directory to search in (default: the working directory). Omit it rather than passing null or \"undefined\""),
   limit: z.number().int().min(1).max(10_000).optional().describe(`Maximum number of paths to return (default ${GLOB_DEFAULT_LIMIT})`),
 });
 

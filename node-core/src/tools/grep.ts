@@ -4,7 +4,7 @@
 import { promises as fsp, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, errorResult, textResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { VCS_DIRS } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
@@ -27,9 +27,9 @@ Usage:
 - Very slow searches stop after a time limit and return partial results, marked as such.`;
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe("Regular expression to search for"),
-  path: z.string().optional().describe("File or directory to search in (default: the working directory)"),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}" (several may be separated by spaces)'),
+  pattern: osString("pattern").min(1).describe("Regular expression to search for"),
+  path: osString("path").optional().describe("File or directory to search in (default: the working directory)"),
+  glob: osString("pattern").optional().describe('Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}" (several may be separated by spaces)'),
   output_mode: z.enum(["content", "files_with_matches", "count"]).optional().describe('"files_with_matches" (default), "content" or "count"'),
   "-B": z.number().int().min(0).optional().describe("Lines of context before each match (content mode)"),
   "-A": z.number().int().min(0).optional().describe("Lines of context after each match (content mode)"),
@@ -37,7 +37,7 @@ const inputSchema = z.strictObject({
   context: z.number().int().min(0).optional().describe("Same as -C"),
   "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
   "-i": z.boolean().optional().describe("Case-insensitive search"),
-  type: z.string().optional().describe('File type to search (rg --type), e.g. "js", "py", "go"'),
+  type: osString("pattern").optional().describe('File type to search (rg --type), e.g. "js", "py", "go"'),
   head_limit: z.number().int().min(0).optional().describe("Return only the first N lines/entries (0 means no limit)"),
   offset: z.number().int().min(0).optional().describe("Skip the first N lines/entries before applying head_limit"),
   multiline: z.boolean().optional().describe("Let patterns span lines (rg -U --multiline-dotall)"),

@@ -5,7 +5,7 @@
 import { promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { readLineWindow, cutChars, type LineWindow } from "../fs/lineWindow.js";
 import { renderNotebook, NotebookError } from "../fs/notebook.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
@@ -40,7 +40,7 @@ Usage:
 - To search inside files use Grep; to find files by name use Glob; to list a directory use Bash \`ls\`.`;
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe("Path of the file to read (absolute, or relative to the working directory)"),
+  file_path: osString("path").min(1).describe("Path of the file to read (absolute, or relative to the working directory)"),
   offset: z.number().int().min(1).optional().describe("Line number to start reading from (1-based). Only for files too long to read at once"),
   limit: z.number().int().min(1).optional().describe("Number of lines to read. Only for files too long to read at once"),
 });
@@ -348,9 +348,16 @@ export const readTool = defineTool({
     }
 
     let outcome: { result: ToolResult; hash?: string };
+    // The file can vanish or change kind between the checks above and the read (another program
+    // renaming it): that is a file error to report, not a crash.
+    const orFileError = async <T extends { result: ToolResult }>(read: Promise<T>): Promise<T | { result: ToolResult }> =>
+      read.catch((err: NodeJS.ErrnoException) => {
+        if (typeof err?.code !== "string") throw err;
+        return { result: statError(err, abs, ctx.session.cwd) };
+      });
     const image = sniffImage(head);
     if (image) {
-      outcome = { result: await readImage(abs, st, image) };
+      outcome = await orFileError(readImage(abs, st, image).then((result) => ({ result })));
     } else {
       const byContent = binaryKindByContent(head);
       if (byContent) {
@@ -365,7 +372,7 @@ export const readTool = defineTool({
           { filePath: abs, kind: "binary" },
         );
       }
-      outcome = path.extname(abs).toLowerCase() === ".ipynb" ? await readNotebook(abs, st) : await readText(abs, st, head, input, ctx);
+      outcome = await orFileError(path.extname(abs).toLowerCase() === ".ipynb" ? readNotebook(abs, st) : readText(abs, st, head, input, ctx));
     }
     if (!outcome.result.isError) {
       readState.set(key, {

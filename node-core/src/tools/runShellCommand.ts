@@ -9,7 +9,7 @@ import { accessSync, constants as fsConstants, realpathSync, statSync } from "no
 import path from "node:path";
 import { z } from "zod";
 import { isWithin } from "../util/paths.js";
-import { defineTool, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defineTool, osString, type ToolContext, type ToolResult } from "../core/tool.js";
 import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
 import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS } from "../shell/output.js";
@@ -45,13 +45,12 @@ export const RSC_DESCRIPTION = `Runs a shell command as \`bash -c <command>\` an
 ${SANDBOX_TEXT}`;
 
 const inputSchema = z.strictObject({
-  command: z.string().min(1, "command must be a non-empty string: the bash command to run").describe("The exact bash command to run, as `bash -c <command>`"),
+  command: osString("command").min(1, "command must be a non-empty string: the bash command to run").describe("The exact bash command to run, as `bash -c <command>`"),
   description: z
     .string()
     .optional()
     .describe("A brief description of the command for the user: specific and concise, ideally one sentence (at most three), no line breaks"),
-  directory: z
-    .string()
+  directory: osString("path")
     .optional()
     .describe("The directory to run the command in, relative to the project root, if not the root. Must already exist; absolute paths are refused"),
   timeout: z

@@ -3,10 +3,10 @@
 // and owner, and turns LF into CRLF when the file used CRLF throughout and the content has no CR.
 import { promises as fsp, type Stats } from "node:fs";
 import { z } from "zod";
-import { defineTool, errorResult, textResult } from "../core/tool.js";
+import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { structuredDiff, wholeTextRegion } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange } from "./fileChange.js";
+import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
 import { fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256 } from "../fs/readState.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
@@ -20,10 +20,11 @@ Usage:
 - The content is written as given. An existing file keeps its encoding, byte-order mark, permissions and owner; if it used CRLF line endings throughout and your content has none, your LF line endings are written as CRLF.
 - The write is atomic: other programs see the old file or the new one, never a half-written file.
 - Do not create documentation or README files unless asked to.
-- Writing outside the project (and its allowed directories), or a project file that runs code later (.git/, .envrc, .vscode/, .idea/, .claude/, .husky/, ...), may need the user's approval; a write that is not approved changes nothing.`;
+- Writing outside the project (and its allowed directories), or a project file that runs code later (.git/, .envrc, .vscode/, .idea/, .claude/, .husky/, ...), may need the user's approval; a write that is not approved changes nothing. A path counts where it really leads: a symlink in the project that points outside (even to a file that does not exist yet) is a write outside. A file with several hard links counts as outside too, since its other names may be anywhere; if approved, all its names change.
+- If another program changes or creates the file while you write it, the write is refused as stale: Read it again and redo your change.`;
 
 const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe("Path of the file to write (absolute, or relative to the working directory)"),
+  file_path: osString("path").min(1).describe("Path of the file to write (absolute, or relative to the working directory)"),
   content: z.string().describe("The complete content of the file"),
 });
 
@@ -98,7 +99,7 @@ export const writeTool = defineTool({
         });
       }
 
-      const committed = await commitChange(ctx.session, abs, data, "write", "Write", stat);
+      const committed = await commitChange(ctx, abs, data, "write", "Write", stat ? { kind: "file", stat, bytes: loadedBytes } : { kind: "absent" });
       if (isToolResult(committed)) return committed;
       const before = stat ? oldNormalized : "";
       const region = before !== undefined ? wholeTextRegion(before, newNormalized) : undefined;
@@ -110,6 +111,7 @@ export const writeTool = defineTool({
       const notes: string[] = [];
       if (content !== input.content) notes.push("Line endings were written as CRLF, like the rest of the file.");
       if (committed.method === "in-place") notes.push("The file has several hard links, so it was rewritten in place to keep them.");
+      if (committed.splitHardLinks) notes.push(SPLIT_NOTE);
       return textResult(`${verb} ${abs} (${lines} line${lines === 1 ? "" : "s"}, ${content.length} characters).${notes.length ? " " + notes.join(" ") : ""}`, {
         ...shape,
         type: committed.created ? "create" : "update",

@@ -10,6 +10,17 @@ export function platformTag(platform: NodeJS.Platform = process.platform, arch: 
   return `${platform}-${arch}`;
 }
 
+/**
+ * The vendor folders that can serve this platform, best first: its own, then on Windows on ARM the
+ * x64 one (Windows 11 on ARM runs x64 programs; the plugin may ship only win32-x64 there). macOS on
+ * ARM gets no x64 fallback: Rosetta is not always installed, and a helper that does not start would
+ * only cost a failed probe.
+ */
+export function platformTags(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
+  const own = platformTag(platform, arch);
+  return platform === "win32" && arch === "arm64" ? [own, platformTag(platform, "x64")] : [own];
+}
+
 function entryDir(): string {
   // The bundle is one CommonJS file, so __dirname is its directory; under vitest it is src/util.
   return typeof __dirname === "string" ? __dirname : process.cwd();
@@ -25,12 +36,18 @@ export function vendorRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   return [path.join(here, "vendor"), path.join(here, "..", "vendor"), path.join(here, "..", "..", "vendor")];
 }
 
+/** Every place a bundled tool for this platform may be, in the order they are tried. */
+export function vendorCandidates(
+  tool: VendorTool,
+  roots: string[],
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+): string[] {
+  const exe = platform === "win32" ? `${tool}.exe` : tool;
+  return roots.flatMap((root) => platformTags(platform, arch).map((tag) => path.join(root, tag, exe)));
+}
+
 /** Absolute path of a bundled tool for this platform, or undefined when none is shipped. */
 export function vendorBinary(tool: VendorTool, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const exe = process.platform === "win32" ? `${tool}.exe` : tool;
-  for (const root of vendorRoots(env)) {
-    const candidate = path.join(root, platformTag(), exe);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
+  return vendorCandidates(tool, vendorRoots(env)).find(isExecutableFile);
 }

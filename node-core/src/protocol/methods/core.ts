@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { isDirectory } from "../../util/files.js";
 import { canonicalDir } from "../../util/paths.js";
+import { osString } from "../../core/tool.js";
 import { defineHostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
 
@@ -73,7 +74,7 @@ const sessionsCreate = defineHostMethod({
   name: "sessions/create",
   params: z.object({
     parentSessionId: z.string().min(1).optional(),
-    cwd: z.string().min(1).optional(),
+    cwd: osString("path").min(1).optional(),
     sessionId: z.string().min(1).max(100).optional(),
   }),
   handle: (p, { core }) => {
@@ -114,7 +115,7 @@ const sessionsList = defineHostMethod({
 
 const workspaceAddDirectory = defineHostMethod({
   name: "workspace/addDirectory",
-  params: z.object({ path: z.string().min(1), sessionId }),
+  params: z.object({ path: osString("path").min(1), sessionId }),
   handle: (p, { core }) => {
     try {
       if (p.sessionId) {

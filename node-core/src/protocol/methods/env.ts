@@ -2,11 +2,13 @@
 import { z } from "zod";
 import { defineHostMethod } from "../hostMethod.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
+import { SHELL_ENGINE } from "../../shell/engine.js";
 
+/** The probe's status, plus which bundled search helpers this core's shells use (probed when asked). */
 const envStatus = defineHostMethod({
   name: "env/status",
   params: z.object({}).passthrough(),
-  handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), sandbox: await core.sandbox.status() }),
+  handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), searchHelpers: await core.services.get(SHELL_ENGINE).searchHelpers(), sandbox: await core.sandbox.status() }),
 });
 
 export const envHostMethods = [envStatus];

@@ -1,6 +1,7 @@
 // Host methods for the permission layer: list and edit the rules, set the mode, preview a
 // decision, and run a full check (which may ask the host through `permission/request`).
 import { z } from "zod";
+import { osString } from "../../core/tool.js";
 import { defineHostMethod, type HostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
 import { PERMISSION_MODES } from "../../base/settings.js";
@@ -13,10 +14,10 @@ const kind = z.enum(["allow", "deny"]).default("allow").describe("allow (default
 const checkParams = z
   .object({
     tool: z.string().min(1).optional().describe("The tool the check is for; Bash for a command and Write for a path when omitted."),
-    command: z.string().optional(),
-    path: z.string().min(1).optional(),
+    command: osString("command").optional(),
+    path: osString("path").min(1).optional(),
     description: z.string().optional(),
-    directory: z.string().min(1).optional(),
+    directory: osString("path").min(1).optional(),
     sessionId: z.string().min(1).optional(),
     sandboxed: z.boolean().optional().describe("The command would run inside the OS sandbox."),
     outsideSandboxReason: z.string().optional(),

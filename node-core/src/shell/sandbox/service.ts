@@ -286,6 +286,15 @@ export function describeSandbox(a: SandboxAvailability | undefined, e: SandboxCh
   return { active: true, kind: a.kind, network: e.network };
 }
 
+/** The plain-text section `wave-core env` prints for a status (ends with a newline). */
+export function formatSandboxStatus(s: SandboxStatus): string {
+  const head = s.active ? `Sandbox: active (${s.kind}), network ${s.network}` : `Sandbox: none${s.kind !== "none" ? ` (${s.kind} not usable)` : ""}`;
+  const rows: Array<[string, string]> = [];
+  if (s.reason) rows.push(["reason", s.reason]);
+  if (s.remedy) rows.push(["remedy", s.remedy]);
+  return [head, ...rows.map(([label, value]) => `  ${label.padEnd(6)}  ${value}`), ""].join("\n");
+}
+
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -17,7 +17,7 @@ import { accessSync, chmodSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { isExecutableFile, isFile } from "../../util/files.js";
 import { createLogger, type Logger } from "../../util/log.js";
-import { platformTag, vendorRoots, type VendorTool } from "../../util/vendor.js";
+import { platformTag, vendorCandidates, vendorRoots, type VendorTool } from "../../util/vendor.js";
 import type { PlatformName } from "../../util/platform.js";
 import type { ResolvedShell } from "../types.js";
 import { InjectionFiles } from "./injectionFiles.js";
@@ -51,6 +51,33 @@ export interface ShimInjection {
 }
 
 export const NO_SHIMS: ShimInjection = {};
+
+/** One bundled search helper as this core sees it (PROTOCOL.md `env/status`, `searchHelpers`). */
+export type HelperStatus = {
+  tool: VendorTool;
+  /** active: the shims (and the Grep tool, for rg) use it; missing/unusable: the system command runs. */
+  state: "active" | "missing" | "unusable";
+  path?: string;
+  version?: string;
+  reason?: string;
+};
+
+export type SearchHelpers = {
+  /** The platform folder looked for: `vendor/<platform>-<arch>` (Windows on ARM also tries win32-x64). */
+  platform: string;
+  tools: HelperStatus[];
+};
+
+/** The helpers section of `wave-core env`: one line per tool. */
+export function formatSearchHelpers(helpers: SearchHelpers): string {
+  const lines = [`Search helpers (vendor/${helpers.platform}):`];
+  const width = Math.max(...helpers.tools.map((t) => t.tool.length));
+  for (const t of helpers.tools) {
+    const detail = t.state === "active" ? `active, ${t.version} (${t.path})` : `${t.state}: ${t.reason}`;
+    lines.push(`  ${t.tool.padEnd(width)}  ${detail}`);
+  }
+  return lines.join("\n") + "\n";
+}
 
 /** Where msys's GNU find lives inside Git Bash (BASH-SHIM-5). */
 export const GIT_BASH_FIND = "/usr/bin/find";
@@ -118,12 +145,7 @@ export class ShimInjector {
 
   /** The bundled binary for `platform`, or undefined when none is shipped. Checked at each use. */
   bundledBinary(tool: VendorTool, platform: PlatformName): string | undefined {
-    const exe = platform === "win32" ? `${tool}.exe` : tool;
-    for (const root of this.deps.vendorRoots()) {
-      const candidate = path.join(root, platformTag(platform, this.deps.arch), exe);
-      if (this.executable(candidate)) return candidate;
-    }
-    return undefined;
+    return vendorCandidates(tool, this.deps.vendorRoots(), platform, this.deps.arch).find((f) => this.executable(f));
   }
 
   /** What to shim for this shell, from the bundled binaries that exist and pass their probes. */
@@ -196,17 +218,39 @@ export class ShimInjector {
     this.deps.log.debug(message, fields);
   }
 
-  private async probed<T extends { version: Version }>(
+  /**
+   * Which bundled helpers this core would use on `platform` (what `env/status` and `wave-core env`
+   * report): each one active with its version, missing (the system command runs), or unusable with
+   * the probe's reason. Runs the same cached probes as the shims.
+   */
+  async helperStatus(platform: PlatformName): Promise<SearchHelpers> {
+    const tag = platformTag(platform, this.deps.arch);
+    const report = async <T extends { version: Version }>(
+      tool: VendorTool,
+      probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
+    ): Promise<HelperStatus> => {
+      const { file, result } = await this.inspect(tool, platform, probe);
+      if (!file || !result) return { tool, state: "missing", reason: `no bundled ${tool} for ${tag}; the system command runs` };
+      if (!result.ok) return { tool, state: "unusable", path: file, reason: result.reason };
+      return { tool, state: "active", path: file, version: formatVersion(result.version) };
+    };
+    const tools = await Promise.all([
+      report("ugrep", probeUgrep),
+      platform === "win32"
+        ? Promise.resolve<HelperStatus>({ tool: "bfs", state: "missing", reason: "bfs has no Windows build; find is Git Bash's GNU find" })
+        : report("bfs", probeBfs),
+      report("rg", probeRg),
+    ]);
+    return { platform: tag, tools };
+  }
+
+  private async inspect<T extends { version: Version }>(
     tool: VendorTool,
     platform: PlatformName,
     probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
-  ): Promise<Bundled<T> | undefined> {
+  ): Promise<{ file?: string; result?: Probed<T & { launch: Launch }> }> {
     const file = this.bundledBinary(tool, platform);
-    const tag = platformTag(platform, this.deps.arch);
-    if (!file) {
-      this.once(`missing:${tool}:${tag}`, `no bundled ${tool} for ${tag}; the system command runs instead`);
-      return undefined;
-    }
+    if (!file) return {};
     const result = await this.cache.get(tool, file, async () => {
       const launch = resolveLaunch(file);
       // The loader and the binary a launch script names must be executable too (the prelude checks).
@@ -218,6 +262,20 @@ export class ShimInjector {
         return { ok: false as const, reason: `probe failed: ${error instanceof Error ? error.message : String(error)}` };
       }
     });
+    return { file, result };
+  }
+
+  private async probed<T extends { version: Version }>(
+    tool: VendorTool,
+    platform: PlatformName,
+    probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
+  ): Promise<Bundled<T> | undefined> {
+    const { file, result } = await this.inspect(tool, platform, probe);
+    if (!file || !result) {
+      const tag = platformTag(platform, this.deps.arch);
+      this.once(`missing:${tool}:${tag}`, `no bundled ${tool} for ${tag}; the system command runs instead`);
+      return undefined;
+    }
     if (!result.ok) {
       this.once(`unusable:${file}`, `bundled ${tool} unusable, the system command runs instead: ${result.reason}`, { file });
       return undefined;

@@ -34,6 +34,8 @@ enum class FailureKind {
     CORE_MISSING,
     /** The project has no directory on disk to run commands in. */
     NO_PROJECT_DIRECTORY,
+    /** The project is inside WSL (`\\wsl$\…`), which Wave Tools does not support yet ([WslPath]). */
+    WSL_PROJECT,
     /** Node.js could not be started (not executable, wrong file, ...). */
     START_FAILED,
     /** The core kept exiting unexpectedly and the restart attempts are used up. */
@@ -41,7 +43,7 @@ enum class FailureKind {
     OTHER;
 
     /** Something about the machine or the settings, which a restart alone will not fix. */
-    val isSetupProblem: Boolean get() = this == NODE_NOT_FOUND || this == CORE_MISSING || this == NO_PROJECT_DIRECTORY || this == START_FAILED
+    val isSetupProblem: Boolean get() = this == NODE_NOT_FOUND || this == CORE_MISSING || this == NO_PROJECT_DIRECTORY || this == WSL_PROJECT || this == START_FAILED
 }
 
 /** Restart delays after unexpected exits: [initial], doubling, at most [max]; give up after [maxAttempts] in a row. */

@@ -34,22 +34,34 @@ data class NodeVersion(val major: Int, val minor: Int, val patch: Int) : Compara
 }
 
 /** One place the locator looked, and what it found there. */
-data class NodeAttempt(val path: String, val source: String, val outcome: String)
+data class NodeAttempt(val path: String, val source: String, val outcome: String) {
+    /** `/usr/bin/node (PATH): not found` — one line of what was tried. */
+    fun describe(): String = "$path ($source): $outcome"
+}
 
 sealed class NodeLookup {
-    data class Found(val path: Path, val version: NodeVersion, val source: String, val attempts: List<NodeAttempt>) : NodeLookup()
+    data class Found(val path: Path, val version: NodeVersion, val source: String, val attempts: List<NodeAttempt>) : NodeLookup() {
+        /** `Node.js v22.3.0 (PATH): /usr/bin/node` — what the log and the settings page show. */
+        fun describe(): String = "Node.js $version ($source): $path"
+    }
 
     data class NotFound(val attempts: List<NodeAttempt>, val minimumMajor: Int) : NodeLookup() {
         /** What the fallback panel and the notification say: what was tried and how to fix it. */
         fun message(): String = buildString {
-            append("Node.js $minimumMajor or newer was not found.")
+            append(summary())
             if (attempts.isNotEmpty()) {
                 append("\nTried:")
-                for (a in attempts) append("\n  • ${a.path} (${a.source}): ${a.outcome}")
+                for (a in attempts) append("\n  • ${a.describe()}")
             }
-            append("\nInstall Node.js $minimumMajor or newer from https://nodejs.org, ")
+            append("\nDownload Node.js ${PinnedNode.VERSION.major} LTS for Wave Tools (the Download link in the Wave tool window; it is kept in the IDE's ")
+            append("system folder and shared by all projects), install Node.js $minimumMajor or newer from https://nodejs.org, ")
             append("or set its path in Settings | Tools | Wave Tools | Node.js path.")
         }
+
+        /** Why the core cannot start, as the tool window shows it: the summary, then each attempt under Details. */
+        fun launchException(): CoreLaunchException = CoreLaunchException(summary(), attempts.map { it.describe() }, FailureKind.NODE_NOT_FOUND)
+
+        private fun summary() = "Node.js $minimumMajor or newer was not found."
     }
 }
 
@@ -100,10 +112,20 @@ interface FileProbe {
     }
 }
 
+/** The Node.js interpreter the IDE itself is configured with (WebStorm, IntelliJ IDEA Ultimate: Languages & Frameworks | Node.js). */
+sealed class IdeNodeInterpreter {
+    /** A `node` on this machine. */
+    data class Local(val path: String) : IdeNodeInterpreter()
+
+    /** One the core cannot be started with from here (WSL, remote, Docker): named in the attempts, then skipped. */
+    data class Unusable(val name: String, val reason: String) : IdeNodeInterpreter()
+}
+
 /**
- * Finds a Node.js to run the core with: the configured path, then `node` on the IDE's PATH, then
- * the usual install places (nvm, fnm, volta, asdf, Homebrew, /usr/local/bin, Program Files\nodejs),
- * each checked for a version of at least [minimumMajor].
+ * Finds a Node.js to run the core with, each candidate checked for a version of at least
+ * [minimumMajor]: the configured path, then the IDE's own Node.js interpreter, then `node` on the
+ * IDE's PATH, then the usual install places (nvm, fnm, volta, asdf, Homebrew, /usr/local/bin,
+ * Program Files\nodejs), and last the runtime Wave Tools downloaded ([managedNode]).
  */
 class NodeLocator(
     private val environment: Map<String, String>,
@@ -111,13 +133,24 @@ class NodeLocator(
     private val home: String? = environment["HOME"] ?: environment["USERPROFILE"] ?: System.getProperty("user.home"),
     private val probe: VersionProbe = ProcessVersionProbe(),
     private val files: FileProbe = FileProbe.Real,
-    val minimumMajor: Int = 18,
+    val minimumMajor: Int = MINIMUM_MAJOR,
+    /** Asked at each [locate]; reading the IDE's settings may fail, which only skips it. */
+    private val ideInterpreter: () -> IdeNodeInterpreter? = { null },
+    /** The `node` of the runtime Wave Tools manages, where one is installed. */
+    private val managedNode: () -> Path? = { null },
 ) {
     data class Candidate(val path: String, val source: String)
 
     fun locate(configuredPath: String? = null): NodeLookup {
         val attempts = mutableListOf<NodeAttempt>()
-        for (c in candidates(configuredPath)) {
+        val ide = try {
+            ideInterpreter()
+        } catch (e: Exception) {
+            attempts += NodeAttempt("(not readable)", IDE_INTERPRETER, "could not read the IDE's Node.js setting: ${e.message}")
+            null
+        }
+        if (ide is IdeNodeInterpreter.Unusable) attempts += NodeAttempt(ide.name, IDE_INTERPRETER, ide.reason)
+        for (c in candidates(configuredPath, (ide as? IdeNodeInterpreter.Local)?.path)) {
             if (!files.isExecutableFile(c.path)) {
                 attempts += NodeAttempt(c.path, c.source, if (c.source == SETTINGS) "no executable file there" else "not found")
                 continue
@@ -143,7 +176,7 @@ class NodeLocator(
     }
 
     /** Every place to look, in order, without duplicates. Only [SETTINGS] and PATH entries are listed when absent. */
-    fun candidates(configuredPath: String? = null): List<Candidate> {
+    fun candidates(configuredPath: String? = null, ideInterpreterPath: String? = null): List<Candidate> {
         val out = LinkedHashMap<String, Candidate>()
         fun add(path: String, source: String) {
             val key = if (os == OsFamily.WINDOWS) path.lowercase() else path
@@ -152,10 +185,12 @@ class NodeLocator(
         configuredPath?.trim()?.takeIf { it.isNotEmpty() }?.let { p ->
             add(if (files.isDirectory(p)) join(p, exe) else p, SETTINGS)
         }
+        ideInterpreterPath?.trim()?.takeIf { it.isNotEmpty() }?.let { add(it, IDE_INTERPRETER) }
         pathValue()?.split(if (os == OsFamily.WINDOWS) ';' else ':')
             ?.map { it.trim().trim('"') }?.filter { it.isNotEmpty() }
             ?.forEach { dir -> add(join(dir, exe), "PATH") }
         managedInstalls().forEach { add(it.path, it.source) }
+        managedNode()?.let { add(it.toString(), MANAGED) }
         return out.values.toList()
     }
 
@@ -248,6 +283,14 @@ class NodeLocator(
 
     companion object {
         const val SETTINGS = "settings"
+        const val IDE_INTERPRETER = "the IDE's Node.js interpreter"
+        const val MANAGED = "downloaded for Wave Tools"
+
+        /**
+         * The oldest Node.js the plugin starts the core with (the repository's `engines`). The bundle
+         * itself still runs on 18, which is past its end of life; the plugin asks for a supported one.
+         */
+        const val MINIMUM_MAJOR = 20
     }
 }
 

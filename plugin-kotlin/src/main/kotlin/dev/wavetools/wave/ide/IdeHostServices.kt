@@ -21,7 +21,7 @@ import dev.wavetools.wave.ui.WaveBundle
 import java.nio.file.Files
 import java.nio.file.Paths
 
-/** What the Swing panel asks of the IDE: files at a line, the diff viewer, settings, help, the UI thread. */
+/** What the Swing panel asks of the IDE: files at a line, the diff viewer, settings, help, the Node.js download, the UI thread. */
 class IdeHostServices(private val project: Project) : HostServices {
     override fun openFile(path: String, line: Int?) {
         ApplicationManager.getApplication().executeOnPooledThread {
@@ -83,6 +83,13 @@ class IdeHostServices(private val project: Project) : HostServices {
             FileEditorManager.getInstance(project).openFile(file, true)
         }
     }
+
+    /**
+     * The managed runtime: downloaded in the background, then the waiting cores restart. Null (no
+     * link) where the plugin pins no archive for this machine, or the runtime is installed already.
+     */
+    override val downloadNode: (() -> Unit)?
+        get() = if (ManagedNodeService.getInstance().canDownload()) ({ ManagedNodeService.getInstance().download(project) }) else null
 
     override fun invokeLater(task: () -> Unit) = ApplicationManager.getApplication().invokeLater { task() }
 

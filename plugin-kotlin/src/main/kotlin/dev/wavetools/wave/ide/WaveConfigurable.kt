@@ -18,7 +18,9 @@ import com.intellij.ui.dsl.builder.bindItem
 import com.intellij.ui.dsl.builder.bindText
 import com.intellij.ui.dsl.builder.columns
 import com.intellij.ui.dsl.builder.panel
+import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.PermissionModes
+import dev.wavetools.wave.bridge.PinnedNode
 import dev.wavetools.wave.bridge.PermissionSettingsForm
 import dev.wavetools.wave.bridge.PermissionSettingsApplier
 import dev.wavetools.wave.ui.SettingsChecks
@@ -51,7 +53,14 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
         val s = WaveSettings.getInstance().state
         val p = WaveProjectSettings.getInstance(project).state
         return panel {
-            pathRow(WaveBundle.message("settings.node.label"), nodeField, { s.nodePath }, { s.nodePath = it }, WaveBundle.message("settings.node.comment"))
+            pathRow(
+                WaveBundle.message("settings.node.label"), nodeField, { s.nodePath }, { s.nodePath = it },
+                WaveBundle.message("settings.node.comment", NodeLocator.MINIMUM_MAJOR, PinnedNode.VERSION),
+            )
+            row(WaveBundle.message("settings.nodeInUse.label")) {
+                label(WaveProjectService.getInstanceIfCreated(project)?.nodeInUse?.describe() ?: WaveBundle.message("settings.nodeInUse.notStarted"))
+            }
+            managedNodeRow()
             row(WaveBundle.message("settings.shell.label")) {
                 shellField = textField().columns(COLUMNS_LARGE)
                     .bindText({ s.waveShell ?: "" }, { s.waveShell = it.trim() })
@@ -125,6 +134,20 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
             // The core reads these only at start, and super.apply() has saved them whatever the rules did:
             // restart it so they take effect now (a later Apply would find nothing changed).
             if (coreStartSettings() != startSettings) WaveProjectService.getInstanceIfCreated(project)?.restartIfRunning()
+        }
+    }
+
+    /** The Node.js Wave Tools downloads: where it is, or the button that downloads it, or why there is none. */
+    private fun Panel.managedNodeRow() {
+        val managed = ManagedNodeService.getInstance()
+        val runtime = managed.runtime
+        row(WaveBundle.message("settings.managedNode.label")) {
+            when {
+                runtime == null -> label(WaveBundle.message("settings.managedNode.unavailable"))
+                managed.installedNode() != null -> label(WaveBundle.message("settings.managedNode.installed", PinnedNode.VERSION, runtime.installDir))
+                else -> button(WaveBundle.message("settings.managedNode.download.button", PinnedNode.VERSION.major)) { managed.download(project) }
+                    .comment(WaveBundle.message("settings.managedNode.comment"))
+            }
         }
     }
 

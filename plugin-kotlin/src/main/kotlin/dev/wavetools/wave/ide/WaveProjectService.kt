@@ -25,6 +25,7 @@ import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.bridge.WslPath
 import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
 import java.nio.file.Paths
@@ -64,19 +65,31 @@ class WaveProjectService(private val project: Project) : Disposable {
         if (supervisor.state !is CoreState.Stopped) supervisor.restartAsync()
     }
 
+    /** The Node.js the running (or last started) core uses: the settings page and the log say which and where. */
+    @Volatile
+    var nodeInUse: NodeLookup.Found? = null
+        private set
+
     private fun launch(): CoreLaunch {
         val settings = WaveSettings.getInstance().state
+        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.", kind = FailureKind.NO_PROJECT_DIRECTORY)
+        WslPath.unsupportedProject(root)?.let { throw it }
         val ideEnvironment = EnvironmentUtil.getEnvironmentMap()
-        val node = when (val found = NodeLocator(ideEnvironment).locate(settings.nodePath)) {
-            is NodeLookup.Found -> found.path
-            is NodeLookup.NotFound -> throw CoreLaunchException(
-                found.message().lineSequence().first(),
-                found.attempts.map { "${it.path} (${it.source}): ${it.outcome}" },
-                FailureKind.NODE_NOT_FOUND,
-            )
+        val managed = ManagedNodeService.getInstance()
+        val locator = NodeLocator(
+            ideEnvironment,
+            ideInterpreter = { IdeNodeInterpreterProvider.find(project) },
+            managedNode = { managed.installedNode() },
+        )
+        val node = when (val found = locator.locate(settings.nodePath)) {
+            is NodeLookup.Found -> {
+                nodeInUse = found
+                log.info("wave-core runs on ${found.describe()}")
+                found.path
+            }
+            is NodeLookup.NotFound -> throw found.launchException()
         }
         val script = CoreScript.require(PluginPathManager.getPluginResource(WaveProjectService::class.java, "core/${CoreScript.FILE_NAME}"))
-        val root = project.basePath ?: throw CoreLaunchException("This project has no directory on disk; Wave Tools needs one to run commands in.", kind = FailureKind.NO_PROJECT_DIRECTORY)
         val environment = ideEnvironment.toMutableMap()
         settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
         settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }
@@ -94,8 +107,13 @@ class WaveProjectService(private val project: Project) : Disposable {
 
     private fun notifyFailure(state: CoreState.Failed) {
         if (project.isDisposed) return
-        NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
+        val notification = NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
             .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
+        // No Node.js: the fix is one click away, also when the tool window is closed.
+        if (state.kind == FailureKind.NODE_NOT_FOUND && ManagedNodeService.getInstance().canDownload()) {
+            notification.addAction(NotificationAction.createSimple(WaveBundle.message("notification.downloadNode.action")) { ManagedNodeService.getInstance().download(project) })
+        }
+        notification
             .addAction(NotificationAction.createSimple(WaveBundle.message("notification.restart.action")) { supervisor.restartAsync() })
             .addAction(NotificationAction.createSimple(WaveBundle.message("notification.settings.action")) {
                 ShowSettingsUtil.getInstance().showSettingsDialog(project, WaveConfigurable::class.java)

@@ -12,7 +12,9 @@ import java.awt.Graphics
 import java.awt.Graphics2D
 import java.awt.Insets
 import java.awt.LayoutManager
+import java.awt.Rectangle
 import java.awt.RenderingHints
+import java.awt.Shape
 import java.awt.event.ActionEvent
 import java.awt.event.FocusAdapter
 import java.awt.event.FocusEvent
@@ -390,6 +392,11 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
         for (run in if (markdown) InlineCode.split(source) else listOf(InlineCode.Run(source, false))) {
             doc.insertString(doc.length, run.text, if (run.code) code else plain)
         }
+        // Any character past Latin-1 (a bullet, a dash, "…") sets AbstractDocument.MultiByteProperty
+        // (package-private, "multiByte"), which switches Swing to the JDK's line BreakIterator: it
+        // breaks inside "Node.js", "v16.20.2" and "-rf". Lines break at spaces instead, and inside a
+        // word only when it alone is wider than the line (WrapAnywhereKit).
+        doc.putProperty(MULTI_BYTE_PROPERTY, false)
         val paragraph = SimpleAttributeSet().apply {
             StyleConstants.setAlignment(this, if (centered) StyleConstants.ALIGN_CENTER else StyleConstants.ALIGN_LEFT)
             StyleConstants.setLeftIndent(this, hangingIndent.toFloat())
@@ -412,6 +419,10 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
     }
 
     override fun getMinimumSize(): Dimension = Dimension(0, super.getMinimumSize().height)
+
+    private companion object {
+        const val MULTI_BYTE_PROPERTY = "multiByte"
+    }
 }
 
 /**
@@ -424,7 +435,7 @@ class WrapAnywhereKit : javax.swing.text.StyledEditorKit() {
             javax.swing.text.AbstractDocument.ContentElementName -> object : javax.swing.text.LabelView(elem) {
                 override fun getMinimumSpan(axis: Int): Float = if (axis == javax.swing.text.View.X_AXIS) 0f else super.getMinimumSpan(axis)
             }
-            javax.swing.text.AbstractDocument.ParagraphElementName -> javax.swing.text.ParagraphView(elem)
+            javax.swing.text.AbstractDocument.ParagraphElementName -> HangingParagraphView(elem)
             javax.swing.text.AbstractDocument.SectionElementName -> javax.swing.text.BoxView(elem, javax.swing.text.View.Y_AXIS)
             javax.swing.text.StyleConstants.ComponentElementName -> javax.swing.text.ComponentView(elem)
             javax.swing.text.StyleConstants.IconElementName -> javax.swing.text.IconView(elem)
@@ -435,6 +446,24 @@ class WrapAnywhereKit : javax.swing.text.StyledEditorKit() {
     override fun getViewFactory(): javax.swing.text.ViewFactory = factory
 
     override fun createDefaultDocument(): javax.swing.text.Document = DefaultStyledDocument(ThemeStyleContext())
+
+    /**
+     * A paragraph that paints each row once. Swing's ParagraphView paints the first row a second time
+     * when the first line's indent is negative (a hanging indent: the bullet lists of Details), so with
+     * antialiased text that row came out heavier and darker than the lines under it.
+     */
+    private class HangingParagraphView(elem: javax.swing.text.Element) : javax.swing.text.ParagraphView(elem) {
+        override fun paint(g: Graphics, a: Shape) {
+            if (firstLineIndent >= 0) return super.paint(g, a)
+            val clip = g.clipBounds
+            for (i in 0 until viewCount) {
+                val row = getChildAllocation(i, a)?.bounds ?: continue
+                // The first row draws from its allocation's left edge minus the hanging indent.
+                val drawn = if (i == 0) Rectangle(row.x + firstLineIndent, row.y, row.width - firstLineIndent, row.height) else row
+                if (clip == null || drawn.intersects(clip)) paintChild(g, row, i)
+            }
+        }
+    }
 }
 
 /**

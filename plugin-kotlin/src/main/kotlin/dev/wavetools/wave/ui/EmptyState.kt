@@ -2,6 +2,7 @@ package dev.wavetools.wave.ui
 
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.FailureKind
+import dev.wavetools.wave.bridge.NodeLocator
 import java.awt.Component
 import java.awt.Container
 import java.awt.Dimension
@@ -17,7 +18,8 @@ import javax.swing.JPanel
 open class EmptyStateView : JPanel(), Themed {
     protected val column = verticalStack()
     val reasonBlock = centered(TextBlock("", Tone.SECONDARY))
-    val linksRow = centeredRow()
+    private val primaryRow = centeredRow()
+    private val linksRow = centeredRow()
     val helpRow = centeredRow()
     var details: DetailsSection? = null
         private set
@@ -27,6 +29,8 @@ open class EmptyStateView : JPanel(), Themed {
         layout = CenteredColumnLayout(column)
         add(column)
         column.addRow(reasonBlock)
+        primaryRow.isVisible = false
+        column.addRow(primaryRow)
         column.addRow(linksRow)
         column.addRow(helpRow)
         themeChanged(WaveTheme.current)
@@ -34,20 +38,28 @@ open class EmptyStateView : JPanel(), Themed {
 
     override fun themeChanged(theme: Theme) {
         background = theme.background
-        linksRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(8), 0, 0, 0)
+        primaryRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(8), 0, 0, 0)
+        // Under a primary link, the other links follow as a wrapped line would (the rows' vgap).
+        linksRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(if (primaryRow.isVisible) 4 else 8), 0, 0, 0)
         helpRow.border = javax.swing.BorderFactory.createEmptyBorder(theme.px(6), 0, 0, 0)
     }
 
-    /** The links, each a [LinkAction]; none: the row is hidden. */
-    fun setLinks(links: List<LinkAction>) {
-        linksRow.removeAll()
-        links.forEach { l -> linksRow.add(LinkLabel(l.text) { l.run() }) }
-        linksRow.isVisible = links.isNotEmpty()
+    /**
+     * The links, each a [LinkAction]; [primary], the fix to try first, gets a line of its own above
+     * them (at every width, rather than wherever the wrapping puts it). None: the rows are hidden.
+     */
+    fun setLinks(links: List<LinkAction>, primary: LinkAction? = null) {
+        for ((row, actions) in listOf(primaryRow to listOfNotNull(primary), linksRow to links)) {
+            row.removeAll()
+            actions.forEach { l -> row.add(LinkLabel(l.text) { l.run() }) }
+            row.isVisible = actions.isNotEmpty()
+        }
+        themeChanged(WaveTheme.current)
         revalidate()
         repaint()
     }
 
-    fun links(): List<LinkLabel> = linksRow.components.filterIsInstance<LinkLabel>() + helpRow.components.filterIsInstance<LinkLabel>()
+    fun links(): List<LinkLabel> = listOf(primaryRow, linksRow, helpRow).flatMap { it.components.filterIsInstance<LinkLabel>() }
 
     fun setHelp(text: String, run: (() -> Unit)?) {
         helpRow.removeAll()
@@ -149,8 +161,8 @@ class FallbackPanel(private val host: HostServices, private val onRetry: () -> U
         val chooseNode = LinkAction(WaveBundle.message("fallback.chooseNode.link")) { host.chooseNode() }
         when (state.kind) {
             FailureKind.NODE_NOT_FOUND -> {
-                reasonBlock.source = WaveBundle.message("fallback.node.reason")
-                setLinks(listOfNotNull(host.downloadNode?.let { LinkAction(WaveBundle.message("fallback.downloadNode.link"), it) }, chooseNode, retry))
+                reasonBlock.source = WaveBundle.message("fallback.node.reason", NodeLocator.MINIMUM_MAJOR)
+                setLinks(listOf(chooseNode, retry), primary = host.downloadNode?.let { LinkAction(WaveBundle.message("fallback.downloadNode.link"), it) })
                 setDetails(state.detail)
             }
             FailureKind.START_FAILED -> {
@@ -162,6 +174,12 @@ class FallbackPanel(private val host: HostServices, private val onRetry: () -> U
                 reasonBlock.source = WaveBundle.message("fallback.coreMissing.reason")
                 setLinks(listOf(retry))
                 setDetails(listOf(state.reason) + state.detail)
+            }
+            FailureKind.WSL_PROJECT -> {
+                // The bundle's reason says what to do; where the project is and why are the details.
+                reasonBlock.source = WaveBundle.message("fallback.wslProject.reason")
+                setLinks(emptyList())
+                setDetails(state.detail)
             }
             FailureKind.NO_PROJECT_DIRECTORY -> {
                 reasonBlock.source = WaveBundle.message("fallback.noProjectDirectory.reason")

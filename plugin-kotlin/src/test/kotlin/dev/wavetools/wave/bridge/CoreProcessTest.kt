@@ -211,13 +211,13 @@ class CoreProcessTest {
     @Test
     fun `a launch that cannot start ends in Failed with the reason, not in a restart loop`() {
         val sup = CoreSupervisor(
-            launch = { throw CoreLaunchException("Node.js 18 or newer was not found.", listOf("tried /nowhere/node"), FailureKind.NODE_NOT_FOUND) },
+            launch = { throw CoreLaunchException("Node.js 20 or newer was not found.", listOf("tried /nowhere/node"), FailureKind.NODE_NOT_FOUND) },
             initializeParams = { InitializeParams() },
             log = log,
         ).also { supervisors += it }
         sup.start()
         val state = sup.state as CoreState.Failed
-        assertEquals("Node.js 18 or newer was not found.", state.reason)
+        assertEquals("Node.js 20 or newer was not found.", state.reason)
         assertEquals(listOf("tried /nowhere/node"), state.detail)
         assertEquals(FailureKind.NODE_NOT_FOUND, state.kind)
         assertTrue(state.kind.isSetupProblem)

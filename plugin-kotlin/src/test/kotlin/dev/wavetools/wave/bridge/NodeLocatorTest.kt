@@ -59,13 +59,13 @@ class NodeLocatorTest {
 
     @Test
     fun `PATH is searched in order and too old versions are skipped with the reason`() {
-        val old = fakeNode(root.resolve("old/bin"), "v16.20.2")
-        val good = fakeNode(root.resolve("good/bin"), "v18.19.0")
+        val old = fakeNode(root.resolve("old/bin"), "v18.20.2")
+        val good = fakeNode(root.resolve("good/bin"), "v20.19.0")
         val found = locator("${root.resolve("empty")}:${old.parent}:${good.parent}").locate(null) as NodeLookup.Found
         assertEquals(good, found.path)
         assertEquals("PATH", found.source)
         val tooOld = found.attempts.single { it.path == old.toString() }
-        assertTrue(tooOld.outcome.contains("v16.20.2 is too old"), tooOld.outcome)
+        assertTrue(tooOld.outcome.contains("v18.20.2 is too old (20 or newer is needed)"), tooOld.outcome)
     }
 
     @Test
@@ -100,7 +100,7 @@ class NodeLocatorTest {
         assertEquals("volta" to volta, (locator().locate(null) as NodeLookup.Found).let { it.source to it.path })
         TestSupport.deleteTree(home.resolve(".volta"))
 
-        val asdf = fakeNode(home.resolve(".asdf/installs/nodejs/19.9.0/bin"), "v19.9.0")
+        val asdf = fakeNode(home.resolve(".asdf/installs/nodejs/22.9.0/bin"), "v22.9.0")
         assertEquals("asdf" to asdf, (locator().locate(null) as NodeLookup.Found).let { it.source to it.path })
     }
 
@@ -120,11 +120,71 @@ class NodeLocatorTest {
         val old = fakeNode(root.resolve("bin"), "v14.21.3")
         val lookup = locator(old.parent.toString()).locate(root.resolve("missing").toString()) as NodeLookup.NotFound
         val message = lookup.message()
-        assertTrue(message.startsWith("Node.js 18 or newer was not found."), message)
+        assertTrue(message.startsWith("Node.js 20 or newer was not found."), message)
         assertTrue(message.contains("${old} (PATH): Node.js v14.21.3 is too old"), message)
         assertTrue(message.contains("(settings): no executable file there"), message)
         assertTrue(message.contains("https://nodejs.org"), message)
         assertTrue(message.contains("Settings | Tools | Wave Tools"), message)
+        assertTrue(message.contains("Download Node.js 22 LTS for Wave Tools"), message)
+        val failure = lookup.launchException()
+        assertEquals("Node.js 20 or newer was not found.", failure.message)
+        assertEquals(FailureKind.NODE_NOT_FOUND, failure.kind, "the tool window shows the Node.js fallback, with the Download link")
+        assertEquals(lookup.attempts.size, failure.details.size)
+        assertTrue(failure.details.contains("$old (PATH): Node.js v14.21.3 is too old (20 or newer is needed)"), failure.details.toString())
+    }
+
+    @Test
+    fun `the IDE's Node_js interpreter comes after the settings and before PATH`() {
+        val ide = fakeNode(root.resolve("ide"), "v22.11.0")
+        val onPath = fakeNode(root.resolve("bin"), "v20.11.1")
+        val withIde = NodeLocator(
+            mapOf("PATH" to onPath.parent.toString()), OsFamily.LINUX, home.toString(), files = rooted,
+            ideInterpreter = { IdeNodeInterpreter.Local(ide.toString()) },
+        )
+        val found = withIde.locate(null) as NodeLookup.Found
+        assertEquals(ide, found.path)
+        assertEquals(NodeLocator.IDE_INTERPRETER, found.source)
+        assertEquals("Node.js v22.11.0 (the IDE's Node.js interpreter): $ide", found.describe())
+
+        val configured = fakeNode(root.resolve("custom"), "v21.0.0")
+        assertEquals(configured, (withIde.locate(configured.toString()) as NodeLookup.Found).path)
+    }
+
+    @Test
+    fun `an IDE interpreter the core cannot use is named in the attempts and skipped`() {
+        val onPath = fakeNode(root.resolve("bin"), "v20.11.1")
+        val found = NodeLocator(
+            mapOf("PATH" to onPath.parent.toString()), OsFamily.LINUX, home.toString(), files = rooted,
+            ideInterpreter = { IdeNodeInterpreter.Unusable("wsl://Ubuntu/usr/bin/node", "a WSL interpreter cannot run the core of a Windows project") },
+        ).locate(null) as NodeLookup.Found
+        assertEquals(onPath, found.path)
+        assertEquals(NodeAttempt("wsl://Ubuntu/usr/bin/node", NodeLocator.IDE_INTERPRETER, "a WSL interpreter cannot run the core of a Windows project"), found.attempts.first())
+
+        val failing = NodeLocator(
+            mapOf("PATH" to onPath.parent.toString()), OsFamily.LINUX, home.toString(), files = rooted,
+            ideInterpreter = { error("NodeJsInterpreterManager is not ready") },
+        ).locate(null) as NodeLookup.Found
+        assertEquals(onPath, failing.path)
+        assertTrue(failing.attempts.first().outcome.contains("NodeJsInterpreterManager is not ready"), failing.attempts.first().outcome)
+    }
+
+    @Test
+    fun `the runtime downloaded for Wave Tools is the last resort`() {
+        val old = fakeNode(root.resolve("bin"), "v18.19.1")
+        val managed = fakeNode(root.resolve("system/wave-tools/node/node-v22.23.3-linux-x64/bin"), "v22.23.3")
+        val locator = NodeLocator(
+            mapOf("PATH" to old.parent.toString()), OsFamily.LINUX, home.toString(), files = rooted,
+            managedNode = { managed },
+        )
+        assertEquals(NodeLocator.MANAGED, locator.candidates(null).last().source)
+        val found = locator.locate(null) as NodeLookup.Found
+        assertEquals(managed, found.path)
+        assertEquals(NodeLocator.MANAGED, found.source)
+        assertTrue(found.attempts.any { it.path == old.toString() && it.outcome.contains("too old") })
+
+        val good = fakeNode(root.resolve("good"), "v20.0.0")
+        val preferred = NodeLocator(mapOf("PATH" to good.parent.toString()), OsFamily.LINUX, home.toString(), files = rooted, managedNode = { managed })
+        assertEquals(good, (preferred.locate(null) as NodeLookup.Found).path)
     }
 
     @Test

@@ -148,7 +148,7 @@ class ControllerTest {
     @Test
     fun `a core that cannot start shows the fallback panel with the reason`() {
         val failing = CoreSupervisor(
-            launch = { throw dev.wavetools.wave.bridge.CoreLaunchException("Node.js 18 or newer was not found.", listOf("/x/node (settings): no executable file there"), dev.wavetools.wave.bridge.FailureKind.NODE_NOT_FOUND) },
+            launch = { throw dev.wavetools.wave.bridge.CoreLaunchException("Node.js 20 or newer was not found.", listOf("/x/node (settings): no executable file there"), dev.wavetools.wave.bridge.FailureKind.NODE_NOT_FOUND) },
             initializeParams = { InitializeParams() },
             log = RecordingLog(),
         )
@@ -159,7 +159,7 @@ class ControllerTest {
             waitForUi({ "fallback not shown" }) { c.panel.showingFallback }
             onEdt {
                 assertEquals(dev.wavetools.wave.bridge.FailureKind.NODE_NOT_FOUND, c.panel.fallback.kind)
-                assertTrue(c.panel.fallback.reasonBlock.plainText.startsWith("Wave Tools needs Node.js 18 or newer"))
+                assertTrue(c.panel.fallback.reasonBlock.plainText.startsWith("Wave Tools needs Node.js 20 or newer"))
                 assertTrue(c.panel.fallback.details!!.find<TextBlock>().single().plainText.contains("/x/node (settings): no executable file there"))
                 assertTrue(failing.state is CoreState.Failed)
             }

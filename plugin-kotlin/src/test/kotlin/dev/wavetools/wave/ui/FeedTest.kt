@@ -299,10 +299,10 @@ class FeedTest {
 
     @Test
     fun `the Node_js fallback - the reason first, then Download and Choose as links, what was tried behind Details`() = onEdt {
-        panel.showFallback(CoreState.Failed("Node.js 18 or newer was not found.", listOf("/usr/bin/node (PATH): not found"), FailureKind.NODE_NOT_FOUND))
+        panel.showFallback(CoreState.Failed("Node.js 20 or newer was not found.", listOf("/usr/bin/node (PATH): not found"), FailureKind.NODE_NOT_FOUND))
         assertTrue(panel.showingFallback)
         val fallback = panel.fallback
-        assertTrue(fallback.reasonBlock.plainText.startsWith("Wave Tools needs Node.js 18 or newer"))
+        assertTrue(fallback.reasonBlock.plainText.startsWith("Wave Tools needs Node.js 20 or newer"))
         assertEquals(listOf("Download Node.js for Wave Tools", "Choose Node.js…", "Try Again"), fallback.links().map { it.text })
         fallback.links()[0].click()
         fallback.links()[1].click()
@@ -313,9 +313,20 @@ class FeedTest {
     }
 
     @Test
+    fun `a project inside WSL - the fallback says it is not supported yet, offers nothing that cannot help, and keeps the reason behind Details`() = onEdt {
+        val refusal = dev.wavetools.wave.bridge.WslPath.unsupportedProject("//wsl.localhost/Ubuntu/home/me/app")!!
+        panel.showFallback(CoreState.Failed(refusal.message!!, refusal.details, refusal.kind))
+        val fallback = panel.fallback
+        assertTrue(fallback.reasonBlock.plainText.startsWith("Wave Tools does not support projects inside WSL yet."))
+        assertEquals(emptyList<String>(), fallback.links().map { it.text }, "neither Try Again nor a Node.js choice changes where the project is")
+        val details = fallback.details!!.find<TextBlock>().single().plainText
+        assertTrue(details.contains("/home/me/app in the WSL distribution Ubuntu"), details)
+    }
+
+    @Test
     fun `without a download callback the fallback offers no Download link, and the empty state offers only what works`() = onEdt {
         val plain = WavePanel(object : HostServices {}, actions, onRun = {}, onRetry = {})
-        plain.showFallback(CoreState.Failed("Node.js 18 or newer was not found.", emptyList(), FailureKind.NODE_NOT_FOUND))
+        plain.showFallback(CoreState.Failed("Node.js 20 or newer was not found.", emptyList(), FailureKind.NODE_NOT_FOUND))
         assertEquals(listOf("Choose Node.js…", "Try Again"), plain.fallback.links().map { it.text })
         assertNull(plain.fallback.details, "nothing tried: no Details")
         assertEquals(listOf("Run a Command"), plain.emptyState.links().map { it.text }, "no help link without a help page, no agent link without an agent")

@@ -37,6 +37,7 @@ class LayoutRulesTest {
         "tasks" to Scenes::tasks,
         "empty" to Scenes::emptyState,
         "fallback" to { Scenes.fallback(expanded = true) },
+        "fallback-wsl" to Scenes::wslProject,
     )
 
     @BeforeAll
@@ -115,6 +116,37 @@ class LayoutRulesTest {
         val wide = laidOut(Scenes::session, 820).feed.card("c9") as BashCard
         assertFalse(wide.header.compact, "with room, the controls are text buttons")
         assertTrue(wide.moveAction.textButton.isShowingIn(wide) && !wide.moveAction.iconButton.isShowingIn(wide))
+    }
+
+    @Test
+    fun `a bullet list with a hanging indent paints each line once - its first line is no heavier than the same text without the indent`() = onEdt {
+        // One line, so both start at x = 0: the pixels must be the same. Swing's ParagraphView drew the
+        // first row of a negative first-line indent twice, which antialiased text shows as darker.
+        fun rendered(indent: Int) = paint(TextBlock("• /usr/bin/node (PATH): not found", Tone.SECONDARY, small = true).apply { hangingIndent = indent }, Dimension(320, 24))
+        val plain = rendered(0)
+        val hanging = rendered(10)
+        val differing = (0 until 320).sumOf { x -> (0 until 24).count { y -> plain.getRGB(x, y) != hanging.getRGB(x, y) } }
+        assertTrue((0 until 320).any { x -> (0 until 24).any { y -> plain.getRGB(x, y) != plain.getRGB(0, 0) } }, "the text was painted")
+        assertEquals(0, differing, "pixels that differ")
+    }
+
+    @Test
+    fun `text wraps at spaces - never inside a version, a name like Node_js or an option like -rf - even with a bullet in it`() = onEdt {
+        val path = "/home/dev/.nvm/versions/node/v16.20.2/bin/node"
+        val text = "• $path (nvm): Node.js v16.20.2 is too old (20 or newer is needed); rm -rf /tmp/build"
+        val pathEnd = text.indexOf(path) + path.length
+        for (width in 120..420 step 7) {
+            val block = TextBlock(text, Tone.SECONDARY, small = true).apply { hangingIndent = 10 }
+            repeat(2) { layoutTree(block, Dimension(width, 400)) }
+            block.setSize(width, block.preferredSize.height)
+            block.doLayout()
+            val lineEnds = (0 until block.document.length).groupBy { block.modelToView2D(it).bounds.y }.values.map { it.last() + 1 }.dropLast(1)
+            assertTrue(lineEnds.isNotEmpty(), "wrapped at $width px")
+            // The path alone may be wider than a line, and is then cut where the line ends; nothing after it may be.
+            for (end in lineEnds.filter { it > pathEnd }) {
+                assertEquals(' ', text[end - 1], "at $width px a line ends inside a word: \"${text.substring(0, end).takeLast(24)}\"")
+            }
+        }
     }
 
     @Test

@@ -4,9 +4,11 @@ import dev.wavetools.wave.bridge.CallToolResult
 import dev.wavetools.wave.bridge.ContentItem
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.EnvStatus
-import dev.wavetools.wave.bridge.FailureKind
 import dev.wavetools.wave.bridge.InitializeResult
 import dev.wavetools.wave.bridge.Json
+import dev.wavetools.wave.bridge.NodeAttempt
+import dev.wavetools.wave.bridge.NodeLocator
+import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PartVerdict
 import dev.wavetools.wave.bridge.PermissionDecided
 import dev.wavetools.wave.bridge.PermissionPrompt
@@ -18,6 +20,7 @@ import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
 import dev.wavetools.wave.bridge.WorkspaceInfo
+import dev.wavetools.wave.bridge.WslPath
 import java.nio.file.Files
 
 /**
@@ -47,18 +50,26 @@ object Scenes {
 
     fun emptyState(): WavePanel = WavePanel(host, FakeActions(), onRun = {}, onRetry = {}).also { ready(it) }
 
+    /** No Node.js: what the locator reports with only old ones installed, as the tool window shows it (Download offered). */
     fun fallback(expanded: Boolean): WavePanel = WavePanel(host, FakeActions(), onRun = {}, onRetry = {}).also { panel ->
-        panel.showFallback(CoreState.Failed(
-            "Node.js 18 or newer was not found.",
+        val notFound = NodeLookup.NotFound(
             listOf(
-                "/usr/local/bin/node (settings): no executable file there",
-                "/usr/bin/node (PATH): Node.js v16.20.2 is too old (18 or newer is needed)",
-                "/home/dev/.nvm/versions/node (nvm): not found",
-                "/opt/homebrew/bin/node (Homebrew): not found",
+                NodeAttempt("/opt/node/bin/node", NodeLocator.SETTINGS, "no executable file there"),
+                NodeAttempt("/usr/local/bin/node", "PATH", "not found"),
+                NodeAttempt("/usr/bin/node", "PATH", "Node.js v18.19.1 is too old (${NodeLocator.MINIMUM_MAJOR} or newer is needed)"),
+                NodeAttempt("/home/dev/.nvm/versions/node/v16.20.2/bin/node", "nvm", "Node.js v16.20.2 is too old (${NodeLocator.MINIMUM_MAJOR} or newer is needed)"),
             ),
-            FailureKind.NODE_NOT_FOUND,
-        ))
+            NodeLocator.MINIMUM_MAJOR,
+        ).launchException()
+        panel.showFallback(CoreState.Failed(notFound.message!!, notFound.details, notFound.kind))
         if (expanded) panel.fallback.details?.setExpanded(true)
+    }
+
+    /** A project inside WSL: refused with the reason, which Details shows. */
+    fun wslProject(): WavePanel = WavePanel(host, FakeActions(), onRun = {}, onRetry = {}).also { panel ->
+        val refusal = WslPath.unsupportedProject("//wsl.localhost/Ubuntu-24.04/home/dev/shop")!!
+        panel.showFallback(CoreState.Failed(refusal.message!!, refusal.details, refusal.kind))
+        panel.fallback.details?.setExpanded(true)
     }
 
     /** The recorded session (a failing test run, an edit, a read, a grep, a background dev server, a running build) and more. */

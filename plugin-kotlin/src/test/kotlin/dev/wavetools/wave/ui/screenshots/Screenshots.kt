@@ -42,6 +42,7 @@ fun main(args: Array<String>) {
         Scene("empty", fixedHeight = 560) { Scenes.emptyState() },
         Scene("fallback-node", fixedHeight = 560) { Scenes.fallback(expanded = false) },
         Scene("fallback-node-details", fixedHeight = 640) { Scenes.fallback(expanded = true) },
+        Scene("fallback-wsl", fixedHeight = 640) { Scenes.wslProject() },
         Scene("session") { Scenes.session() },
         Scene("approvals") { Scenes.approvals() },
         Scene("shell-command") { Scenes.shellCommand() },
