@@ -14,21 +14,26 @@ import { ENV_COMMAND_HELP, runEnvCommand, type EnvReportSection } from "./env/co
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
 import { ShellEngine } from "./shell/engine.js";
 import { formatSearchHelpers } from "./shell/shims/index.js";
+import { parseSandboxCli, SandboxOptionError } from "./shell/sandbox/settings.js";
+import { sandboxAvailability } from "./shell/sandbox/detect.js";
+import { describeSandbox, formatSandboxStatus } from "./shell/sandbox/service.js";
+import { hostPlatform } from "./util/platform.js";
 
 class UsageError extends Error {}
 
 const MAIN_HELP = `wave-core ${CORE_VERSION} — the Wave Tools core for AI coding agents
 
 Usage:
-  wave-core serve [--root DIR] [--add-dir DIR]... [PERMISSIONS]   host protocol (JSON-RPC 2.0 lines on stdio)
-  wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS]   MCP server on stdio
-  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [--json]
+  wave-core serve [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]   host protocol (JSON-RPC 2.0 lines on stdio)
+  wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]   MCP server on stdio
+  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX] [--json]
                                                      run one tool call and print its result
-  wave-core env [--json]                             the login-shell environment the core adopts
+  wave-core env [--json]                             the login-shell environment and the sandbox the core uses
   wave-core <command> --help                          help for one command
   wave-core --version
 
 PERMISSIONS: --permission-mode ask|allow-all|deny-all, --allow RULE..., --deny RULE...
+SANDBOX:     --sandbox auto|on|off, --sandbox-network allow|deny
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr; default info, warn for call);
@@ -42,6 +47,8 @@ const COMMON_OPTIONS = {
   "permission-mode": { type: "string" },
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
+  sandbox: { type: "string" },
+  "sandbox-network": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
 
@@ -55,6 +62,15 @@ const PERMISSION_HELP = `Permissions (commands, and file writes outside the allo
   --deny RULE             always deny (repeatable; deny rules win over allow rules)
 `;
 
+const SANDBOX_HELP = `Sandbox (shell commands of Bash and run_shell_command; README "Sandbox"):
+  --sandbox MODE          auto: run commands inside the OS sandbox (bubblewrap on Linux,
+                          sandbox-exec on macOS) where it works, unsandboxed elsewhere (default);
+                          on: refuse to run commands without it; off: never use it.
+                          settings.sandbox.mode from the host wins.
+  --sandbox-network NET   allow (default) or deny: sandboxed commands get no network at all.
+                          --permission-mode deny-all implies deny.
+`;
+
 const COMMAND_HELP: Record<string, string> = {
   serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]...
 
@@ -66,6 +82,7 @@ Options:
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
 
 ${PERMISSION_HELP}
+${SANDBOX_HELP}
 The host asks the user through permission/request when it declares
 capabilities.permissionRequests in initialize (see PROTOCOL.md).
 
@@ -81,6 +98,7 @@ Options:
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
 
 ${PERMISSION_HELP}
+${SANDBOX_HELP}
 The user is asked through MCP elicitation when the client supports it.
 `,
   call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
@@ -92,6 +110,7 @@ Exit status: 0 success, 1 the tool reported an error (a denied permission includ
 error (bad JSON, unknown tool, invalid arguments, invalid rule).
 
 ${PERMISSION_HELP}
+${SANDBOX_HELP}
 call runs what a person typed, so its mode is allow-all unless --permission-mode says otherwise;
 --deny rules still apply, and warnings (e.g. a recursive delete outside the workspace) are printed
 to stderr.
@@ -113,7 +132,7 @@ function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O)
 }
 
 async function coreFromOptions(
-  values: { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[] },
+  values: { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[]; sandbox?: string; "sandbox-network"?: string },
   defaultMode?: "allow-all",
 ): Promise<WaveCore> {
   const root = canonicalDir(values.root ?? process.cwd());
@@ -127,7 +146,14 @@ async function coreFromOptions(
     if (err instanceof PolicyError || err instanceof RuleSyntaxError) throw new UsageError(err.message);
     throw err;
   }
-  return createCore({ root, additionalDirectories: dirs, permissions });
+  let sandbox;
+  try {
+    sandbox = parseSandboxCli({ mode: values.sandbox, network: values["sandbox-network"] });
+  } catch (err) {
+    if (err instanceof SandboxOptionError) throw new UsageError(err.message);
+    throw err;
+  }
+  return createCore({ root, additionalDirectories: dirs, permissions, sandbox });
 }
 
 function installSignalHandlers(core: WaveCore, exit: (code: number) => void): void {
@@ -281,6 +307,13 @@ async function searchHelpersSection(): Promise<EnvReportSection[]> {
   }
 }
 
-registerCommand("env", ENV_COMMAND_HELP, (argv) => runEnvCommand(argv, searchHelpersSection));
+/** `wave-core env`'s sandbox section: the state a core started with the defaults (--sandbox auto) would report. */
+async function sandboxSection(): Promise<EnvReportSection[]> {
+  const platform = hostPlatform();
+  const status = describeSandbox(await sandboxAvailability(platform), { mode: "auto", modeSource: "the default", network: "allow" }, platform.name);
+  return [{ key: "sandbox", value: status, text: formatSandboxStatus(status) }];
+}
+
+registerCommand("env", ENV_COMMAND_HELP, async (argv) => runEnvCommand(argv, async () => [...(await searchHelpersSection()), ...(await sandboxSection())]));
 
 void main(process.argv.slice(2));
