@@ -18,8 +18,9 @@ const env = { ...process.env, WAVE_SHELL: bash, WAVE_OUTPUT_DIR: outDir, WAVE_LO
 const rawSpawn = (script, stdio) => rawShell(bash, script, env, stdio);
 
 // Permissions are measured in permissions.bench.mjs; here every command runs (allow-all), which still
-// takes the permission check (parse and danger analysis) that every real call pays.
-const core = startCore(["--root", root, "--permission-mode", "allow-all"], { env, stdio: ["pipe", "pipe", "inherit"] });
+// takes the permission check (parse and danger analysis) that every real call pays. The engine
+// against a raw bash: without the sandbox, whose cost sandbox.bench.mjs measures against raw bwrap.
+const core = startCore(["--root", root, "--permission-mode", "allow-all", "--sandbox", "off"], { env, stdio: ["pipe", "pipe", "inherit"] });
 await core.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
 const bashCall = async (args) => {
   const msg = await core.request("tools/call", { name: "Bash", arguments: args });

@@ -18,7 +18,8 @@ const env = { ...process.env, WAVE_OUTPUT_DIR: outDir, WAVE_LOG_LEVEL: "warn" };
 const rawSpawn = (script, stdio) => rawShell(bash, script, env, stdio);
 
 // Permissions are measured in permissions.bench.mjs; allow-all still runs the check on every call.
-const core = startCore(["--root", root, "--permission-mode", "allow-all"], { env, stdio: ["pipe", "pipe", "inherit"] });
+// Against a raw bash, so without the sandbox (sandbox.bench.mjs measures that against raw bwrap).
+const core = startCore(["--root", root, "--permission-mode", "allow-all", "--sandbox", "off"], { env, stdio: ["pipe", "pipe", "inherit"] });
 await core.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
 const rsc = async (args) => {
   const msg = await core.request("tools/call", { name: "run_shell_command", arguments: args });

@@ -74,7 +74,8 @@ function run(argv, opts = {}) {
 /** A Bash-tool caller on its own bundled core; `shims: false` in `initialize` for the baseline. */
 async function bashTool(kind, root, shims) {
   // Permissions are measured in permissions.bench.mjs; allow-all still runs the check on every call.
-  const core = startCore(["--root", root, "--permission-mode", "allow-all"], {
+  // Shims against the system tools, so without the sandbox (sandbox.bench.mjs measures that).
+  const core = startCore(["--root", root, "--permission-mode", "allow-all", "--sandbox", "off"], {
     env: { ...process.env, HOME: home, WAVE_SHELL: which(kind), WAVE_OUTPUT_DIR: join(tmp, "output"), WAVE_LOG_LEVEL: "warn", WAVE_LOGIN_ENV: "0" },
     stdio: ["pipe", "pipe", "inherit"],
   });

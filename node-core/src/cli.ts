@@ -14,25 +14,32 @@ import { ENV_COMMAND_HELP, runEnvCommand, type EnvReportSection } from "./env/co
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
 import { ShellEngine } from "./shell/engine.js";
 import { formatSearchHelpers } from "./shell/shims/index.js";
+import { parseSandboxCli, SandboxOptionError } from "./shell/sandbox/settings.js";
+import { sandboxAvailability } from "./shell/sandbox/detect.js";
+import { describeSandbox, formatSandboxStatus } from "./shell/sandbox/service.js";
+import { hostPlatform } from "./util/platform.js";
 
 class UsageError extends Error {}
 
 const MAIN_HELP = `wave-core ${CORE_VERSION} — the Wave Tools core for AI coding agents
 
 Usage:
-  wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT] [PERMISSIONS]
+  wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT] [PERMISSIONS] [SANDBOX]
                                                      host protocol (JSON-RPC 2.0 lines on stdio),
                                                      and with --listen MCP for agents on loopback
-  wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS]   MCP server on stdio
-  wave-core mcp --attach[=required] [--root DIR]     MCP server on stdio that runs the calls in the
-                                                     IDE's core for this directory
-  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [--json]
+  wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]   MCP server on stdio
+  wave-core mcp --attach[=required] [--root DIR] [PERMISSIONS] [SANDBOX]
+                                                     MCP server on stdio that runs the calls in the
+                                                     IDE's core for this directory (PERMISSIONS,
+                                                     SANDBOX: for a local fallback core only)
+  wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX] [--json]
                                                      run one tool call and print its result
-  wave-core env [--json]                             the login-shell environment the core adopts
+  wave-core env [--json]                             the login-shell environment and the sandbox the core uses
   wave-core <command> --help                          help for one command
   wave-core --version
 
 PERMISSIONS: --permission-mode ask|allow-all|deny-all, --allow RULE..., --deny RULE...
+SANDBOX:     --sandbox auto|on|off, --sandbox-network allow|deny
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr; default info, warn for call);
@@ -47,6 +54,8 @@ const COMMON_OPTIONS = {
   "permission-mode": { type: "string" },
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
+  sandbox: { type: "string" },
+  "sandbox-network": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
 
@@ -60,8 +69,17 @@ const PERMISSION_HELP = `Permissions (commands, and file writes outside the allo
   --deny RULE             always deny (repeatable; deny rules win over allow rules)
 `;
 
+const SANDBOX_HELP = `Sandbox (shell commands of Bash and run_shell_command; README "Sandbox"):
+  --sandbox MODE          auto: run commands inside the OS sandbox (bubblewrap on Linux,
+                          sandbox-exec on macOS) where it works, unsandboxed elsewhere (default);
+                          on: refuse to run commands without it; off: never use it.
+                          settings.sandbox.mode from the host wins.
+  --sandbox-network NET   allow (default) or deny: sandboxed commands get no network at all.
+                          --permission-mode deny-all implies deny.
+`;
+
 const COMMAND_HELP: Record<string, string> = {
-  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT]
+  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT] [PERMISSIONS] [SANDBOX]
 
 Serves the host protocol: JSON-RPC 2.0, one UTF-8 JSON object per line on stdin/stdout, logs on
 stderr. The host's initialize request may override the root and add directories.
@@ -77,13 +95,14 @@ Options:
                   wave-core mcp --attach. Each agent connection is a session of its own.
 
 ${PERMISSION_HELP}
+${SANDBOX_HELP}
 The host asks the user through permission/request when it declares
 capabilities.permissionRequests in initialize (see PROTOCOL.md).
 
 Closing stdin (or SIGTERM/SIGINT/SIGHUP) stops every process the core started, then exits.
 `,
-  mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]...
-       wave-core mcp --attach[=required] [--root DIR]
+  mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]
+       wave-core mcp --attach[=required] [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]
 
 Serves the same tools as a Model Context Protocol server over stdio. One connection is one
 session; closing stdin stops its background tasks.
@@ -100,10 +119,16 @@ Options:
   --attach=required
                   the same, but fail (exit status 3) when no IDE core serves the directory
 
+With --attach, --add-dir and the permission and sandbox options below apply only to the local
+core that runs when no IDE core serves the directory. Attached calls run under the IDE core's
+rules, approvals and sandbox (its settings.sandbox and its own --sandbox options): an agent
+cannot loosen them from its command line.
+
 ${PERMISSION_HELP}
+${SANDBOX_HELP}
 The user is asked through MCP elicitation when the client supports it.
 `,
-  call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
+  call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX] [--json]
 
 Runs one tool call and prints its text result (or the whole MCP-shaped result with --json).
 Give "-" as the arguments to read them from stdin.
@@ -112,6 +137,7 @@ Exit status: 0 success, 1 the tool reported an error (a denied permission includ
 error (bad JSON, unknown tool, invalid arguments, invalid rule).
 
 ${PERMISSION_HELP}
+${SANDBOX_HELP}
 call runs what a person typed, so its mode is allow-all unless --permission-mode says otherwise;
 --deny rules still apply, and warnings (e.g. a recursive delete outside the workspace) are printed
 to stderr.
@@ -148,10 +174,14 @@ function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O)
   }
 }
 
-async function coreFromOptions(
-  values: { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[] },
-  defaultMode?: "allow-all",
-): Promise<WaveCore> {
+type CoreOptionValues = { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[]; sandbox?: string; "sandbox-network"?: string };
+
+async function coreFromOptions(values: CoreOptionValues, defaultMode?: "allow-all"): Promise<WaveCore> {
+  return createCore(await coreOptions(values, defaultMode));
+}
+
+/** The command line's core options, checked: a bad one is a usage error before anything starts. */
+async function coreOptions(values: CoreOptionValues, defaultMode?: "allow-all"): Promise<Parameters<typeof createCore>[0]> {
   const root = canonicalDir(values.root ?? process.cwd());
   if (!isDirectory(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
   const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
@@ -163,7 +193,14 @@ async function coreFromOptions(
     if (err instanceof PolicyError || err instanceof RuleSyntaxError) throw new UsageError(err.message);
     throw err;
   }
-  return createCore({ root, additionalDirectories: dirs, permissions });
+  let sandbox;
+  try {
+    sandbox = parseSandboxCli({ mode: values.sandbox, network: values["sandbox-network"] });
+  } catch (err) {
+    if (err instanceof SandboxOptionError) throw new UsageError(err.message);
+    throw err;
+  }
+  return { root, additionalDirectories: dirs, permissions, sandbox };
 }
 
 function installSignalHandlers(core: WaveCore, exit: (code: number) => void): void {
@@ -246,7 +283,7 @@ async function mcp(argv: string[]): Promise<number | void> {
   return runLocalMcp(values);
 }
 
-async function runLocalMcp(values: Parameters<typeof coreFromOptions>[0]): Promise<void> {
+async function runLocalMcp(values: CoreOptionValues): Promise<void> {
   const core = await coreFromOptions(values);
   const { startMcpServer } = await import("./protocol/mcpServer.js");
   installSignalHandlers(core, exitAfterFlush);
@@ -256,9 +293,11 @@ async function runLocalMcp(values: Parameters<typeof coreFromOptions>[0]): Promi
 }
 
 /** `mcp --attach`: pipe this agent to the IDE's core for the directory, or run a local core. */
-async function attach(values: Parameters<typeof coreFromOptions>[0], required: boolean): Promise<number | void> {
+async function attach(values: CoreOptionValues, required: boolean): Promise<number | void> {
   const dir = canonicalDir(values.root ?? process.cwd());
   if (!isDirectory(dir)) throw new UsageError(`--root must be an existing directory: ${dir}`);
+  // Checked now, though only a local core uses them: a typo fails at once, not at the first fallback.
+  const localCoreOptions = await coreOptions({ ...values, root: dir });
   const note = (line: string) => process.stderr.write(line + "\n");
   const { findCore, startAttachProxy } = await import("./protocol/attach.js");
   const found = await findCore(dir);
@@ -274,15 +313,22 @@ async function attach(values: Parameters<typeof coreFromOptions>[0], required: b
     note(`wave-core: no IDE core serves ${dir}; running a local core, as wave-core mcp does (its calls do not show in the IDE).`);
     return runLocalMcp({ ...values, root: dir });
   }
-  const localOptions = values["permission-mode"] !== undefined || (values.allow?.length ?? 0) > 0 || (values.deny?.length ?? 0) > 0 || (values["add-dir"]?.length ?? 0) > 0;
-  if (localOptions) note("wave-core: --permission-mode, --allow, --deny and --add-dir apply only to a local core; the IDE's settings decide for its core.");
+  const localOptions =
+    values["permission-mode"] !== undefined ||
+    values.sandbox !== undefined ||
+    values["sandbox-network"] !== undefined ||
+    (values.allow?.length ?? 0) > 0 ||
+    (values.deny?.length ?? 0) > 0 ||
+    (values["add-dir"]?.length ?? 0) > 0;
+  if (localOptions)
+    note("wave-core: --permission-mode, --allow, --deny, --add-dir, --sandbox and --sandbox-network apply only to a local core; the IDE's settings (its sandbox included) decide for its core.");
   let localCore: WaveCore | undefined;
   const localFallback = async () => {
     const [{ InMemoryTransport }, { createMcpSessionServer }] = await Promise.all([
       import("@modelcontextprotocol/sdk/inMemory.js"),
       import("./protocol/mcpServer.js"),
     ]);
-    localCore = await coreFromOptions({ ...values, root: dir });
+    localCore = await createCore(localCoreOptions);
     const [forProxy, forServer] = InMemoryTransport.createLinkedPair();
     await createMcpSessionServer(localCore, localCore.sessions.main).server.connect(forServer);
     return forProxy;
@@ -395,6 +441,13 @@ async function searchHelpersSection(): Promise<EnvReportSection[]> {
   }
 }
 
-registerCommand("env", ENV_COMMAND_HELP, (argv) => runEnvCommand(argv, searchHelpersSection));
+/** `wave-core env`'s sandbox section: the state a core started with the defaults (--sandbox auto) would report. */
+async function sandboxSection(): Promise<EnvReportSection[]> {
+  const platform = hostPlatform();
+  const status = describeSandbox(await sandboxAvailability(platform), { mode: "auto", modeSource: "the default", network: "allow" }, platform.name);
+  return [{ key: "sandbox", value: status, text: formatSandboxStatus(status) }];
+}
+
+registerCommand("env", ENV_COMMAND_HELP, async (argv) => runEnvCommand(argv, async () => [...(await searchHelpersSection()), ...(await sandboxSection())]));
 
 void main(process.argv.slice(2));

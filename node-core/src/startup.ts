@@ -5,6 +5,7 @@ import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
 import { childEnvironment, holdLoginEnvironmentProbe, startLoginEnvironmentProbe } from "./env/index.js";
 import type { ParsedPolicy } from "./permissions/service.js";
+import type { SandboxCliOptions } from "./shell/sandbox/settings.js";
 import { removeStaleOutput } from "./shell/outputDir.js";
 import { resolveShellCached } from "./shell/resolve.js";
 import { SHELL_ENGINE } from "./shell/engine.js";
@@ -19,6 +20,8 @@ export interface CoreOptions {
   additionalDirectories?: string[];
   /** --permission-mode, --allow and --deny. */
   permissions?: ParsedPolicy;
+  /** --sandbox and --sandbox-network. */
+  sandbox?: SandboxCliOptions;
 }
 
 type StartupHook = (core: WaveCore) => void;
@@ -27,7 +30,7 @@ type StartupHook = (core: WaveCore) => void;
 const startupHooks: StartupHook[] = [startLoginEnvironment, startTaskSupport, startShims];
 
 export function createCore(opts: CoreOptions): WaveCore {
-  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions });
+  const core = new WaveCore({ root: opts.root, additionalDirectories: opts.additionalDirectories, tools: allTools, permissions: opts.permissions, sandbox: opts.sandbox });
   for (const hook of startupHooks) hook(core);
   return core;
 }
@@ -39,7 +42,11 @@ export function createCore(opts: CoreOptions): WaveCore {
 function startLoginEnvironment(core: WaveCore): void {
   const probe = startLoginEnvironmentProbe();
   const release = holdLoginEnvironmentProbe();
-  const unsubscribe = probe.onStatusChanged((status) => core.events.emit("env/statusChanged", status));
+  // The notice carries the sandbox's status too: it waits for the sandbox check (a few
+  // milliseconds after start), so it says what env/status says.
+  const unsubscribe = probe.onStatusChanged((status) => {
+    void core.sandbox.whenChecked().then(() => core.events.emit("env/statusChanged", { ...status, sandbox: core.sandbox.statusForNotification() }));
+  });
   core.onShutdown(async () => {
     // A probe still running is stopped (its process tree killed) before the core is done; the
     // host hears how it ended.

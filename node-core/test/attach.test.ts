@@ -83,8 +83,9 @@ describe("mcp --attach", () => {
     const logs: Array<Record<string, unknown>> = [];
     a.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params as Record<string, unknown>));
 
-    // Elicitation: the core asks the agent (this host declared no permission answers).
-    const touched = await a.client.callTool({ name: "Bash", arguments: { command: "touch made-by-agent.txt" } });
+    // Elicitation: the core asks the agent (this host declared no permission answers) about a
+    // command that would run outside the IDE core's sandbox (inside it nothing is asked).
+    const touched = await a.client.callTool({ name: "Bash", arguments: { command: "touch made-by-agent.txt", dangerouslyDisableSandbox: true } });
     expect(touched.isError).toBe(false);
     expect(asked[0]).toContain("Bash wants to run:\n  touch made-by-agent.txt");
     expect(existsSync(path.join(root, "made-by-agent.txt"))).toBe(true);
@@ -97,7 +98,7 @@ describe("mcp --attach", () => {
       undefined,
       { onprogress: (p) => void updates.push(p) },
     );
-    expect((result.structuredContent as { stdout: string }).stdout).toContain("tick30");
+    expect(result.structuredContent).toMatchObject({ stdout: expect.stringContaining("tick30"), sandboxed: true });
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates[0]!.message).toMatch(/tick\d+/);
     // The host saw both calls.
@@ -178,6 +179,38 @@ describe("mcp --attach", () => {
     const a = await agent(root, stateDir, { args: ["--allow", "pwd"] });
     expect(textOf(await a.client.callTool({ name: "Bash", arguments: { command: "pwd" } }))).toBe(root);
     expect(a.stderr()).toContain(`wave-core: no IDE core serves ${root}; running a local core, as wave-core mcp does`);
+  });
+
+  it("--sandbox options loosen nothing for attached calls (the IDE core's sandbox holds); a local fallback core honours them", async () => {
+    const root = makeWorkspace();
+    const stateDir = stateDirForTest();
+    await listening(root, stateDir);
+    const attached = await agent(root, stateDir, { args: ["--sandbox", "off", "--permission-mode", "allow-all"] });
+    const inIde = await attached.client.callTool({ name: "Bash", arguments: { command: "echo attached" } });
+    expect(inIde.structuredContent).toMatchObject({ output: "attached\n", sandboxed: true });
+    expect(attached.stderr()).toContain("--sandbox and --sandbox-network apply only to a local core; the IDE's settings (its sandbox included) decide for its core.");
+
+    const alone = makeWorkspace();
+    const local = await agent(alone, stateDirForTest(), { args: ["--sandbox", "off"] });
+    const unsandboxed = await local.client.callTool({ name: "Bash", arguments: { command: "echo local" } });
+    expect(unsandboxed.structuredContent).toMatchObject({ sandboxed: false });
+    expect(textOf(unsandboxed)).toBe("local\nRan outside the sandbox: sandbox mode is off.");
+  });
+
+  it("a bad --sandbox or permission option with --attach is a usage error at once, whether or not an IDE core serves the directory", async () => {
+    const root = makeWorkspace();
+    const stateDir = stateDirForTest();
+    await listening(root, stateDir);
+    for (const [args, message] of [
+      [["--sandbox", "sometimes"], 'Unknown sandbox mode "sometimes"; use --sandbox auto|on|off.'],
+      [["--sandbox-network", "some"], 'Unknown sandbox network setting "some"; use --sandbox-network allow|deny.'],
+      [["--permission-mode", "maybe"], "maybe"],
+    ] as const) {
+      const run = spawnSync(process.execPath, [BUNDLE, "mcp", "--attach", ...args], { cwd: root, env: { ...process.env, WAVE_STATE_DIR: stateDir }, encoding: "utf8", input: "" });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stdout).toBe("");
+    }
   });
 
   it("answers a line that is not JSON, and one over the 10 MiB limit, as wave-core mcp does, and keeps relaying", async () => {

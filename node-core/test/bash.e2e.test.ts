@@ -6,22 +6,14 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BUNDLE, bundleExists, CoreProcess, type Message } from "./support/coreProcess.js";
+import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
 import { isAlive, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
 
 const clients: CoreProcess[] = [];
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the bundle first (npm run build): ${BUNDLE} is missing.`);
 });
-afterEach(async () => {
-  for (const c of clients.splice(0)) {
-    if (c.child.exitCode === null && c.child.signalCode === null) {
-      c.child.stdin!.end();
-      await Promise.race([c.exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.child.exitCode === null) c.child.kill("SIGKILL");
-    }
-  }
-});
+afterEach(() => stopCores(clients));
 
 /** Permissions are not the subject here: the cores run every command (README "Permissions", modes). */
 const ALLOW_ALL = ["--permission-mode", "allow-all"];

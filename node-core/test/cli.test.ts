@@ -1,10 +1,15 @@
 // The command line as a script or a person uses it: exit codes, help, one-shot calls.
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUNDLE } from "./support/coreProcess.js";
 import { makeWorkspace } from "./transcript.js";
+
+/** The host's network interfaces, as /proc/net/dev lists them. */
+function tailOfProcNetDev(): string[] {
+  return readFileSync("/proc/net/dev", "utf8").split("\n").slice(2).map((l) => l.split(":")[0]!.trim()).filter(Boolean).sort();
+}
 
 function run(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [BUNDLE, ...args], { encoding: "utf8", input, timeout: 30_000 });
@@ -28,6 +33,27 @@ describe("wave-core CLI", () => {
     const r = run(["frobnicate"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Unknown command "frobnicate".*serve, mcp, call/);
+  });
+
+  it("--sandbox and --sandbox-network choose the sandbox of a call's commands; a bad value is a usage error", () => {
+    const root = makeWorkspace();
+    const inside = run(["call", "Bash", '{"command":"touch /etc/wave-cli-probe 2>&1; true"}', "--root", root, "--json"]);
+    expect(JSON.parse(inside.stdout).structuredContent).toMatchObject({ sandboxed: true, output: "touch: cannot touch '/etc/wave-cli-probe': Read-only file system\n" });
+    const off = run(["call", "Bash", '{"command":"echo plain"}', "--root", root, "--sandbox", "off"]);
+    expect(off.stdout).toBe("plain\nRan outside the sandbox: sandbox mode is off.\n");
+    // The interfaces the command's network namespace has: only its own loopback with deny.
+    const interfaces = (extra: string[]) => run(["call", "Bash", `{"command":"tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort"}`, "--root", root, ...extra]).stdout.trim().split("\n");
+    expect(interfaces(["--sandbox-network", "deny"])).toEqual(["lo"]);
+    expect(interfaces([])).toEqual(tailOfProcNetDev());
+    for (const [flag, value, message] of [
+      ["--sandbox", "sometimes", 'Unknown sandbox mode "sometimes"; use --sandbox auto|on|off.'],
+      ["--sandbox-network", "some", 'Unknown sandbox network setting "some"; use --sandbox-network allow|deny.'],
+    ]) {
+      const bad = run(["call", "Bash", '{"command":"true"}', "--root", root, flag!, value!]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe(`wave-core: ${message}\n`);
+    }
+    expect(run(["serve", "--help"]).stdout).toContain("--sandbox MODE");
   });
 
   it("prints its version", () => {
@@ -66,10 +92,10 @@ describe("wave-core CLI", () => {
     expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
   });
 
-  it("call in ask or deny-all mode refuses what no rule allows and names the --allow rule", () => {
+  it("call in ask or deny-all mode refuses what no rule allows and names the --allow rule (no sandbox: inside one, ask runs it)", () => {
     const root = makeWorkspace();
     for (const mode of ["ask", "deny-all"]) {
-      const r = run(["call", "run_shell_command", '{"command":"touch made.txt"}', "--root", root, "--permission-mode", mode]);
+      const r = run(["call", "run_shell_command", '{"command":"touch made.txt"}', "--root", root, "--permission-mode", mode, "--sandbox", "off"]);
       expect(r.code, mode).toBe(1);
       expect(r.stdout, mode).toMatch(/--allow 'touch:\*'/);
       expect(existsSync(path.join(root, "made.txt"))).toBe(false);

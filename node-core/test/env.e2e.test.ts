@@ -116,7 +116,8 @@ describe("`wave-core env`", () => {
     const result = runEnv(["--json"], coreEnv(fake.home, shell, { WAVE_LOG_LEVEL: "debug" }));
     expect(result.status).toBe(0);
     const status = JSON.parse(result.stdout);
-    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys", "searchHelpers"]);
+    expect(Object.keys(status)).toEqual(["state", "shell", "durationMs", "attempts", "parseMode", "adoptedKeys", "searchHelpers", "sandbox"]);
+    expect(status.sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
     expect(status).toMatchObject({ state: "ok", shell: SHELL_PATHS[shell], attempts: 1, parseMode: "nul", adoptedKeys: ["ALL_PROXY", "PATH"] });
     expect(result.stdout + result.stderr).not.toContain(proxy);
   });
@@ -134,6 +135,18 @@ describe("`wave-core env`", () => {
     expect(result.stdout).toMatch(/ adopted +PATH, SSL_CERT_DIR\n/);
     expect(result.stdout).toContain("`env -0` is not available");
     expect(result.stdout).not.toContain("/certs");
+  });
+
+  it("`wave-core env` says which sandbox commands run in (with the defaults), or why none and what to install", () => {
+    fake = makeFakeHome();
+    const active = runEnv([], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
+    expect(active.stdout).toContain("\nSandbox: active (bubblewrap), network allow\n");
+    const json = runEnv(["--json"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
+    expect(JSON.parse(json.stdout).sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
+    const missing = runEnv([], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0", PATH: "/nonexistent" }));
+    expect(missing.stdout).toContain("\nSandbox: none (bubblewrap not usable)\n  reason  bubblewrap (bwrap) is not installed (not found on PATH). Commands run unsandboxed.\n  remedy  Install bubblewrap: sudo apt-get install bubblewrap");
+    const bad = runEnv(["--sandbox", "off"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
+    expect(bad.status).toBe(2);
   });
 
   it("BASH-ENV-1 `wave-core env` with WAVE_LOGIN_ENV=0 says the probe is off and exits 1; bad options exit 2", () => {

@@ -65,7 +65,7 @@ describe("the host sees and steers an attached agent", () => {
     expect(core.notifications("session/disposed").map((m) => m.params.sessionId)).toContain(sessionId);
   });
 
-  it("the agent's approvals go to the host (not to the agent's elicitation) and its answer decides", async () => {
+  it("the agent's Bash runs in the IDE core's sandbox without a question; its dangerouslyDisableSandbox is the host's to approve", async () => {
     const elicited: string[] = [];
     const { root, core, agent, sessionId } = await ideWithAgent([], { name: "claude-code", capabilities: { capabilities: { elicitation: { form: {} } } } });
     agent.client.setRequestHandler(ElicitRequestSchema, async (req) => {
@@ -73,21 +73,45 @@ describe("the host sees and steers an attached agent", () => {
       return { action: "accept", content: { decision: "allow-once" } };
     });
 
-    const allowed = agent.client.callTool({ name: "Bash", arguments: { command: "touch allowed.txt", description: "make a file" } });
+    // Inside the sandbox the kernel holds the boundary: no question, and the result says where it ran.
+    const inside = await agent.client.callTool({ name: "Bash", arguments: { command: "touch inside.txt" } });
+    expect(inside.structuredContent).toMatchObject({ success: true, sandboxed: true });
+    expect(existsSync(path.join(root, "inside.txt"))).toBe(true);
+    const outsideRoot = path.join(root, "..", `outside-${core.child.pid}.txt`);
+    const blocked = await agent.client.callTool({ name: "Bash", arguments: { command: `touch ${outsideRoot}` } });
+    expect(blocked.structuredContent).toMatchObject({ success: false, sandboxed: true });
+    expect(String((blocked.structuredContent as { output: string }).output)).toContain("Read-only file system");
+    expect(existsSync(outsideRoot)).toBe(false);
+    expect(core.notifications("permission/request")).toEqual([]);
+
+    // Asking to leave the sandbox goes to the host, which hears that it would run outside.
+    const allowed = agent.client.callTool({ name: "Bash", arguments: { command: "touch allowed.txt", description: "make a file", dangerouslyDisableSandbox: true } });
     const ask = await core.waitFor((m) => m.method === "permission/request" && m.id !== undefined);
-    const started = await core.waitFor((m) => m.method === "tool/started");
-    expect(ask.params).toMatchObject({ sessionId, callId: started.params.callId, tool: "Bash", command: "touch allowed.txt", description: "make a file" });
+    const started = core.notifications("tool/started").at(-1)!;
+    expect(ask.params).toMatchObject({
+      sessionId,
+      callId: started.params.callId,
+      tool: "Bash",
+      command: "touch allowed.txt",
+      description: "make a file",
+      sandboxed: false,
+      outsideSandboxReason: expect.stringContaining("dangerouslyDisableSandbox"),
+    });
     answer(core, ask, { decision: "allow-once" });
-    expect((await allowed).isError).toBe(false);
+    const allowedResult = await allowed;
+    expect(allowedResult.isError).toBe(false);
+    expect(allowedResult.structuredContent).toMatchObject({ sandboxed: false });
     expect(existsSync(path.join(root, "allowed.txt"))).toBe(true);
 
-    const denied = agent.client.callTool({ name: "Bash", arguments: { command: "touch denied.txt" } });
+    const denied = agent.client.callTool({ name: "Bash", arguments: { command: "touch denied.txt", dangerouslyDisableSandbox: true } });
     const second = await core.waitFor((m) => m.method === "permission/request" && m.id !== ask.id);
+    expect(second.params).toMatchObject({ sessionId, sandboxed: false });
     answer(core, second, { decision: "deny", message: "not in this project" });
     const result = await denied;
     expect(result.isError).toBe(true);
     expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^Permission denied: the user did not allow Bash to run `touch denied\.txt`\. The user said: not in this project\./);
     expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
+    // The host answered; the agent was never asked.
     expect(elicited).toEqual([]);
   });
 

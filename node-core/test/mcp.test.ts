@@ -82,12 +82,14 @@ describe("MCP server (official SDK client)", () => {
   });
 });
 
+// Without a sandbox (--sandbox off): inside one, these commands would run without a question.
 describe("permissions over MCP with the real tools (official SDK client)", () => {
   it("elicitation: the client's answer decides whether a real Bash command runs", async () => {
     const root = makeWorkspace();
     const asked: ElicitRequestFormParams[] = [];
     let decision: ElicitResult = { action: "accept", content: { decision: "allow-once" } };
     const { client, transport } = await connect(root, {
+      args: ["--sandbox", "off"],
       answer: (params) => {
         asked.push(params);
         return decision;
@@ -115,14 +117,14 @@ describe("permissions over MCP with the real tools (official SDK client)", () =>
 
   it("without elicitation a command is denied with the --allow rule to add; --allow then lets it run", async () => {
     const root = makeWorkspace();
-    const first = await connect(root);
+    const first = await connect(root, { args: ["--sandbox", "off"] });
     const denied = await first.client.callTool({ name: "Bash", arguments: { command: "touch made.txt" } });
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toContain("this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with --allow 'touch:*' (repeatable) or --permission-mode allow-all.");
     expect(existsSync(path.join(root, "made.txt"))).toBe(false);
     await first.client.close();
 
-    const second = await connect(root, { args: ["--allow", "touch:*"] });
+    const second = await connect(root, { args: ["--allow", "touch:*", "--sandbox", "off"] });
     expect((await second.client.callTool({ name: "Bash", arguments: { command: "touch made.txt" } })).isError).toBe(false);
     expect(existsSync(path.join(root, "made.txt"))).toBe(true);
     // The rule covers touch, nothing else.

@@ -223,13 +223,15 @@ describe("rules and modes (bundled core)", () => {
   });
 });
 
+// Without a sandbox (--sandbox off): inside one, these commands would run without a question
+// (src/shell/sandbox/sandbox.test.ts has the gate with the sandbox).
 describe("the real tools ask the host (bundled core, host protocol)", () => {
   const childrenOf = (core: CoreProcess) => processesWithEnv("WAVE_CORE_PID", String(core.child.pid));
   const call = (core: CoreProcess, name: string, args: object, callId: string) => core.request("tools/call", { name, arguments: args, callId });
   const askFor = (core: CoreProcess, callId: string) => core.waitFor((m) => isAsk(m) && m.params.callId === callId);
 
   it("Bash: allow-once runs the command, deny runs nothing, always-allow remembers the rule", async () => {
-    const { core, root } = await start();
+    const { core, root } = await start({ args: ["--sandbox", "off"] });
     const once = call(core, "Bash", { command: "touch once.txt", description: "make a file" }, "b1");
     const ask1 = await askFor(core, "b1");
     expect(ask1.params).toMatchObject({ tool: "Bash", kind: "command", command: "touch once.txt", description: "make a file", directory: root, suggestedRules: ["touch:*"] });
@@ -266,7 +268,7 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
   });
 
   it("Write outside the workspace: allow-once writes, deny writes nothing, always-allow covers the directory", async () => {
-    const { core } = await start();
+    const { core } = await start({ args: ["--sandbox", "off"] });
     const outside = tempDir("wave-outside-");
     const once = call(core, "Write", { file_path: path.join(outside, "a.txt"), content: "a\n" }, "w1");
     const ask1 = await askFor(core, "w1");
@@ -298,7 +300,7 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
   });
 
   it("run_shell_command asks with its directory resolved against the root, then runs there", async () => {
-    const { core, root } = await start();
+    const { core, root } = await start({ args: ["--sandbox", "off"] });
     mkdirSync(path.join(root, "pkg"));
     // `realpath .` alone only reads (the read-only list runs it without a question); `touch` writes.
     const pending = call(core, "run_shell_command", { command: "touch made && realpath .", directory: "pkg", description: "where" }, "s1");

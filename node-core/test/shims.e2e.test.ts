@@ -14,7 +14,7 @@ import {
   shellExecutable,
   type FixtureTree,
 } from "./support/shims.js";
-import { BUNDLE, bundleExists, CoreProcess, type Message } from "./support/coreProcess.js";
+import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
 import { tempDir, waitFor } from "./support/processes.js";
 
 let tmp: string;
@@ -33,15 +33,7 @@ beforeAll(() => {
   sysbin = makeLoggingSystemBin(path.join(tmp, "sysbin"));
 });
 
-afterEach(async () => {
-  for (const c of clients.splice(0)) {
-    if (c.child.exitCode === null && c.child.signalCode === null) {
-      c.child.stdin!.end();
-      await Promise.race([c.exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.child.exitCode === null) c.child.kill("SIGKILL");
-    }
-  }
-});
+afterEach(() => stopCores(clients));
 
 /** A core whose temporary files (the shims' among them) go to its own TMPDIR. */
 function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {
@@ -63,6 +55,9 @@ function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {
   clients.push(c);
   return c;
 }
+
+/** The logging wrappers append to logs in the test's scratch directory, outside the workspace. */
+const logsWritable = () => ({ allowWrite: [tmp] });
 
 let logs = 0;
 /** Runs `command` through the Bash tool; the command names its own log, so probes never land in it. */
@@ -97,7 +92,7 @@ describe("tool descriptions", () => {
 describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`the shims setting: initialize.settings turns them off, settings/update on and off again (${kind})`, async () => {
     const c = serve(kind, path.join(tmp, `tmp-setting-${kind}`));
-    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false } });
+    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false, sandbox: logsWritable() } });
     expect(init.error).toBeUndefined();
     const grep = `grep -rl ${tree.needle} . | sort`;
 
@@ -117,7 +112,7 @@ describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`without a setting the shims are on, warmed before the first command, and their files go at shutdown (${kind})`, async () => {
     const tmpdir = path.join(tmp, `tmp-life-${kind}`);
     const c = serve(kind, tmpdir);
-    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { sandbox: logsWritable() } });
     // No tool call yet: the start-up hook probed the binaries and wrote the prelude for this shell.
     const prelude = () => {
       for (const d of shimDirs(tmpdir)) {

@@ -12,6 +12,59 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
 
+export const SANDBOX_MODES = ["auto", "on", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+export const SANDBOX_NETWORKS = ["allow", "deny"] as const;
+export type SandboxNetwork = (typeof SANDBOX_NETWORKS)[number];
+
+/** `settings.sandbox` as read (shell/sandbox): every field the host gave that is valid, and what was not. */
+export interface SandboxSettings {
+  mode?: SandboxMode;
+  network?: SandboxNetwork;
+  /** More paths commands may write (absolute, `~/…`, or relative to the workspace root). */
+  allowWrite: string[];
+  /** More paths commands may not read (same forms). */
+  denyRead: string[];
+  /** Fields that were not valid, each with the value used instead. */
+  problems: string[];
+}
+
+const sandboxPathList = z.array(z.string().min(1).refine((s) => !s.includes("\0"), "paths cannot contain NUL"));
+
+/**
+ * Reads `settings.sandbox` field by field. A field that is not valid falls back to its safe
+ * value — mode `on`, network `deny` — and says so: a typo in a security setting must not open it
+ * up (so this setting never takes the "default on a refused value" path of the others).
+ */
+export function readSandboxSettings(raw: unknown): SandboxSettings {
+  const out: SandboxSettings = { allowWrite: [], denyRead: [], problems: [] };
+  if (raw === undefined || raw === null) return out;
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    out.problems.push(`settings.sandbox must be an object {mode, network, allowWrite, denyRead}; it was ignored and the safe values are used (mode "on", network "deny")`);
+    return { ...out, mode: "on", network: "deny" };
+  }
+  const value = raw as Record<string, unknown>;
+  const choice = <T extends string>(key: "mode" | "network", values: readonly T[], safe: T): T | undefined => {
+    if (value[key] === undefined) return undefined;
+    if ((values as readonly unknown[]).includes(value[key])) return value[key] as T;
+    out.problems.push(`settings.sandbox.${key} ${JSON.stringify(value[key])} is not one of ${values.join(", ")}; using "${safe}"`);
+    return safe;
+  };
+  const mode = choice("mode", SANDBOX_MODES, "on");
+  if (mode) out.mode = mode;
+  const network = choice("network", SANDBOX_NETWORKS, "deny");
+  if (network) out.network = network;
+  for (const key of ["allowWrite", "denyRead"] as const) {
+    if (value[key] === undefined) continue;
+    const r = sandboxPathList.safeParse(value[key]);
+    if (r.success) out[key] = r.data;
+    else out.problems.push(`settings.sandbox.${key} must be an array of non-empty paths; it was ignored`);
+  }
+  const unknown = Object.keys(value).filter((k) => !["mode", "network", "allowWrite", "denyRead"].includes(k));
+  if (unknown.length) out.problems.push(`settings.sandbox has unknown keys (${unknown.join(", ")}); they were ignored`);
+  return out;
+}
+
 export const SETTING_SCHEMAS = {
   /** `false` turns the bundled grep/find/rg shims off in shell-tool commands. */
   shims: z.boolean().default(true),
@@ -28,6 +81,8 @@ export const SETTING_SCHEMAS = {
     .optional(),
   /** Time limit of one Glob or Grep call, in milliseconds. */
   "fs.searchTimeoutMs": z.number().default(DEFAULT_SEARCH_TIMEOUT_MS),
+  /** The OS sandbox of shell commands: {mode, network, allowWrite, denyRead}, read field by field (readSandboxSettings). */
+  sandbox: z.unknown().transform(readSandboxSettings),
 } satisfies Record<string, z.ZodType>;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

@@ -8,6 +8,7 @@ export class Workspace {
   private readonly additional: string[] = [];
   /** The host's settings (base/settings.ts has every key, its schema and its default). */
   readonly settings = new Settings();
+  private readonly settingsListeners = new Set<() => void>();
 
   constructor(root: string, additionalDirectories: string[] = []) {
     this._root = canonicalDir(root);
@@ -40,6 +41,13 @@ export class Workspace {
 
   updateSettings(patch: Readonly<Record<string, unknown>>): void {
     this.settings.update(patch);
+    for (const listener of this.settingsListeners) listener();
+  }
+
+  /** Calls `listener` after every settings change; returns the function that stops it. */
+  onSettingsChanged(listener: () => void): () => void {
+    this.settingsListeners.add(listener);
+    return () => this.settingsListeners.delete(listener);
   }
 
   /** One setting, typed; its default when the host did not give it or gave a value the schema refuses. */

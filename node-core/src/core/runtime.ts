@@ -10,6 +10,8 @@ import type { CallOrigin } from "../base/origin.js";
 import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "../base/workspace.js";
 import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
+import { SandboxService } from "../shell/sandbox/service.js";
+import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import type { PermissionAsker } from "../permissions/types.js";
 
 const log = createLogger("core");
@@ -62,6 +64,8 @@ export class WaveCore {
   readonly sessions: SessionManager;
   readonly registry: ToolRegistry;
   readonly permissions: PermissionService;
+  /** The OS sandbox shell commands run in (how each command runs, the status hosts see). */
+  readonly sandbox: SandboxService;
   /** What this core owns beside its sessions (the shell engine, ...); disposed last at shutdown. */
   readonly services = new Services<void>(undefined, "The core");
   private readonly calls = new Map<string, InFlightCall>();
@@ -69,11 +73,21 @@ export class WaveCore {
   private readonly callPrefix = randomBytes(3).toString("hex");
   private shuttingDown: Promise<void> | undefined;
 
-  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy }) {
+  constructor(opts: { root: string; additionalDirectories?: string[]; tools: readonly ToolDefinition[]; permissions?: ParsedPolicy; sandbox?: SandboxCliOptions }) {
     this.workspace = new Workspace(opts.root, opts.additionalDirectories);
     this.sessions = new SessionManager(this.workspace, this.events, this.services);
     this.registry = new ToolRegistry(opts.tools);
-    this.permissions = new PermissionService({ workspace: this.workspace, sessions: this.sessions, events: this.events }, opts.permissions);
+    this.sandbox = new SandboxService({
+      workspace: this.workspace,
+      events: this.events,
+      cli: opts.sandbox,
+      permissionMode: () => this.permissions.effectiveMode(),
+    });
+    this.permissions = new PermissionService(
+      { workspace: this.workspace, sessions: this.sessions, events: this.events },
+      opts.permissions,
+    );
+    this.onShutdown(() => this.sandbox.dispose());
   }
 
   session(id: string | undefined): Session {
@@ -109,6 +123,10 @@ export class WaveCore {
    * `isError` results.
    */
   async callTool(req: CallRequest): Promise<ToolResult> {
+    // A call that arrives while the sandbox check of a starting core still runs waits for it
+    // before it is announced: from tool/started on, the call's own steps (its sandbox plan, the
+    // permission check) are as quick as without a sandbox, so an early Ctrl+B finds its handler.
+    await this.sandbox.whenChecked();
     const tool = this.registry.get(req.name);
     const input = this.registry.validate(tool, req.arguments);
     const session = this.session(req.sessionId);
@@ -148,6 +166,7 @@ export class WaveCore {
         session,
         workspace: this.workspace,
         events: this.events,
+        sandbox: this.sandbox,
         origin: req.origin,
         signal: controller.signal,
         log: createLogger(`tool:${tool.name}`),

@@ -7,6 +7,7 @@ import type { Session } from "../base/session.js";
 import type { Workspace } from "../base/workspace.js";
 import type { EventBus } from "../base/events.js";
 import type { PermissionOutcome, PermissionRequest } from "../permissions/types.js";
+import type { SandboxService } from "../shell/sandbox/service.js";
 
 export type TextContent = { type: "text"; text: string };
 export type ImageContent = { type: "image"; data: string; mimeType: string };
@@ -37,6 +38,8 @@ export interface ToolContext {
   readonly session: Session;
   readonly workspace: Workspace;
   readonly events: EventBus;
+  /** The core's OS sandbox: how shell commands of this call run. */
+  readonly sandbox: SandboxService;
   readonly origin: CallOrigin;
   /** Aborted when the caller cancels the call, the session is disposed or the core shuts down. */
   readonly signal: AbortSignal;

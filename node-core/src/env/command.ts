@@ -10,7 +10,9 @@ Runs the login-shell environment probe the way the core does when it starts, and
 found: the state (ok, degraded, failed), the shell it ran, how long it took, how many attempts,
 how the output was parsed, and the names of the variables the core adopts. Values are never
 printed. Then the bundled search helpers (ugrep, bfs, rg) for this platform: which are active,
-with their versions, and why any other is not (the system command runs instead).
+with their versions, and why any other is not (the system command runs instead). Last, whether
+shell commands run inside the OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) in a core
+started with the defaults (--sandbox auto), and if not, why not and what to install.
 
 Options:
   --json   print the status as JSON (the same object as the env/status host method)

@@ -2,7 +2,8 @@
 // — inside the workspace — files that tools run or obey later without asking (git's
 // configuration and hooks, direnv's .envrc, agent and IDE settings that start programs or grant
 // permissions). Writing one is asked even inside the allowed directories (README "Permissions").
-// The list is exported for the sandbox, which keeps the same files read-only.
+// The workspace list lives in base/sensitive.ts: the sandbox (shell/sandbox) keeps the same files
+// read-only.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
@@ -16,37 +17,8 @@ export const SENSITIVE_SYSTEM = /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boo
 const SECRET_HOME = /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.netrc|\.npmrc|\.pypirc|\.git-credentials)$/;
 const SECRET_SYSTEM = /^\/(etc\/(shadow|gshadow|sudoers)|root|proc\/[^/]+\/environ)(\/|$|[-.])/;
 
-export interface SensitiveEntry {
-  /** A path segment pattern, matched at any depth below an allowed directory. */
-  readonly name: RegExp;
-  /** A directory: everything below it counts. */
-  readonly directory: boolean;
-  /** What it does, for messages and the README. */
-  readonly what: string;
-}
-
-/**
- * Workspace files that run code or grant permissions later (README "Sensitive workspace files").
- * Names match without regard to case: on macOS and Windows `.GIT/config` is `.git/config`.
- */
-export const SENSITIVE_WORKSPACE: readonly SensitiveEntry[] = [
-  { name: /^\.git$/i, directory: true, what: "git's configuration, hooks and repository link (core.fsmonitor, hooks, gitdir: run programs on the next git command)" },
-  { name: /^\.gitmodules$/i, directory: false, what: "git submodule definitions (what git clones and checks out)" },
-  { name: /^\.envrc$/i, directory: false, what: "direnv runs it when a shell enters the directory" },
-  { name: /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.gitconfig)$/i, directory: false, what: "a shell or git start-up file (read when this directory is HOME or ZDOTDIR)" },
-  { name: /^(\.exrc|\.nvimrc|\.nvim\.lua)$/i, directory: false, what: "vim/neovim run it when they open files here (exrc)" },
-  { name: /^\.claude$/i, directory: true, what: "Claude Code settings: hooks run commands, permissions allow them" },
-  { name: /^\.mcp\.json$/i, directory: false, what: "MCP servers an agent starts (each is a command)" },
-  { name: /^(\.cursor|\.gemini|\.codex|\.continue|\.windsurf|\.roo|\.amazonq)$/i, directory: true, what: "an agent's settings: MCP servers, hooks and permissions" },
-  { name: /^\.vscode$/i, directory: true, what: "VS Code settings, tasks and launch configurations (run programs)" },
-  { name: /^\.idea$/i, directory: true, what: "JetBrains project settings, run configurations and file watchers (run programs)" },
-  { name: /^(\.fleet|\.zed)$/i, directory: true, what: "editor settings and tasks (run programs)" },
-  { name: /^\.devcontainer$/i, directory: true, what: "dev container definition (postCreateCommand and friends run programs)" },
-  { name: /^(\.husky|\.githooks)$/i, directory: true, what: "git hooks (run on commit, push, checkout)" },
-  { name: /^(\.pre-commit-config\.ya?ml|\.?lefthook(-local)?\.ya?ml|\.lintstagedrc.*|lint-staged\.config\..*)$/i, directory: false, what: "commands git hooks run" },
-  { name: /^(\.npmrc|\.yarnrc|\.yarnrc\.yml|\.pnpmfile\.cjs|\.pnpmfile\.mjs|bunfig\.toml)$/i, directory: false, what: "package manager settings and hooks (script-shell, node-options, yarnPath, preload run programs)" },
-  { name: /^(\.?mise\.toml|\.mise)$/i, directory: false, what: "mise tasks and hooks (run when a shell enters the directory)" },
-];
+export { SENSITIVE_WORKSPACE, type SensitiveEntry } from "../base/sensitive.js";
+import { SENSITIVE_WORKSPACE } from "../base/sensitive.js";
 
 /** Python runs `.pth` files and sitecustomize in site-packages at every start. */
 const PYTHON_STARTUP = /(^|\/)site-packages\/([^/]+\.pth|sitecustomize\.py|usercustomize\.py)$/i;

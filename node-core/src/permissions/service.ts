@@ -114,6 +114,19 @@ export class PermissionService {
     return this.host.mode ?? this.cli.mode ?? "ask";
   }
 
+  /**
+   * The mode in force right now, including a `settings.permissions.mode` that arrived since the
+   * last decision (settings are applied lazily, before each decision). The sandbox reads it:
+   * `deny-all` cuts sandboxed commands off the network.
+   */
+  effectiveMode(): PermissionMode {
+    const entry = this.deps.workspace.settings.entry("permissions");
+    if (entry !== this.appliedSettings && !entry.problem && entry.value !== undefined && "mode" in entry.value) {
+      return entry.value.mode ?? this.cli.mode ?? "ask";
+    }
+    return this.mode;
+  }
+
   private rules(): RuleSet {
     return { allow: [...this.cli.allow, ...this.host.allow], deny: [...this.cli.deny, ...this.host.deny] };
   }

@@ -20,7 +20,7 @@ export interface CwdOutcome {
  * Directories the host lists in the `additionalDirectories` setting (settings/update) count as
  * allowed too, resolved against the workspace root.
  */
-function settingDirectories(session: Session): string[] {
+export function settingDirectories(session: Session): string[] {
   return session.workspace.setting("additionalDirectories").map((d) => canonicalDir(d, session.workspace.root));
 }
 

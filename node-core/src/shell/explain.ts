@@ -14,6 +14,7 @@ export type FailureKind =
   | "exit-code"
   | "shell-not-found"
   | "spawn-failed"
+  | "sandbox-unavailable"
   | "directory-absolute"
   | "directory-outside"
   | "directory-missing"

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/processes.js";
@@ -18,9 +18,9 @@ ensureSupportFile(path.join(ZSH_RC_DIR, ".zshenv"), ZSH_RC);
 const rcZsh = path.join(processOutputDir(), ZSH_RC_DIR);
 
 let n = 0;
-function run(kind: ShellKind, command: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv; shims?: ShimInjection } = {}) {
+function run(kind: ShellKind, command: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv; shims?: ShimInjection; cwdFileName?: string } = {}) {
   const dir = tempDir();
-  const cwdFile = path.join(dir, `t${++n}.cwd`);
+  const cwdFile = path.join(dir, opts.cwdFileName ?? `t${++n}.cwd`);
   const inv = buildInvocation({
     shell: SHELLS[kind],
     command,
@@ -48,6 +48,18 @@ describe.each(["bash", "zsh"] as const)("%s invocation", (kind) => {
     const r = run(kind, `cd ${JSON.stringify(target)} && echo moved`);
     expect(r.out).toBe("moved\n");
     expect(r.cwd).toBe(target);
+  });
+
+  it("BASH-CWD-1 the cwd file's path is quoted into the trap: any characters work, nothing in it runs", () => {
+    const name = `odd "q" 'q' $(touch pwned) \`touch pwned2\` ;|&*?[ \\ \n line.cwd`;
+    const end = tempDir("wave-cwd-end-");
+    const r = run(kind, `cd ${JSON.stringify(end)}`, { cwdFileName: name });
+    expect(r.err).toBe("");
+    expect(r.cwd).toBe(end);
+    for (const dir of [end, path.dirname(r.inv.env.WAVE_CWD_FILE!)]) {
+      expect(existsSync(path.join(dir, "pwned"))).toBe(false);
+      expect(existsSync(path.join(dir, "pwned2"))).toBe(false);
+    }
   });
 
   it("BASH-CWD-1 tracking survives a failed command, exit N and set -e", () => {

@@ -4,7 +4,8 @@
 //
 // Nothing is added to the command text. Bash reads the file named by BASH_ENV before the `-c`
 // string runs, zsh reads `$ZDOTDIR/.zshenv`; ours set an EXIT trap that writes `pwd -P` to the
-// run's cwd file, source the shim definitions (shell/shims), and put BASH_ENV/ZDOTDIR back as the
+// run's cwd file — its path quoted into the trap's own text, so no variable the command can
+// assign, unset or shadow decides where that write goes — source the shim definitions (shell/shims), and put BASH_ENV/ZDOTDIR back as the
 // user had them. So `$LINENO`, syntax-error line numbers and `$?` are the user's own, the trap runs
 // after `exit N` and failures, and nested shells inherit neither the tracking nor the shims
 // (BASH-SHIM-2). The user's rc files are never read (BASH-SH-5): zsh's `~/.zshenv` and
@@ -56,7 +57,7 @@ __wave_cwd_file=\${${CWD_FILE_VAR}-}
 __wave_shims=\${${SHIMS_FILE_VAR}-}
 if [ -n "\${${USER_BASH_ENV_VAR}+x}" ]; then BASH_ENV=\$${USER_BASH_ENV_VAR}; else unset BASH_ENV; fi
 unset ${CWD_FILE_VAR} ${SHIMS_FILE_VAR} ${USER_BASH_ENV_VAR}
-if [ -n "$__wave_cwd_file" ]; then trap 'builtin pwd -P >| "$__wave_cwd_file" 2>/dev/null' EXIT; fi
+if [ -n "$__wave_cwd_file" ]; then builtin printf -v __wave_cwd_file '%q' "$__wave_cwd_file"; trap "builtin pwd -P >| $__wave_cwd_file 2>/dev/null" EXIT; fi
 if [ -n "\${BASH_ENV-}" ]; then
   case $BASH_ENV in *'$'*|*'\`'*) eval "__wave_f=\\"$BASH_ENV\\"" ;; *) __wave_f=$BASH_ENV ;; esac
   if [ -r "$__wave_f" ]; then
@@ -66,7 +67,7 @@ if [ -n "\${BASH_ENV-}" ]; then
   fi
 fi
 if [ -n "$__wave_shims" ] && [ -r "$__wave_shims" ]; then . "$__wave_shims"; fi
-{ case $__wave_x in *x*) set -x ;; esac; unset __wave_x __wave_f __wave_shims; } 2>/dev/null
+{ case $__wave_x in *x*) set -x ;; esac; unset __wave_x __wave_f __wave_shims __wave_cwd_file; } 2>/dev/null
 }
 `;
 
@@ -79,7 +80,8 @@ __wave_cwd_file=\${${CWD_FILE_VAR}-}
 __wave_shims=\${${SHIMS_FILE_VAR}-}
 if (( \${+${USER_ZDOTDIR_VAR}} )); then export ZDOTDIR=\$${USER_ZDOTDIR_VAR}; else unset ZDOTDIR; fi
 unset ${CWD_FILE_VAR} ${SHIMS_FILE_VAR} ${USER_ZDOTDIR_VAR}
-if [[ -n $__wave_cwd_file ]]; then trap 'builtin pwd -P >| "$__wave_cwd_file" 2>/dev/null' EXIT; fi
+if [[ -n $__wave_cwd_file ]]; then trap "builtin pwd -P >| \${(q)__wave_cwd_file} 2>/dev/null" EXIT; fi
+unset __wave_cwd_file
 if [[ -n $__wave_shims && -r $__wave_shims ]]; then . "$__wave_shims"; fi
 unset __wave_shims
 `;

@@ -42,7 +42,11 @@ const TERM_IGNORING_TREE = `trap '' TERM; bash -c 'trap "" TERM; bash -c "trap \
 describe("process-tree termination (POSIX, real processes)", () => {
   it("BASH-KILL-1 stops the shell and all its descendants, never just the shell", async () => {
     const t = startTree(`node -e 'const {spawn}=require("child_process"); spawn("sleep",["300"],{stdio:"ignore"}); spawn("sleep",["301"],{stdio:"ignore"}); setInterval(()=>{},1000)' & wait`);
-    const before = await waitFor(() => (tagged(t.marker).length >= 4 ? tagged(t.marker) : undefined));
+    // Four processes may be there before the last forked child has exec'd `sleep 301`: wait for what is checked.
+    const before = await waitFor(() => {
+      const procs = tagged(t.marker);
+      return procs.length >= 4 && procs.some((p) => p.command === "sleep 301") ? procs : undefined;
+    });
     expect(before!.map((p) => p.command).join("\n")).toMatch(/sleep 301/);
     const report = await killTree({ pid: t.pid, label: "test tree" });
     expect(report.forced).toBe(false);

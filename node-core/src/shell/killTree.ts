@@ -5,7 +5,7 @@
 import { createLogger, type Logger } from "../util/log.js";
 import { decodeConsoleOutput, parseChcp } from "./consoleText.js";
 import { hostPlatform, type Platform } from "../util/platform.js";
-import { processTableFor, type MarkerQuery, type ProcInfo, type ProcessTable } from "./processTable.js";
+import { isNamespaceInit, processTableFor, type MarkerQuery, type ProcInfo, type ProcessTable } from "./processTable.js";
 
 const KILL_GRACE_MS = 1000;
 const POLL_MS = 40;
@@ -23,6 +23,12 @@ export interface TreeRoot {
   label: string;
   /** Last resort when signalling the tree fails: kill the direct child through its handle. */
   killDirectChild?: (signal: NodeJS.Signals) => void;
+  /**
+   * The root is a sandbox (bwrap) around the shell: SIGTERM goes to the command's processes only,
+   * so the wrapper exits when the shell does and reports how it ended; SIGKILL takes the wrapper
+   * and the namespace's first process too, which ends every process in the namespace at once.
+   */
+  sandboxed?: boolean;
 }
 
 export interface KillDeps {
@@ -137,6 +143,10 @@ async function killTreePosix(root: TreeRoot, deps: KillDeps): Promise<KillReport
   };
 
   const signalAll = (members: ProcInfo[], sig: NodeJS.Signals) => {
+    if (root.sandboxed && sig === "SIGTERM") {
+      for (const p of members) if (p.pid !== root.pid && !isNamespaceInit(p.pid) && signal(p.pid, sig)) signalled++;
+      return;
+    }
     const groupAlive = root.pid !== undefined && members.some((p) => p.pgid === root.pid);
     if (groupAlive) signal(-root.pid!, sig);
     for (const p of members) {

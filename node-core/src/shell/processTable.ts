@@ -114,6 +114,55 @@ export function procHasMarker(pid: number, query: MarkerQuery): boolean {
   }
 }
 
+/**
+ * Whether the process is the first process of a PID namespace below ours (`NSpid: <ours> … 1`):
+ * a sandbox's reaper, which lives exactly as long as the processes it holds.
+ */
+export function isNamespaceInit(pid: number): boolean {
+  try {
+    const line = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1];
+    const ids = line?.trim().split(/\s+/) ?? [];
+    return ids.length > 1 && ids[ids.length - 1] === "1";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every live descendant of `pid` (not `pid` itself), found through `/proc/<pid>/task/<tid>/children`
+ * of each thread; undefined when the kernel does not offer those files.
+ */
+export function procDescendants(pid: number): number[] | undefined {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${p}/task/${tid}/children`, "latin1");
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT" && existsSync(`/proc/${p}/task/${tid}`)) return undefined;
+        continue;
+      }
+      for (const c of text.split(" ")) {
+        const child = Number(c);
+        if (c && Number.isInteger(child) && !out.includes(child)) {
+          out.push(child);
+          queue.push(child);
+        }
+      }
+    }
+  }
+  return out.filter((p) => readProcEntry(p) !== undefined);
+}
+
 export function procCommandLine(pid: number): string {
   try {
     const raw = readFileSync(`/proc/${pid}/cmdline`);

@@ -5,7 +5,8 @@
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
 import { createLogger } from "../util/log.js";
@@ -15,15 +16,18 @@ import type { ShellEngine } from "./engine.js";
 import { processOutputDir } from "./outputDir.js";
 import { envValue, hostPlatform, type Platform } from "../util/platform.js";
 import {
+  isNamespaceInit,
   lastAllocatedPid,
   linuxProcessTable,
   listProcPids,
+  procDescendants,
   procHasMarker,
   procCommandLine,
   processTableFor,
   readProcEntry,
 } from "./processTable.js";
 import { resolveShellCached } from "./resolve.js";
+import type { SandboxPlan } from "./sandbox/service.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
 import { ensureWatchdog, unwatchGroup, watchGroup } from "./watchdog.js";
 import { fromGitBashPath, gitInstallRoot } from "./winpath.js";
@@ -57,6 +61,8 @@ export interface RunSpec {
    */
   signal?: AbortSignal;
   platform?: Platform;
+  /** A sandboxed plan wraps the shell in the OS sandbox (shell/sandbox); otherwise it runs as is. */
+  sandbox?: SandboxPlan;
 }
 
 export interface ExitStatus {
@@ -86,6 +92,12 @@ export class ShellRun {
   private endedAt: number | undefined;
   private status: ExitStatus | undefined;
   private stopInFlight: Promise<KillReport> | undefined;
+  /** The core began stopping the tree (a signal it sees the shell die of is then its own). */
+  private stopRequested = false;
+  private readonly shellLine: string;
+  /** The file bwrap's --info-fd wrote the sandbox's reaper (pid 1 of its namespace) to; read when needed. */
+  private sandboxInfoFile: string | undefined;
+  private namespaceInitPid: number | undefined;
   readonly exited: Promise<ExitStatus>;
 
   constructor(
@@ -95,10 +107,15 @@ export class ShellRun {
     readonly cwdFile: string | undefined,
     private readonly env: Record<string, string>,
     private readonly platform: Platform,
+    /** The shell's own command line (inside the sandbox's wrapper, when there is one). */
+    shellLine?: string,
+    /** It runs inside an OS sandbox. */
+    readonly sandboxed = false,
   ) {
+    this.shellLine = shellLine ?? child.spawnargs.join(" ");
     this.exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
-        this.finish({ exitCode: code, signal });
+        this.finish(this.unwrapped({ exitCode: code, signal }));
         resolve(this.status!);
       });
       child.once("error", (err) => {
@@ -110,6 +127,45 @@ export class ShellRun {
           log.debug("child process error", { runId: spec.runId, error: err });
         }
       });
+    });
+  }
+
+  /**
+   * bwrap reports a shell killed by signal N as exit status 128+N. When the core itself stopped
+   * the tree with that signal, that is what happened: report the signal, as without a sandbox.
+   */
+  private unwrapped(status: ExitStatus): ExitStatus {
+    if (!this.sandboxed || !this.stopRequested || status.signal !== null || status.exitCode === null) return status;
+    const name = status.exitCode === 128 + osConstants.signals.SIGTERM ? "SIGTERM" : status.exitCode === 128 + osConstants.signals.SIGKILL ? "SIGKILL" : undefined;
+    return name ? { exitCode: null, signal: name } : status;
+  }
+
+  /** Where bwrap's `--info-fd` report goes: `{"child-pid": <the sandbox's first process>, …}`. */
+  setSandboxInfoFile(file: string): void {
+    this.sandboxInfoFile = file;
+  }
+
+  /** The sandbox's reaper, from bwrap's report (read once, when a survivor scan needs it). */
+  private namespaceInit(): number | undefined {
+    if (this.namespaceInitPid === undefined && this.sandboxInfoFile) {
+      try {
+        const pid = (JSON.parse(readFileSync(this.sandboxInfoFile, "utf8")) as { "child-pid"?: unknown })["child-pid"];
+        if (typeof pid === "number" && Number.isInteger(pid)) this.namespaceInitPid = pid;
+      } catch (err) {
+        log.debug("no sandbox report", { runId: this.runId, error: err });
+      }
+    }
+    return this.namespaceInitPid;
+  }
+
+  /** Removes bwrap's report once the run is over (off the result's path). */
+  private dropSandboxInfo(): void {
+    const file = this.sandboxInfoFile;
+    if (!file) return;
+    this.namespaceInit();
+    this.sandboxInfoFile = undefined;
+    rm(file, { force: true }, (err) => {
+      if (err) log.debug("could not remove the sandbox report", { file, error: err });
     });
   }
 
@@ -157,6 +213,7 @@ export class ShellRun {
    */
   stop(): Promise<KillReport> {
     if (this.stopInFlight) return this.stopInFlight;
+    this.stopRequested = true;
     const stopping = killTree(
       {
         pid: this.pid,
@@ -165,12 +222,14 @@ export class ShellRun {
         killDirectChild: (sig) => {
           if (this.running) this.child.kill(sig);
         },
+        sandboxed: this.sandboxed,
       },
       { platform: this.platform },
     ).then(async (report) => {
       // The shell is gone once the tree is; make sure its exit was seen before answering.
       if (this.running && this.pid !== undefined) await Promise.race([this.exited, delay(2000)]);
       if (this.pid !== undefined) unwatchGroup(this.pid);
+      if (!this.running) this.dropSandboxInfo();
       return report;
     });
     this.stopInFlight = stopping;
@@ -191,8 +250,17 @@ export class ShellRun {
     if (pid === undefined || this.platform.name === "win32") return [];
     const table = processTableFor(this.platform);
     if (!table) return [];
-    let pids: number[];
-    if (table === linuxProcessTable && !groupExists(pid) && this.durationMs < RECENT_PID_SCAN_MAX_MS) {
+    let pids: number[] | undefined;
+    let init: number | undefined;
+    if (this.sandboxed && table === linuxProcessTable) {
+      // Every process of a sandboxed command lives in its namespace, below its reaper, which
+      // stays in the group of the pid the core started while anything is left in there.
+      if (!groupExists(pid)) pids = [];
+      else if ((init = this.namespaceInit()) !== undefined) pids = readProcEntry(init) === undefined ? [] : procDescendants(init);
+    }
+    if (pids) {
+      // found through the namespace
+    } else if (table === linuxProcessTable && !groupExists(pid) && this.durationMs < RECENT_PID_SCAN_MAX_MS) {
       // Fast path: the group is empty, and any escaped descendant was born after the shell and
       // carries the marker, so only pids handed out since need a look.
       const last = lastAllocatedPid();
@@ -207,18 +275,21 @@ export class ShellRun {
     } else {
       pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
     }
+    // A sandbox's namespace init (bwrap's reaper) lives exactly as long as the processes it holds: part of the tree, never a survivor.
+    if (this.sandboxed) pids = pids.filter((p) => p !== init && !isNamespaceInit(p));
     if (pids.length === 0) unwatchGroup(pid);
     const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
     if (table === linuxProcessTable) {
       // A child the shell forked just before exiting may not have exec'd its program yet: it
       // still shows the shell's own command line. Give it a moment to become what it runs (a
       // subshell that never execs keeps that line, which is then the truth).
-      const shellLine = this.child.spawnargs.join(" ");
+      const shellLine = this.shellLine;
       for (let i = 0; i < 5 && survivors.some((s) => s.command === shellLine); i++) {
         await delay(10);
         for (const s of survivors) if (s.command === shellLine) s.command = procCommandLine(s.pid);
       }
     }
+    this.dropSandboxInfo();
     // A process that ended while we looked is no survivor.
     return table === linuxProcessTable ? survivors.filter((s) => readProcEntry(s.pid) !== undefined) : survivors;
   }
@@ -256,6 +327,7 @@ export class ShellRun {
   }
 }
 
+
 function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let p = from; p <= to; p++) out.push(p);
@@ -273,10 +345,36 @@ function groupExists(pgid: number): boolean {
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
 
+/**
+ * The cwd file of a sandboxed command exists (empty) before the shell starts: the sandbox makes
+ * exactly this file writable, and an empty file reads as "unknown" when the shell never writes it.
+ */
+function createCwdFile(file: string): void {
+  try {
+    // A new file, never what is there already (a link planted by an earlier, unsandboxed command goes).
+    const create = () => closeSync(openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NO_FOLLOW, 0o600));
+    try {
+      create();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      rmSync(file, { force: true });
+      create();
+    }
+  } catch (err) {
+    throw new SpawnFailed(
+      `Could not create the cwd file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
+      err,
+    );
+  }
+}
+
+/** Never through a symlink: a sandbox binds these files writable, and a link would take it elsewhere. */
+const NO_FOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+
 /** Opens (creates, or appends to) an output file, private to the user. */
 function openOutput(file: string): number {
   try {
-    return openSync(file, "a", 0o600);
+    return openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | NO_FOLLOW, 0o600);
   } catch (err) {
     throw new SpawnFailed(
       `Could not create the output file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
@@ -308,6 +406,8 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     corePid: process.pid,
   });
 
+  // A sandbox binds exactly this file writable: it must exist, and be ours, before bwrap starts.
+  if (cwdFile && spec.sandbox?.wrap) createCwdFile(cwdFile);
   const fd = openOutput(spec.outputPath);
   let errFd: number;
   try {
@@ -321,29 +421,63 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     if (errFd !== fd) closeSync(errFd);
   };
   ensureWatchdog(platform);
+  const runFiles = [spec.outputPath, ...(spec.stderrPath !== undefined ? [spec.stderrPath] : []), ...(cwdFile ? [cwdFile] : [])];
+  let launch: { file: string; args: string[]; env: Record<string, string>; infoFd?: number } = inv;
+  if (spec.sandbox?.wrap) {
+    try {
+      launch = spec.sandbox.wrap({ file: inv.file, args: inv.args, env: inv.env, cwd: spec.cwd, runFiles });
+    } catch (err) {
+      closeOutputs();
+      throw new SpawnFailed(`Could not prepare the sandbox for the command: ${(err as Error).message}.`, err);
+    }
+  }
+  const infoFd = "infoFd" in launch ? launch.infoFd : undefined;
+  const stdio: Array<"ignore" | number> = ["ignore", fd, errFd];
+  // A file, not a pipe: read only when a survivor scan needs it, no stream to service per command.
+  const infoFile = infoFd !== undefined ? path.join(processOutputDir(), `${spec.runId}.sandbox.json`) : undefined;
+  if (infoFd !== undefined && infoFile) {
+    while (stdio.length < infoFd) stdio.push("ignore");
+    try {
+      stdio[infoFd] = openSync(infoFile, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | NO_FOLLOW, 0o600);
+    } catch (err) {
+      closeOutputs();
+      throw new SpawnFailed(`Could not create ${infoFile} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`, err);
+    }
+  }
+  const closeInfo = () => {
+    if (infoFd !== undefined && typeof stdio[infoFd] === "number") closeSync(stdio[infoFd] as number);
+  };
   let child: ChildProcess;
   try {
-    child = spawn(inv.file, inv.args, {
+    child = spawn(launch.file, launch.args, {
       cwd: spec.cwd,
-      env: inv.env,
+      env: launch.env,
       // stdin is /dev/null: reads get EOF at once (BASH-FG-2). Files, never pipes, for the output.
-      stdio: ["ignore", fd, errFd],
+      stdio,
       detached: true,
       windowsHide: true,
     });
   } catch (err) {
     closeOutputs();
-    throw new SpawnFailed(`Could not start ${shell.path}: ${(err as Error).message}.`, err);
+    closeInfo();
+    throw new SpawnFailed(`Could not start ${launch.file}: ${(err as Error).message}.`, err);
   }
   // The child has its own copies now; ours would only keep the files open.
   closeOutputs();
-  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform);
+  closeInfo();
+  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), launch !== inv);
+  if (infoFile) run.setSandboxInfoFile(infoFile);
   if (child.pid === undefined) {
     const status = await run.exited;
     const code = (status.error as NodeJS.ErrnoException | undefined)?.code;
+    const what = launch === inv ? shell.path : `the sandbox (${launch.file})`;
     throw new SpawnFailed(
-      `Could not start ${shell.path} (${code ?? status.error?.message ?? "unknown error"}). ${
-        code === "ENOENT" ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh." : "Check that the shell is executable."
+      `Could not start ${what} (${code ?? status.error?.message ?? "unknown error"}). ${
+        launch !== inv
+          ? "Check that bubblewrap is installed and works (wave-core env), or set sandbox mode to off."
+          : code === "ENOENT"
+            ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh."
+            : "Check that the shell is executable."
       }`,
       status.error,
     );

@@ -13,6 +13,7 @@ import { hostPlatform } from "../util/platform.js";
 import { processTableFor } from "../shell/processTable.js";
 import { SHELL_ENGINE, type ShellEngine } from "../shell/engine.js";
 import { startShellRun, type ShellRun, type Survivor } from "../shell/runner.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
 import type { ShellKind } from "../shell/types.js";
 
 const log = createLogger("tasks");
@@ -117,6 +118,8 @@ export class TaskManager implements SessionService {
     signal?: AbortSignal;
     separateStderr?: boolean;
     shellKind?: ShellKind;
+    /** How the command runs with respect to the OS sandbox (the call's plan). */
+    sandbox?: SandboxPlan;
   }): Promise<ShellRun> {
     if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
     const seq = ++this.seq;
@@ -133,6 +136,7 @@ export class TaskManager implements SessionService {
       shimsEnabled: opts.shimsEnabled,
       engine: this.engine,
       signal: opts.signal,
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     });
     this.liveRuns.add(run);
     if (this.disposed) void run.stop();

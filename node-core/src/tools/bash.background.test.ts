@@ -2,9 +2,10 @@
 // checked through the WAVE_RUN_ID marker in /proc, not just the direct child.
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { closeCores, markedProcesses, ourProcesses, testCore, type TestCore } from "../../test/support/core.js";
+import { closeCores, markedProcesses, NO_SANDBOX, ourProcesses, testCore, type TestCore } from "../../test/support/core.js";
 import { isAlive, waitFor } from "../../test/support/processes.js";
 import { PROCESS_TOKEN } from "../shell/outputDir.js";
+import { readProcEntry } from "../shell/processTable.js";
 import { TASKS, type TaskInfo } from "../tasks/manager.js";
 
 afterEach(closeCores);
@@ -196,10 +197,18 @@ describe("stopping process trees", () => {
   });
 
   it("BASH-KILL-2 the shell leads its own process group", async () => {
-    const t = testCore();
+    // As the shell sees it, without a sandbox (whose PID namespace hides the group's leader, bwrap).
+    const t = testCore({ sandbox: NO_SANDBOX });
     const r = await t.bash({ command: "ps -o pid=,pgid= -p $$" });
     const [pid, pgid] = r.s.output.trim().split(/\s+/);
     expect(pid).toBe(pgid);
+    // In the sandbox the group is the one the core started (bwrap), the shell in it, the core outside it.
+    const s = testCore();
+    const bg = await s.bash({ command: "sleep 300", run_in_background: true });
+    const task = s.core.sessions.main.service(TASKS).get(bg.s.backgroundTaskId!)!;
+    const shell = await waitFor(() => markedProcesses(PROCESS_TOKEN).find((p) => p.command === "sleep 300"));
+    expect(readProcEntry(shell!.pid)!.pgid).toBe(task.pid);
+    expect(readProcEntry(process.pid)!.pgid).not.toBe(task.pid);
   });
 
   it("BASH-KILL-4 background tasks stopped at session end use the same tree kill", async () => {

@@ -80,6 +80,8 @@ async function ran(t: TestCore, command: string): Promise<Ran> {
 /** A core over the fixture tree; `shims: false` makes it the baseline. */
 function core(shims = true): TestCore {
   const t = testCore({ root: treeDir });
+  // The logging wrappers append to logs in the test's scratch directory, outside the workspace.
+  t.core.workspace.updateSettings({ sandbox: { allowWrite: [tmp] } });
   if (!shims) t.core.workspace.updateSettings({ shims: false });
   return t;
 }

@@ -2,8 +2,8 @@
 // Real bash and zsh processes throughout.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { closeCores, ourProcesses, SHELLS, testCore, useShell } from "../../test/support/core.js";
 import { tempDir, waitFor } from "../../test/support/processes.js";
 import { InvalidToolArguments, renderInputSchema } from "../core/registry.js";
 import { processOutputDir } from "../shell/outputDir.js";
@@ -19,20 +19,9 @@ afterEach(async () => {
   logs.length = 0;
 });
 
-const SHELLS = [
-  ["bash", "/usr/bin/bash"],
-  ["zsh", "/usr/bin/zsh"],
-] as const;
 
 describe.each(SHELLS)("Bash tool with %s", (kind, shellPath) => {
-  const saved = process.env.WAVE_SHELL;
-  beforeAll(() => {
-    process.env.WAVE_SHELL = shellPath;
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.WAVE_SHELL;
-    else process.env.WAVE_SHELL = saved;
-  });
+  useShell(shellPath);
 
   it(`BASH-FG-1 returns stdout and stderr interleaved as produced, and the exit code (${kind})`, async () => {
     const t = testCore();

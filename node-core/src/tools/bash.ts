@@ -10,6 +10,8 @@ import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outco
 import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "./sandbox.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
 /** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
@@ -52,6 +54,8 @@ Permission:
 - The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.
 - Plain commands are approved most easily: reading commands (ls, cat, grep, rg, find, git status/log/diff/show) with literal arguments often need no approval, while code built at run time (eval, \`bash -c "$x"\`, arithmetic on variables read at run time), redirections to /dev/tcp, and writes to .git/, .vscode/, .claude/ and similar folders always need it.
 
+${SANDBOX_TEXT}
+
 ${SEARCH_COMMANDS_TEXT}`;
 
 const inputSchema = z.strictObject({
@@ -72,6 +76,7 @@ const inputSchema = z.strictObject({
     .boolean()
     .optional()
     .describe("Run the command as a background task and return at once with its task ID and output file. No timeout applies."),
+  dangerouslyDisableSandbox: DISABLE_SANDBOX_PARAMETER,
 });
 
 /** Exact texts of BASH-TO-6, BASH-BG-1 and BASH-BG-5. */
@@ -104,6 +109,8 @@ export interface BashStructured {
   cwdReset: boolean;
   survivors: Survivor[];
   durationMs: number;
+  /** The command ran inside the OS sandbox. */
+  sandboxed: boolean;
   [key: string]: unknown;
 }
 
@@ -126,6 +133,7 @@ function structured(ctx: ToolContext, fields: Partial<BashStructured>): BashStru
     cwdReset: false,
     survivors: [],
     durationMs: 0,
+    sandboxed: false,
     ...fields,
   };
 }
@@ -159,124 +167,138 @@ export const bashTool = defineTool({
   description: BASH_DESCRIPTION,
   inputSchema,
   annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },
-  // Checked by the runtime before anything starts: a denied command never spawns a process.
-  permission: (input) => ({ tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}) }),
+  // Checked by the runtime before anything starts: a denied command never spawns a process. The
+  // sandbox plan made here is the one the command runs under.
+  async permission(input, ctx) {
+    const plan = await planFor(input, ctx);
+    if (plan.refusal) return undefined;
+    return { tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
+  },
   async run(input, ctx) {
-    const manager = ctx.session.service(TASKS);
-    const notes: string[] = [];
-    let cwdReset = false;
-
-    // A directory deleted since the last command: start in the original one (BASH-CWD-2).
-    const start = ctx.session.effectiveCwd();
-    let cwd = start.cwd;
-    if (start.resetFrom) {
-      cwdReset = true;
-      notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
-    }
-    if (!isDirectory(cwd)) {
-      const root = ctx.workspace.root;
-      if (!isDirectory(root)) {
-        return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
-      }
-      ctx.session.setCwd(root, true);
-      cwd = root;
-      cwdReset = true;
-      notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
-    }
-
-    const shims = ctx.workspace.setting("shims");
-    const background = input.run_in_background === true;
-    const taskId = background ? newTaskId() : undefined;
-    // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
-    // promise a task id now; the call answers with it the moment the command runs.
-    let earlyBackgroundId: string | undefined;
-    if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
-    let run: ShellRun;
-    try {
-      run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal });
-    } catch (err) {
-      ctx.setMoveToBackgroundHandler(undefined);
-      if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
-      throw err;
-    }
-
-    if (background) {
-      const task = manager.adopt(run, { origin: "background", description: input.description, taskId });
-      return result(
-        joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]),
-        structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }),
-      );
-    }
-
-    const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
-    const outcome = await awaitEnding<{ kind: "user"; task: TaskInfo }>(run, {
-      timeoutMs,
-      signal: ctx.signal,
-      // Ctrl+B: the running command becomes a background task and the call answers at once.
-      more: (settle, settled) => {
-        const moveToBackground = (taskId?: string) => {
-          if (settled() || !run.running) return undefined;
-          try {
-            const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
-            settle({ kind: "user", task });
-            return task.taskId;
-          } catch {
-            return undefined;
-          }
-        };
-        ctx.setMoveToBackgroundHandler(() => moveToBackground());
-        if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
-        return () => ctx.setMoveToBackgroundHandler(undefined);
-      },
-    });
-
-    switch (outcome.kind) {
-      case "user":
-        return result(
-          joinParts("", [userBackgroundText(outcome.task.taskId, outcome.task.outputPath), ...notes]),
-          structured(ctx, {
-            outputPath: outcome.task.outputPath,
-            backgroundTaskId: outcome.task.taskId,
-            backgroundedByUser: true,
-            cwdReset,
-            durationMs: run.durationMs,
-          }),
-        );
-      case "timeout":
-        if (!startsWithSleep(input.command)) {
-          try {
-            const task = manager.adopt(run, { origin: "timeout", description: input.description });
-            return result(
-              joinParts("", [autoBackgroundText(timeoutMs, task.taskId, task.outputPath), ...notes]),
-              structured(ctx, {
-                outputPath: task.outputPath,
-                backgroundTaskId: task.taskId,
-                assistantAutoBackgrounded: true,
-                timedOut: true,
-                cwdReset,
-                durationMs: run.durationMs,
-              }),
-            );
-          } catch {
-            // The session ended at the same moment: stop the command like a sleep.
-          }
-        }
-        return finishStopped(ctx, manager, run, notes, cwdReset, {
-          note: `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was stopped (commands that start with sleep are not moved to the background).`,
-          success: true,
-          timedOut: true,
-        });
-      case "abort":
-        return finishStopped(ctx, manager, run, notes, cwdReset, {
-          note: `Command was aborted before it finished (${outcome.reason}); the output above is what it printed until then.`,
-          success: false,
-          interrupted: true,
-        });
-      case "exit":
-        return finishExited(ctx, manager, run, notes, cwdReset);
-    }
+    const plan = await planFor(input, ctx);
+    if (plan.refusal) return withSandboxOutcome(failure(ctx, plan.refusal, { sandboxRefused: true }), plan, false);
+    let started = false;
+    const result = await runCommand(input, ctx, plan, () => (started = true));
+    return withSandboxOutcome(result, plan, started);
   },
 });
+
+async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, plan: SandboxPlan, onStarted: () => void): Promise<ToolResult> {
+  const manager = ctx.session.service(TASKS);
+  const notes: string[] = [];
+  let cwdReset = false;
+
+  // A directory deleted since the last command: start in the original one (BASH-CWD-2).
+  const start = ctx.session.effectiveCwd();
+  let cwd = start.cwd;
+  if (start.resetFrom) {
+    cwdReset = true;
+    notes.push(`${cwdResetNotice(cwd)} (${start.resetFrom} no longer exists)`);
+  }
+  if (!isDirectory(cwd)) {
+    const root = ctx.workspace.root;
+    if (!isDirectory(root)) {
+      return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
+    }
+    ctx.session.setCwd(root, true);
+    cwd = root;
+    cwdReset = true;
+    notes.push(`${cwdResetNotice(root)} (the session's original directory no longer exists)`);
+  }
+
+  const shims = ctx.workspace.setting("shims");
+  const background = input.run_in_background === true;
+  const taskId = background ? newTaskId() : undefined;
+  // Ctrl+B may come before the shell exists (it waits for the login environment up to 8.4 s):
+  // promise a task id now; the call answers with it the moment the command runs.
+  let earlyBackgroundId: string | undefined;
+  if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
+  let run: ShellRun;
+  try {
+    run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal, sandbox: plan });
+    onStarted();
+  } catch (err) {
+    ctx.setMoveToBackgroundHandler(undefined);
+    if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
+    throw err;
+  }
+
+  if (background) {
+    const task = manager.adopt(run, { origin: "background", description: input.description, taskId });
+    return result(
+      joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]),
+      structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }),
+    );
+  }
+
+  const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
+  const outcome = await awaitEnding<{ kind: "user"; task: TaskInfo }>(run, {
+    timeoutMs,
+    signal: ctx.signal,
+    // Ctrl+B: the running command becomes a background task and the call answers at once.
+    more: (settle, settled) => {
+      const moveToBackground = (taskId?: string) => {
+        if (settled() || !run.running) return undefined;
+        try {
+          const task = manager.adopt(run, { origin: "user", description: input.description, taskId });
+          settle({ kind: "user", task });
+          return task.taskId;
+        } catch {
+          return undefined;
+        }
+      };
+      ctx.setMoveToBackgroundHandler(() => moveToBackground());
+      if (earlyBackgroundId) moveToBackground(earlyBackgroundId);
+      return () => ctx.setMoveToBackgroundHandler(undefined);
+    },
+  });
+
+  switch (outcome.kind) {
+    case "user":
+      return result(
+        joinParts("", [userBackgroundText(outcome.task.taskId, outcome.task.outputPath), ...notes]),
+        structured(ctx, {
+          outputPath: outcome.task.outputPath,
+          backgroundTaskId: outcome.task.taskId,
+          backgroundedByUser: true,
+          cwdReset,
+          durationMs: run.durationMs,
+        }),
+      );
+    case "timeout":
+      if (!startsWithSleep(input.command)) {
+        try {
+          const task = manager.adopt(run, { origin: "timeout", description: input.description });
+          return result(
+            joinParts("", [autoBackgroundText(timeoutMs, task.taskId, task.outputPath), ...notes]),
+            structured(ctx, {
+              outputPath: task.outputPath,
+              backgroundTaskId: task.taskId,
+              assistantAutoBackgrounded: true,
+              timedOut: true,
+              cwdReset,
+              durationMs: run.durationMs,
+            }),
+          );
+        } catch {
+          // The session ended at the same moment: stop the command like a sleep.
+        }
+      }
+      return finishStopped(ctx, manager, run, notes, cwdReset, {
+        note: `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was stopped (commands that start with sleep are not moved to the background).`,
+        success: true,
+        timedOut: true,
+      });
+    case "abort":
+      return finishStopped(ctx, manager, run, notes, cwdReset, {
+        note: `Command was aborted before it finished (${outcome.reason}); the output above is what it printed until then.`,
+        success: false,
+        interrupted: true,
+      });
+    case "exit":
+      return finishExited(ctx, manager, run, notes, cwdReset);
+  }
+}
 
 /** The shell exited on its own: output, exit status, survivors, cwd. */
 async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
+import { closeCores, NO_SANDBOX, ourProcesses, testCore } from "../../test/support/core.js";
 import { tempDir } from "../../test/support/processes.js";
 import { resultText } from "../core/tool.js";
 import { parsePolicy } from "../permissions/service.js";
@@ -29,7 +29,8 @@ describe("Bash behind the permission layer", () => {
   });
 
   it("in ask mode without a way to ask, the call is denied with the --allow rule to add; the rule then lets it run", async () => {
-    const t = testCore({ permissions: await policy("ask") });
+    // No sandbox: inside one, `touch` in the workspace runs without a question.
+    const t = testCore({ permissions: await policy("ask"), sandbox: NO_SANDBOX });
     const marker = path.join(t.root, "made.txt");
     const denied = await t.call("Bash", { command: `touch ${marker}` }, { origin: "cli" });
     expect(denied.isError).toBe(true);
@@ -37,7 +38,7 @@ describe("Bash behind the permission layer", () => {
     expect(existsSync(marker)).toBe(false);
     expect(t.core.sessions.main.peekService(TASKS)).toBeUndefined();
 
-    const allowed = testCore({ root: t.root, permissions: await policy("ask", { allow: ["touch:*"] }) });
+    const allowed = testCore({ root: t.root, permissions: await policy("ask", { allow: ["touch:*"] }), sandbox: NO_SANDBOX });
     const ran = await allowed.bash({ command: `touch ${marker}` }, { origin: "cli" });
     expect(ran.isError).toBe(false);
     expect(existsSync(marker)).toBe(true);

@@ -16,6 +16,8 @@ import { MAX_RESULT_CHARS } from "../shell/output.js";
 import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "./sandbox.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { TASKS } from "../tasks/manager.js";
 
@@ -34,11 +36,13 @@ export const RSC_DESCRIPTION = `Runs a shell command as \`bash -c <command>\` an
 - It runs in the project root, or in \`directory\`: a directory relative to the project root that already exists. Absolute paths and paths that lead outside the root (\`..\`, symlinks) are refused.
 - Every call starts a fresh, non-interactive bash: variables and \`cd\` do not carry over to the next call, and profile/rc files are not loaded. stdin is empty (/dev/null): pass flags such as --yes/-y and never start interactive programs (editors, pagers, REPLs, \`git rebase -i\`); use non-interactive forms (\`npm init -y\`).
 - All bash syntax works: pipes, \`&&\`, \`||\`, subshells, redirections. A command with a syntax error is refused before anything runs.
-- The command leads its own process group. \`&\` starts background processes (\`npm run dev &\`): use it for things that do not stop on their own. The result lists those still running after the shell exited (Background PIDs) and the Process Group PGID; stop them with \`kill <pid>\`, \`kill -- -<PGID>\` or \`kill -s SIGNAL -- -<PGID>\`. They are stopped when the session ends. Their further output goes to the files named in the result.
+- The command leads its own process group. \`&\` starts background processes (\`npm run dev &\`): use it for things that do not stop on their own. The result lists those still running after the shell exited (Background PIDs) and the Process Group PGID; stop them with \`kill <pid>\`, \`kill -- -<PGID>\` or \`kill -s SIGNAL -- -<PGID>\` (not from inside the sandbox: there a later command cannot see them). They are stopped when the session ends. Their further output goes to the files named in the result.
 - timeout is in milliseconds (default ${RSC_DEFAULT_TIMEOUT_MS}, ${RSC_DEFAULT_TIMEOUT_MS / 60_000} minutes). A command still running then is killed with everything it started, and the result says so; give long builds and test runs a larger timeout.
 - Stdout and Stderr come back whole up to about ${MAX_RESULT_CHARS} characters together; longer output keeps the beginning and the end and names the file holding all of it (read it with Read). Progress with the latest output is reported about once a second while it runs.
 - Error explains every failure: a command that was not found (exit code 127), not executable (126), a syntax error, a missing or refused directory, a signal, the timeout, the system running out of resources. Check Exit Code and Stderr before relying on the result.
-- The user may be asked to approve the command first; a command that is not approved does not run. Describe it well in \`description\`.`;
+- The user may be asked to approve the command first; a command that is not approved does not run. Describe it well in \`description\`.
+
+${SANDBOX_TEXT}`;
 
 const inputSchema = z.strictObject({
   command: osString("command").min(1, "command must be a non-empty string: the bash command to run").describe("The exact bash command to run, as `bash -c <command>`"),
@@ -54,6 +58,7 @@ const inputSchema = z.strictObject({
     .positive({ error: "timeout must be a positive number of milliseconds, or left out for the default" })
     .optional()
     .describe(`Timeout in milliseconds (default ${RSC_DEFAULT_TIMEOUT_MS}). Past it the command and every process it started are killed`),
+  dangerouslyDisableSandbox: DISABLE_SANDBOX_PARAMETER,
 });
 
 export type RunShellCommandInput = z.output<typeof inputSchema>;
@@ -172,6 +177,8 @@ export interface RunShellCommandStructured {
   stdoutPath: string | null;
   stderrPath: string | null;
   durationMs: number;
+  /** The command ran inside the OS sandbox. */
+  sandboxed: boolean;
   [key: string]: unknown;
 }
 
@@ -217,6 +224,7 @@ function result(fields: Partial<RunShellCommandStructured> & Pick<RunShellComman
     stdoutPath: null,
     stderrPath: null,
     durationMs: 0,
+    sandboxed: false,
     ...fields,
   };
   return { content: [{ type: "text", text: formatResult(s) }], structuredContent: s, isError: s.error !== null };
@@ -257,104 +265,117 @@ export const runShellCommandTool = defineTool({
   async permission(input, ctx) {
     const prep = await prepare(input, ctx);
     if (!prep.directory.ok || prep.syntaxError) return undefined;
-    return { tool: RSC_NAME, command: input.command, directory: prep.directory.abs, ...(input.description ? { description: input.description } : {}) };
+    const plan = await planFor(input, ctx);
+    if (plan.refusal) return undefined;
+    return { tool: RSC_NAME, command: input.command, directory: prep.directory.abs, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
   },
   async run(input, ctx) {
-    const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
-    const prep = await prepare(input, ctx);
-    const base = { command: input.command, directory: prep.directory.display, timeoutMs };
-    if (!prep.directory.ok) return result({ ...base, error: prep.directory.failure.message, errorKind: prep.directory.failure.kind });
-    if (prep.syntaxError) {
-      return result({
-        ...base,
-        error: `Syntax error: bash cannot parse the command, so nothing ran (${prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim()}). Fix the quoting or the structure of the command.`,
-        errorKind: "syntax-error",
-      });
-    }
-
-    const manager = ctx.session.service(TASKS);
-    let run: ShellRun;
-    try {
-      run = await manager.startRun({
-        command: input.command,
-        cwd: prep.directory.abs,
-        trackCwd: false,
-        shimsEnabled: ctx.workspace.setting("shims"),
-        separateStderr: true,
-        shellKind: "bash",
-        signal: ctx.signal,
-      });
-    } catch (err) {
-      if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell-not-found" });
-      if (err instanceof SpawnFailed) {
-        const code = ((err.cause as NodeJS.ErrnoException | undefined)?.code as string | undefined) ?? /\((E[A-Z]+)\)/.exec(err.message)?.[1];
-        return isResourceError(code)
-          ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out-of-resources" })
-          : result({ ...base, error: err.message, errorKind: "spawn-failed" });
-      }
-      throw err;
-    }
-    // Commands lead their own process group (detached spawn): its id is the shell's pid. Windows has none.
-    const pgid = run.shell.platform !== "win32" ? (run.pid ?? null) : null;
-
-    // Live output, at most once a second (RSC: 实时输出, 每秒更新一次).
-    const gate = new ProgressGate(RSC_PROGRESS_INTERVAL_MS, RSC_PROGRESS_HEARTBEAT_MS, () => performance.now(), "0:0");
-    const ticker = setInterval(() => {
-      const out = readTail(run.outputPath, PROGRESS_TAIL_BYTES, PROGRESS_TAIL_LINES);
-      const err = readTail(run.stderrPath!, PROGRESS_TAIL_BYTES, PROGRESS_TAIL_LINES);
-      if (!run.running || !gate.offer(`${out.size}:${err.size}`)) return;
-      // Whole seconds since the start: updates are at least a second apart, so this always grows.
-      ctx.progress({ message: progressMessage(out.text, err.text), progress: Math.floor((gate.sentAt - gate.startedAt) / 1000) });
-    }, RSC_PROGRESS_INTERVAL_MS);
-
-    const outcome = await awaitEnding(run, { timeoutMs, signal: ctx.signal });
-    clearInterval(ticker);
-
-    let survivors: Survivor[] = [];
-    if (outcome.kind === "exit") {
-      survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
-    } else {
-      // The timeout and a cancel both stop the whole tree: the group and every marked process.
-      await run.stop();
-    }
-    const status = run.exitStatus ?? (await run.exited);
-    manager.runFinished(run, survivors.length > 0);
-
-    const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));
-    const stdout = readOutputSummary(run.outputPath, budget.stdout);
-    const stderr = readOutputSummary(run.stderrPath, budget.stderr);
-    const failure = explainEnding({
-      exitCode: status.exitCode,
-      signal: status.signal,
-      timedOut: outcome.kind === "timeout",
-      timeoutMs,
-      ...(outcome.kind === "abort" ? { cancelled: outcome.reason } : {}),
-      stderrTail: readTail(run.stderrPath!, STDERR_EVIDENCE_BYTES, 200).text,
-    });
-    const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
-    if (!keep) removeFilesLater([run.outputPath, run.stderrPath]);
-    const signal = signalNumber(status.signal);
-    return result({
-      ...base,
-      stdout: stdout.text,
-      stderr: stderr.text,
-      error: failure?.message ?? null,
-      errorKind: failure?.kind ?? null,
-      exitCode: status.exitCode,
-      signal,
-      signalName: status.signal,
-      backgroundPids: survivors.map((s) => s.pid),
-      backgroundProcesses: survivors,
-      pgid,
-      timedOut: outcome.kind === "timeout",
-      interrupted: outcome.kind === "abort",
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-      stdoutBytes: stdout.totalBytes,
-      stderrBytes: stderr.totalBytes,
-      stdoutPath: keep ? run.outputPath : null,
-      stderrPath: keep ? (run.stderrPath ?? null) : null,
-      durationMs: run.durationMs,
-    });
+    let plan: SandboxPlan | undefined;
+    const outcome = await runCommand(input, ctx, (p) => (plan = p));
+    return plan ? withSandboxOutcome(outcome, plan, true) : outcome;
   },
 });
+
+/** `onStarted` hears the sandbox plan the command started under (nothing when it never started). */
+async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
+  const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
+  const prep = await prepare(input, ctx);
+  const base = { command: input.command, directory: prep.directory.display, timeoutMs };
+  if (!prep.directory.ok) return result({ ...base, error: prep.directory.failure.message, errorKind: prep.directory.failure.kind });
+  if (prep.syntaxError) {
+    return result({
+      ...base,
+      error: `Syntax error: bash cannot parse the command, so nothing ran (${prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim()}). Fix the quoting or the structure of the command.`,
+      errorKind: "syntax-error",
+    });
+  }
+  const plan = await planFor(input, ctx);
+  if (plan.refusal) return result({ ...base, error: plan.refusal, errorKind: "sandbox-unavailable" });
+
+  const manager = ctx.session.service(TASKS);
+  let run: ShellRun;
+  try {
+    run = await manager.startRun({
+      command: input.command,
+      cwd: prep.directory.abs,
+      trackCwd: false,
+      shimsEnabled: ctx.workspace.setting("shims"),
+      separateStderr: true,
+      shellKind: "bash",
+      signal: ctx.signal,
+      sandbox: plan,
+    });
+    onStarted(plan);
+  } catch (err) {
+    if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell-not-found" });
+    if (err instanceof SpawnFailed) {
+      const code = ((err.cause as NodeJS.ErrnoException | undefined)?.code as string | undefined) ?? /\((E[A-Z]+)\)/.exec(err.message)?.[1];
+      return isResourceError(code)
+        ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out-of-resources" })
+        : result({ ...base, error: err.message, errorKind: "spawn-failed" });
+    }
+    throw err;
+  }
+  // Commands lead their own process group (detached spawn): its id is the shell's pid. Windows has none.
+  const pgid = run.shell.platform !== "win32" ? (run.pid ?? null) : null;
+
+  // Live output, at most once a second (RSC: 实时输出, 每秒更新一次).
+  const gate = new ProgressGate(RSC_PROGRESS_INTERVAL_MS, RSC_PROGRESS_HEARTBEAT_MS, () => performance.now(), "0:0");
+  const ticker = setInterval(() => {
+    const out = readTail(run.outputPath, PROGRESS_TAIL_BYTES, PROGRESS_TAIL_LINES);
+    const err = readTail(run.stderrPath!, PROGRESS_TAIL_BYTES, PROGRESS_TAIL_LINES);
+    if (!run.running || !gate.offer(`${out.size}:${err.size}`)) return;
+    // Whole seconds since the start: updates are at least a second apart, so this always grows.
+    ctx.progress({ message: progressMessage(out.text, err.text), progress: Math.floor((gate.sentAt - gate.startedAt) / 1000) });
+  }, RSC_PROGRESS_INTERVAL_MS);
+
+  const outcome = await awaitEnding(run, { timeoutMs, signal: ctx.signal });
+  clearInterval(ticker);
+
+  let survivors: Survivor[] = [];
+  if (outcome.kind === "exit") {
+    survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
+  } else {
+    // The timeout and a cancel both stop the whole tree: the group and every marked process.
+    await run.stop();
+  }
+  const status = run.exitStatus ?? (await run.exited);
+  manager.runFinished(run, survivors.length > 0);
+
+  const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));
+  const stdout = readOutputSummary(run.outputPath, budget.stdout);
+  const stderr = readOutputSummary(run.stderrPath, budget.stderr);
+  const failure = explainEnding({
+    exitCode: status.exitCode,
+    signal: status.signal,
+    timedOut: outcome.kind === "timeout",
+    timeoutMs,
+    ...(outcome.kind === "abort" ? { cancelled: outcome.reason } : {}),
+    stderrTail: readTail(run.stderrPath!, STDERR_EVIDENCE_BYTES, 200).text,
+  });
+  const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
+  if (!keep) removeFilesLater([run.outputPath, run.stderrPath]);
+  const signal = signalNumber(status.signal);
+  return result({
+    ...base,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    error: failure?.message ?? null,
+    errorKind: failure?.kind ?? null,
+    exitCode: status.exitCode,
+    signal,
+    signalName: status.signal,
+    backgroundPids: survivors.map((s) => s.pid),
+    backgroundProcesses: survivors,
+    pgid,
+    timedOut: outcome.kind === "timeout",
+    interrupted: outcome.kind === "abort",
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    stdoutBytes: stdout.totalBytes,
+    stderrBytes: stderr.totalBytes,
+    stdoutPath: keep ? run.outputPath : null,
+    stderrPath: keep ? (run.stderrPath ?? null) : null,
+    durationMs: run.durationMs,
+  });
+}

@@ -1,10 +1,12 @@
 // In-process cores for tool tests: a real WaveCore over a temporary workspace, real shells.
+import { afterAll, beforeAll } from "vitest";
 import type { WaveCore } from "../../src/core/runtime.js";
 import type { CallOrigin } from "../../src/base/origin.js";
 import type { ToolResult } from "../../src/core/tool.js";
 import type { BashStructured } from "../../src/tools/bash.js";
 import { PROCESS_TOKEN } from "../../src/shell/outputDir.js";
 import type { ParsedPolicy } from "../../src/permissions/service.js";
+import type { SandboxCliOptions } from "../../src/shell/sandbox/settings.js";
 import { createCore } from "../../src/startup.js";
 import { processesWithEnv, tempDir } from "./processes.js";
 
@@ -26,9 +28,12 @@ const open: WaveCore[] = [];
 /** Tests whose subject is not the permission layer run with `--permission-mode allow-all`. */
 export const ALLOW_ALL: ParsedPolicy = { mode: "allow-all", allow: [], deny: [] };
 
-export function testCore(opts: { root?: string; additionalDirectories?: string[]; permissions?: ParsedPolicy } = {}): TestCore {
+/** For tests of the unsandboxed engine (pids and groups as seen from inside the command, …). */
+export const NO_SANDBOX: SandboxCliOptions = { mode: "off" };
+
+export function testCore(opts: { root?: string; additionalDirectories?: string[]; permissions?: ParsedPolicy; sandbox?: SandboxCliOptions } = {}): TestCore {
   const root = opts.root ?? tempDir("wave-ws-");
-  const core = createCore({ root, additionalDirectories: opts.additionalDirectories, permissions: opts.permissions ?? ALLOW_ALL });
+  const core = createCore({ root, additionalDirectories: opts.additionalDirectories, permissions: opts.permissions ?? ALLOW_ALL, sandbox: opts.sandbox });
   open.push(core);
   const events: TestCore["events"] = [];
   core.events.subscribe((method, params) => events.push({ method, params }));
@@ -60,4 +65,22 @@ export function ourProcesses() {
 /** Live processes of one run or session marker prefix. */
 export function markedProcesses(prefix: string) {
   return processesWithEnv("WAVE_RUN_ID", prefix);
+}
+
+/** The real shells the Bash tool runs, as `describe.each` rows. */
+export const SHELLS = [
+  ["bash", "/usr/bin/bash"],
+  ["zsh", "/usr/bin/zsh"],
+] as const;
+
+/** Makes the cores of the enclosing `describe` run `shellPath` (WAVE_SHELL), restored afterwards. */
+export function useShell(shellPath: string): void {
+  const saved = process.env.WAVE_SHELL;
+  beforeAll(() => {
+    process.env.WAVE_SHELL = shellPath;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.WAVE_SHELL;
+    else process.env.WAVE_SHELL = saved;
+  });
 }

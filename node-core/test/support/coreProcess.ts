@@ -146,3 +146,14 @@ export class CoreProcess {
     if (this.child.exitCode === null) this.child.kill("SIGKILL");
   }
 }
+
+/** Ends every core of `list` (and empties it): stdin closed, SIGKILL after five seconds. */
+export async function stopCores(list: CoreProcess[]): Promise<void> {
+  for (const c of list.splice(0)) {
+    if (c.child.exitCode === null && c.child.signalCode === null) {
+      c.child.stdin!.end();
+      await Promise.race([c.exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (c.child.exitCode === null) c.child.kill("SIGKILL");
+    }
+  }
+}

@@ -8,7 +8,7 @@ import { SHELL_ENGINE } from "../../shell/engine.js";
 const envStatus = defineHostMethod({
   name: "env/status",
   params: z.object({}).passthrough(),
-  handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), searchHelpers: await core.services.get(SHELL_ENGINE).searchHelpers() }),
+  handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), searchHelpers: await core.services.get(SHELL_ENGINE).searchHelpers(), sandbox: await core.sandbox.status() }),
 });
 
 export const envHostMethods = [envStatus];

@@ -89,10 +89,25 @@ const permissionsSetRules = defineHostMethod({
     }),
 });
 
+/** The tools whose commands run inside the core's sandbox. */
+const SHELL_TOOLS = new Set(["Bash", "run_shell_command"]);
+
+// A preview of what the core's own shell tools would meet: unless the host says where the command
+// runs (`sandboxed` or `outsideSandboxReason`), they run inside the sandbox when it is active (and
+// not when it is not, and why).
 const permissionsEvaluate = defineHostMethod({
   name: "permissions/evaluate",
   params: checkParams,
-  handle: (p, { core }) => userErrors(async () => (await core.permissions.evaluate(toCheck(p))).decision),
+  handle: (p, { core }) =>
+    userErrors(async () => {
+      const check = toCheck(p);
+      const session = core.sessions.get(check.sessionId);
+      if (check.command !== undefined && check.sandboxed === undefined && check.outsideSandboxReason === undefined && SHELL_TOOLS.has(check.tool) && session) {
+        const w = await core.sandbox.wouldSandbox(session);
+        Object.assign(check, w.sandboxed ? { sandboxed: true } : { sandboxed: false, ...(w.reason ? { outsideSandboxReason: w.reason } : {}) });
+      }
+      return (await core.permissions.evaluate(check)).decision;
+    }),
 });
 
 const permissionsCheck = defineHostMethod({

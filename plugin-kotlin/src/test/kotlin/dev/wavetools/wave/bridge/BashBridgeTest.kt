@@ -77,6 +77,7 @@ class BashBridgeTest {
             outputBytes = 11, backgroundTaskId = null, backgroundedByUser = false, assistantAutoBackgrounded = false,
             timedOut = false, interrupted = false, cwd = root.toString(), cwdChanged = false, cwdReset = false,
             survivors = emptyList(), durationMs = r.durationMs, error = null, isError = false, cwdNotices = emptyList(),
+            sandboxed = true,
         ), r)
         assertEquals("hello\noops", result.text)
 
@@ -111,7 +112,7 @@ class BashBridgeTest {
 
     @Test
     fun `exit codes, signals and truncated output come through typed`() {
-        val core = Core(TestSupport.launchWithoutProbe(root))
+        val core = Core(TestSupport.unsandboxedLaunch(root))
         val failed = BashResult.from(core.bash("exit 3").result.await())
         assertEquals(listOf(false, 3, null, true), listOf(failed.success, failed.exitCode, failed.signal, failed.isError))
 

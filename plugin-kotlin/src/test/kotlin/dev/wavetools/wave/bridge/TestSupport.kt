@@ -36,16 +36,27 @@ object TestSupport {
 
     /**
      * Most tests are not about permissions: their cores run with `--permission-mode allow-all`, so
-     * no command waits for a question nobody answers. [askingLaunch] is the core as the plugin runs it.
+     * no command waits for a question nobody answers. [askingLaunch] is the core as the plugin runs it, without the sandbox.
      */
     val permissionArgs = listOf("--permission-mode", "allow-all")
 
     fun launch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
         CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = env + extraEnv, extraArgs = permissionArgs)
 
-    /** The core in its default `ask` mode (no permission arguments), without the login-shell probe. */
+    /**
+     * Commands outside the OS sandbox: for tests of what a shell reports as it sees it (a shell that
+     * kills itself reads as exit status 128+N inside the sandbox) and of asking (inside it, commands
+     * without warnings run without a question).
+     */
+    val noSandboxArgs = listOf("--sandbox", "off")
+
+    /** The core in its default `ask` mode (no permission arguments), without the login-shell probe and without the sandbox. */
     fun askingLaunch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
-        launchWithoutProbe(root, extraEnv).copy(extraArgs = emptyList())
+        launchWithoutProbe(root, extraEnv).copy(extraArgs = noSandboxArgs)
+
+    /** [launchWithoutProbe] without the OS sandbox (see [noSandboxArgs]). */
+    fun unsandboxedLaunch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
+        launchWithoutProbe(root, extraEnv).copy(extraArgs = permissionArgs + noSandboxArgs)
 
     /** A launch whose core skips the login-shell probe: for tests where the probe is not the subject. */
     fun launchWithoutProbe(root: Path, extraEnv: Map<String, String> = emptyMap()) =

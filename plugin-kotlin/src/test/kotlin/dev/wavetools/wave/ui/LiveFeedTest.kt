@@ -27,7 +27,8 @@ import javax.swing.JLabel
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LiveFeedTest {
     private val root = TestSupport.workspace()
-    private val recorder = LiveRecorder(root)
+    // Without the sandbox: the recording shows a shell killed by SIGTERM as such (inside the sandbox it reads as exit 143).
+    private val recorder = LiveRecorder(root, TestSupport.unsandboxedLaunch(root))
     private val actions = FakeActions()
 
     /** What the commands answered, by the call id the recording uses. */

@@ -1,0 +1,332 @@
+// The core's sandbox: what the user asked for (settings.sandbox over --sandbox over the default
+// `auto`), what this machine offers (detect.ts), and for each shell command the plan it runs by —
+// inside the sandbox, outside it (and why), or not at all. One per core.
+//
+// The plan is made once per call, before the permission check, and the same plan is what the
+// command then runs under: the gate's "runs inside the sandbox" is never a guess.
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { EventBus } from "../../base/events.js";
+import { isWithin } from "../../util/paths.js";
+import type { Session } from "../../base/session.js";
+import type { Workspace } from "../../base/workspace.js";
+import { loginEnvironmentStatus } from "../../env/index.js";
+import type { PermissionMode, SandboxMode, SandboxNetwork, SandboxSettings } from "../../base/settings.js";
+import { createLogger } from "../../util/log.js";
+import { settingDirectories } from "../cwd.js";
+import { processOutputDir } from "../outputDir.js";
+import { hostPlatform, type Platform } from "../../util/platform.js";
+import type { PlatformName } from "../../util/platform.js";
+import { sandboxAvailability, type SandboxAvailability, type SandboxKind } from "./detect.js";
+import { BWRAP_INFO_FD, bwrapArgs, type MaskFiles } from "./linux.js";
+import { sandboxExecArgs } from "./macos.js";
+import { buildPolicy, type SandboxPolicy } from "./policy.js";
+import type { SandboxCliOptions } from "./settings.js";
+
+const log = createLogger("sandbox");
+
+/** What `env/status`, `env/statusChanged` and `wave-core env` report (PROTOCOL.md `SandboxStatus`). */
+export type SandboxStatus = {
+  /** Shell commands run inside an OS sandbox now. */
+  active: boolean;
+  kind: SandboxKind;
+  /** What sandboxed commands may do on the network (`allow` whenever no sandbox is active). */
+  network: SandboxNetwork;
+  /** Why no sandbox is active. */
+  reason?: string;
+  /** What to install or change to get one. */
+  remedy?: string;
+};
+
+/** A command as the runner would start it. */
+export interface WrapInput {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Files this command writes by path: its output file(s) and cwd file. */
+  runFiles: string[];
+}
+
+export interface Wrapped {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** A descriptor the wrapper writes its JSON info to (bwrap's --info-fd); the runner passes it a pipe. */
+  infoFd?: number;
+}
+
+/** How one command runs. */
+export interface SandboxPlan {
+  sandboxed: boolean;
+  kind: SandboxKind;
+  network: SandboxNetwork;
+  /** Why it runs outside the sandbox (when it does). */
+  outsideReason?: string;
+  /** The kind of reason: the call asked for it, the user turned the sandbox off, or none is available. */
+  outsideCause?: "escape" | "off" | "unavailable";
+  /** Set when it must not run at all: the text of the error result. */
+  refusal?: string;
+  /** Puts the command inside the sandbox (only when sandboxed). */
+  wrap?: (cmd: WrapInput) => Wrapped;
+}
+
+export interface SandboxDeps {
+  workspace: Workspace;
+  events: EventBus;
+  cli?: SandboxCliOptions;
+  /** The permission mode in force: `deny-all` implies network `deny`. */
+  permissionMode: () => PermissionMode;
+  platform?: Platform;
+  /** The environment the program is looked up in (the core's at start). */
+  env?: NodeJS.ProcessEnv;
+}
+
+interface Effective {
+  mode: SandboxMode;
+  modeSource: string;
+  network: SandboxNetwork;
+  networkSource: string;
+  settings: SandboxSettings;
+}
+
+export const ESCAPE_REASON = "the call set dangerouslyDisableSandbox";
+
+export class SandboxService {
+  private readonly platform: Platform;
+  private readonly availability: Promise<SandboxAvailability>;
+  private landed: SandboxAvailability | undefined;
+  private lastSettings: SandboxSettings | undefined;
+  private lastReported: string | undefined;
+  private readonly unsubscribe: Array<() => void> = [];
+  private readonly warnedIgnored = new Set<string>();
+
+  constructor(private readonly deps: SandboxDeps) {
+    this.platform = deps.platform ?? hostPlatform();
+    this.availability = sandboxAvailability(this.platform, deps.env ?? process.env).then((a) => {
+      this.landed = a;
+      if (!a.available) log.info("no OS sandbox: shell commands run unsandboxed", { reason: a.reason, remedy: a.remedy });
+      this.refresh();
+      return a;
+    });
+    this.unsubscribe.push(deps.workspace.onSettingsChanged(() => this.refresh()));
+    this.unsubscribe.push(deps.events.subscribe((method: string) => {
+      if (method === "permission/rulesChanged") this.refresh();
+    }));
+  }
+
+  /** Resolves once the availability check has landed (a few milliseconds after the core starts). */
+  async whenChecked(): Promise<void> {
+    await this.availability;
+  }
+
+  dispose(): void {
+    for (const u of this.unsubscribe.splice(0)) u();
+  }
+
+  /** `settings.sandbox` as read; its problems are logged once per value the host sends. */
+  private settings(): SandboxSettings {
+    const settings = this.deps.workspace.setting("sandbox");
+    if (settings !== this.lastSettings) {
+      this.lastSettings = settings;
+      for (const problem of settings.problems) log.warn(problem);
+    }
+    return settings;
+  }
+
+  private effective(): Effective {
+    const settings = this.settings();
+    const cli = this.deps.cli ?? {};
+    const mode = settings.mode ?? cli.mode ?? "auto";
+    const modeSource = settings.mode ? "settings.sandbox.mode" : cli.mode ? "--sandbox" : "the default";
+    const denyAll = this.deps.permissionMode() === "deny-all";
+    const network = denyAll ? "deny" : (settings.network ?? cli.network ?? "allow");
+    const networkSource = denyAll ? "the deny-all permission mode" : settings.network ? "settings.sandbox.network" : cli.network ? "--sandbox-network" : "the default";
+    return { mode, modeSource, network, networkSource, settings };
+  }
+
+  private statusOf(a: SandboxAvailability | undefined): SandboxStatus {
+    return describeSandbox(a, this.effective(), this.platform.name);
+  }
+
+  /** The status (waits for the availability check, a few milliseconds after start). */
+  async status(): Promise<SandboxStatus> {
+    return this.statusOf(await this.availability);
+  }
+
+  /** The status without waiting ("checking" while the check runs). */
+  currentStatus(): SandboxStatus {
+    return this.statusOf(this.landed);
+  }
+
+  /** The status for a notification the caller sends now: later changes are announced against it. */
+  statusForNotification(): SandboxStatus {
+    const status = this.currentStatus();
+    this.lastReported = JSON.stringify(status);
+    return status;
+  }
+
+  /**
+   * Tells the host (env/statusChanged) when what it shows would change. The first status after
+   * the check needs no notice unless the host heard another one ("checking"): env/status waits
+   * for the check.
+   */
+  private refresh(): void {
+    if (!this.landed) return;
+    const status = this.statusOf(this.landed);
+    const text = JSON.stringify(status);
+    if (text === this.lastReported) return;
+    const first = this.lastReported === undefined;
+    this.lastReported = text;
+    if (first) return;
+    log.info("the sandbox status changed", status);
+    this.deps.events.emit("env/statusChanged", { ...loginEnvironmentStatus(), sandbox: status });
+  }
+
+  /** Whether an ordinary command of `session` would run sandboxed (for permission previews). */
+  async wouldSandbox(session: Session): Promise<{ sandboxed: boolean; reason?: string }> {
+    const p = await this.plan({ session, escape: false });
+    return p.sandboxed ? { sandboxed: true } : { sandboxed: false, reason: p.refusal ?? p.outsideReason };
+  }
+
+  /** How a command of `session` runs; `escape` = the call set dangerouslyDisableSandbox. */
+  async plan(opts: { session: Session; escape: boolean }): Promise<SandboxPlan> {
+    const a = await this.availability;
+    const e = this.effective();
+    const status = this.statusOf(a);
+    const base = { kind: status.kind, network: status.network };
+    if (e.mode === "off") return { ...base, sandboxed: false, outsideCause: "off", outsideReason: `sandbox mode is "off" (${e.modeSource})` };
+    if (opts.escape) {
+      if (e.mode === "on") {
+        return {
+          ...base,
+          sandboxed: false,
+          refusal: `This call asked to run outside the sandbox (dangerouslyDisableSandbox), but sandbox mode is "on" (${e.modeSource}): commands never run outside it, so nothing ran. Run the command without dangerouslyDisableSandbox, or ask the user to set sandbox mode to "auto".`,
+        };
+      }
+      return { ...base, sandboxed: false, outsideCause: "escape", outsideReason: status.active ? ESCAPE_REASON : `${ESCAPE_REASON}; besides, ${lowerFirst(status.reason ?? "no sandbox is available")}` };
+    }
+    const dirs = this.writableRoots(opts.session, e.settings);
+    const untrusted = a.available && a.program && dirs.find((d) => isWithin(a.program!, d));
+    if (!a.available || untrusted) {
+      const why = untrusted ? `the sandbox program ${a.program} lies inside ${untrusted}, which sandboxed commands may write, so it cannot be trusted` : (a.reason ?? "no sandbox is available");
+      const remedy = untrusted ? "Install bubblewrap system-wide (sudo apt-get install bubblewrap) and restart the core." : (a.remedy ?? "");
+      if (e.mode === "on") {
+        return { ...base, sandboxed: false, refusal: `The sandbox is required (sandbox mode "on", ${e.modeSource}) but not available: ${why} ${remedy} Nothing ran.`.replace(/\s+/g, " ").trim() };
+      }
+      return { ...base, sandboxed: false, outsideCause: "unavailable", outsideReason: lowerFirst(why).replace(/\.$/, "") };
+    }
+    const program = a.program!;
+    const kind = a.kind;
+    const network = e.network;
+    const policyFor = (cmd: WrapInput): SandboxPolicy =>
+      buildPolicy({
+        home: os.homedir(),
+        env: process.env,
+        allowedDirectories: dirs.allowed,
+        allowWrite: dirs.allowWrite,
+        denyRead: dirs.denyRead,
+        tmpDir: privateTmpDir(),
+        runFiles: cmd.runFiles,
+        network,
+      });
+    const wrap = (cmd: WrapInput): Wrapped => {
+      const policy = policyFor(cmd);
+      for (const i of policy.ignored) {
+        if (this.warnedIgnored.has(i.path)) continue;
+        this.warnedIgnored.add(i.path);
+        log.warn(`a writable place is ignored: ${i.path}`, { reason: i.reason });
+      }
+      // zsh writes heredocs under TMPPREFIX (default /tmp/zsh), not TMPDIR.
+      const env = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
+      if (kind === "seatbelt") return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env };
+      return { file: program, args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles() }), "--", cmd.file, ...cmd.args], env, infoFd: BWRAP_INFO_FD };
+    };
+    return { sandboxed: true, kind, network, wrap };
+  }
+
+  /** Allowed directories (workspace, --add-dir, session and setting directories) and the user's lists, absolute. */
+  private writableRoots(session: Session, settings: SandboxSettings): { allowed: string[]; allowWrite: string[]; denyRead: string[]; find(pred: (d: string) => boolean): string | undefined } {
+    const root = this.deps.workspace.root;
+    const home = os.homedir();
+    const resolve = (p: string) => (p === "~" ? home : p.startsWith("~/") ? path.join(home, p.slice(2)) : path.resolve(root, p));
+    const allowed = [...session.allowedDirectories(), ...settingDirectories(session)];
+    const allowWrite = settings.allowWrite.map(resolve);
+    const denyRead = settings.denyRead.map(resolve);
+    const all = [...allowed, ...allowWrite];
+    return { allowed, allowWrite, denyRead, find: (pred) => all.find(pred) };
+  }
+}
+
+/** The choices that decide the status: mode and network, and where each came from. */
+export interface SandboxChoice {
+  mode: SandboxMode;
+  modeSource: string;
+  network: SandboxNetwork;
+}
+
+/** The status for an availability (undefined: still being checked) and the user's choice. */
+export function describeSandbox(a: SandboxAvailability | undefined, e: SandboxChoice, platform: PlatformName): SandboxStatus {
+  const kind: SandboxKind = a?.kind ?? (platform === "linux" ? "bubblewrap" : platform === "darwin" ? "seatbelt" : "none");
+  if (e.mode === "off") {
+    return {
+      active: false,
+      kind: "none",
+      network: "allow",
+      reason: `Sandbox mode is "off" (${e.modeSource}): commands run with your full permissions.`,
+      remedy: 'Set settings.sandbox.mode to "auto" (or start the core with --sandbox auto) to sandbox commands.',
+    };
+  }
+  if (!a) return { active: false, kind, network: "allow", reason: "Checking whether the sandbox works here." };
+  if (!a.available) {
+    const refused = e.mode === "on" ? ` Sandbox mode is "on" (${e.modeSource}), so shell commands are refused until it works.` : " Commands run unsandboxed.";
+    return { active: false, kind: a.kind, network: "allow", reason: `${a.reason}${refused}`, ...(a.remedy ? { remedy: a.remedy } : {}) };
+  }
+  return { active: true, kind: a.kind, network: e.network };
+}
+
+/** The plain-text section `wave-core env` prints for a status (ends with a newline). */
+export function formatSandboxStatus(s: SandboxStatus): string {
+  const head = s.active ? `Sandbox: active (${s.kind}), network ${s.network}` : `Sandbox: none${s.kind !== "none" ? ` (${s.kind} not usable)` : ""}`;
+  const rows: Array<[string, string]> = [];
+  if (s.reason) rows.push(["reason", s.reason]);
+  if (s.remedy) rows.push(["remedy", s.remedy]);
+  return [head, ...rows.map(([label, value]) => `  ${label.padEnd(6)}  ${value}`), ""].join("\n");
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+let tmpDir: string | undefined;
+
+/** TMPDIR inside the sandbox: private to this core process (0700), kept between its commands. */
+export function privateTmpDir(): string {
+  if (!tmpDir) {
+    tmpDir = path.join(processOutputDir(), "tmp");
+    mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  }
+  return tmpDir;
+}
+
+let masks: MaskFiles | undefined;
+
+/** The empty, unreadable (mode 000) file and directory bound over denied paths. */
+export function maskFiles(): MaskFiles {
+  if (!masks) {
+    const dir = path.join(processOutputDir(), "sandbox");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const directory = path.join(dir, "denied-directory");
+    const file = path.join(dir, "denied-file");
+    mkdirSync(directory, { recursive: true, mode: 0o000 });
+    // `wx` creates it or finds ours from an earlier core of this process.
+    try {
+      closeSync(openSync(file, "wx", 0o000));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    masks = { directory, file };
+  }
+  return masks;
+}

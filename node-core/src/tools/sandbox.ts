@@ -1,0 +1,56 @@
+// What the two shell tools (Bash, run_shell_command) share about the sandbox: the
+// `dangerouslyDisableSandbox` parameter, the paragraph of their descriptions that tells models
+// what the sandbox blocks, the one plan per call that both the permission check and the run use,
+// and how a result says that its command ran outside the sandbox.
+import { z } from "zod";
+import type { ToolContext, ToolResult } from "../core/tool.js";
+import type { PermissionRequest } from "../permissions/types.js";
+import type { SandboxPlan } from "../shell/sandbox/service.js";
+
+export const DISABLE_SANDBOX_PARAMETER = z
+  .boolean()
+  .optional()
+  .describe(
+    "Run this command outside the OS sandbox, with the user's full permissions. Only after the same command failed because of the sandbox (Read-only file system, Permission denied on a protected path, no network), and say why in description. The user is asked to approve it.",
+  );
+
+export const SANDBOX_TEXT = `Sandbox:
+- When the OS sandbox is active, commands can read the file system except credential stores (private keys in ~/.ssh, ~/.aws/credentials, ~/.gnupg, ~/.netrc, ~/.kube/config, ~/.docker/config.json, ~/.npmrc, …) but write only the workspace and the directories the user added, $TMPDIR (private; /tmp itself is read-only) and package-manager caches (npm, yarn, pnpm, pip, cargo, go, gradle, maven, …). Inside the workspace .git/config, .git/hooks, .envrc, .vscode/, .idea/, .claude/ and shell start-up files stay read-only. The network may be cut off entirely. Each command has its own process namespace: it cannot see or signal processes started by earlier commands (stop background tasks with TaskStop).
+- A failure caused by the sandbox looks like "Read-only file system" (EROFS), "Permission denied" (EACCES) on a credential store or protected path, "Operation not permitted", or, with the network cut off, "Could not resolve host" / "Network is unreachable". Prefer a way that stays inside (write under the workspace or $TMPDIR).
+- Only when a command failed because of the sandbox and really must reach outside it, run it again with dangerouslyDisableSandbox: true and say why in description. The user is asked to approve it, and it is refused when the user requires the sandbox. The result says when a command ran outside the sandbox.`;
+
+const plans = new WeakMap<object, Promise<SandboxPlan>>();
+
+/** The call's plan: made once (in the permission check) and reused by the run. */
+export function planFor(input: { dangerouslyDisableSandbox?: boolean }, ctx: ToolContext): Promise<SandboxPlan> {
+  let p = plans.get(input);
+  if (!p) {
+    p = ctx.sandbox.plan({ session: ctx.session, escape: input.dangerouslyDisableSandbox === true });
+    plans.set(input, p);
+  }
+  return p;
+}
+
+/** The permission request's sandbox fields for a plan. */
+export function sandboxFields(plan: SandboxPlan): Pick<PermissionRequest, "sandboxed" | "outsideSandboxReason"> {
+  return plan.sandboxed ? { sandboxed: true } : { sandboxed: false, outsideSandboxReason: plan.outsideReason ?? "no sandbox is active" };
+}
+
+/** The short line a result carries when its command ran outside the sandbox. */
+export function outsideSandboxNote(plan: SandboxPlan): string | undefined {
+  if (plan.sandboxed) return undefined;
+  return `Ran outside the sandbox: ${plan.outsideCause === "escape" ? "dangerouslyDisableSandbox was set" : plan.outsideCause === "off" ? "sandbox mode is off" : "no sandbox is available here (wave-core env says why)"}.`;
+}
+
+/** Adds `sandboxed` to the result and, when it ran outside, the note as the last line. */
+export function withSandboxOutcome(result: ToolResult, plan: SandboxPlan, ran: boolean): ToolResult {
+  const structuredContent = { ...result.structuredContent, sandboxed: ran && plan.sandboxed };
+  const note = ran ? outsideSandboxNote(plan) : undefined;
+  if (!note) return { ...result, structuredContent };
+  const content = [...result.content];
+  const last = content.length - 1;
+  const lastItem = content[last];
+  if (lastItem && lastItem.type === "text") content[last] = { type: "text", text: `${lastItem.text.replace(/\n+$/, "")}\n${note}` };
+  else content.push({ type: "text", text: note });
+  return { ...result, content, structuredContent };
+}
