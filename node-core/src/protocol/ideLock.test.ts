@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -96,6 +96,42 @@ describe("discovery lock files", () => {
     const scan = readLiveLocks(dir);
     expect(scan.locks).toEqual([]);
     expect(scan.problems[0]).toMatch(/can be written by other users \(mode 777\); lock files there are not trusted/);
+  });
+
+  it("does not trust a folder other users can enter or list: it must be 0700", () => {
+    const dir = path.join(tmp(), "ide");
+    writeLock(dir, lock());
+    for (const mode of [0o750, 0o705, 0o711]) {
+      chmodSync(dir, mode);
+      const scan = readLiveLocks(dir);
+      expect(scan.locks, mode.toString(8)).toEqual([]);
+      expect(scan.problems[0], mode.toString(8)).toContain(`is open to other users (mode ${mode.toString(8)}, not 700); lock files there are not trusted`);
+    }
+    chmodSync(dir, 0o700);
+    expect(readLiveLocks(dir).locks).toHaveLength(1);
+  });
+
+  it("does not trust a lock file other users could have written or can read (ours are always 0600)", () => {
+    const dir = path.join(tmp(), "ide");
+    const file = writeLock(dir, lock());
+    for (const mode of [0o620, 0o602, 0o660, 0o644, 0o640]) {
+      chmodSync(file, mode);
+      const scan = readLiveLocks(dir);
+      expect(scan.locks, mode.toString(8)).toEqual([]);
+      expect(scan.problems, mode.toString(8)).toEqual([`${file} is open to other users (mode ${mode.toString(8)}, not 600); ignored.`]);
+    }
+    chmodSync(file, 0o600);
+    expect(readLiveLocks(dir).locks).toHaveLength(1);
+  });
+
+  it("does not follow a lock file that is a symbolic link, even to a genuine lock of ours", () => {
+    const dir = path.join(tmp(), "ide");
+    const elsewhere = writeLock(path.join(tmp(), "ide"), lock());
+    ensureLockDir(dir);
+    symlinkSync(elsewhere, path.join(dir, `${process.pid}.json`));
+    const scan = readLiveLocks(dir);
+    expect(scan.locks).toEqual([]);
+    expect(scan.problems.join("\n")).toMatch(/is not a regular file; ignored/);
   });
 
   it.runIf(process.getuid?.() === 0)("does not trust a lock file that belongs to another user", () => {

@@ -2,11 +2,13 @@
 // with its endpoint, token and workspace folders, so `mcp --attach` can find the core that owns a
 // directory without any port or token in the agent's configuration. The folder is 0700 and each
 // file 0600 (the token is a credential); files are replaced atomically and removed on exit, and
-// readers delete the files of processes that are gone.
+// readers delete the files of processes that are gone. Readers trust nothing less private: a file
+// another user could write would send the agent, and its token-bearing requests, elsewhere. The
+// sandbox keeps the user's own shell commands out of the folder (base/stateDir.ts).
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, mkdirSync, chmodSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
-import os from "node:os";
+import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, chmodSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
 import path from "node:path";
+import { LOCK_FOLDER, waveStateDir } from "../base/stateDir.js";
 import { isWithin } from "../util/paths.js";
 import { isLoopbackAddress } from "./mcpHttpGuards.js";
 
@@ -28,12 +30,8 @@ export interface IdeLock {
   lockVersion: number;
 }
 
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.WAVE_STATE_DIR && env.WAVE_STATE_DIR.trim() !== "" ? path.resolve(env.WAVE_STATE_DIR) : path.join(os.homedir(), ".wave");
-}
-
 export function lockDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(stateDir(env), "ide");
+  return path.join(waveStateDir(env), LOCK_FOLDER);
 }
 
 export class UnsafeLockDir extends Error {
@@ -48,7 +46,10 @@ export class UnsafeLockDir extends Error {
 
 const currentUid = (): number | undefined => (typeof process.getuid === "function" ? process.getuid() : undefined);
 
-/** Throws UnsafeLockDir unless `dir` is a real directory owned by us that nobody else can write. */
+/**
+ * Throws UnsafeLockDir unless `dir` is a real directory owned by us that nobody else may enter
+ * (0700). The writer (`fix`) tightens a folder of ours that is too open; a reader does not trust it.
+ */
 function checkPrivateDir(dir: string, { fix }: { fix: boolean }): void {
   const st = lstatSync(dir);
   if (st.isSymbolicLink()) throw new UnsafeLockDir(dir, "is a symbolic link");
@@ -57,11 +58,10 @@ function checkPrivateDir(dir: string, { fix }: { fix: boolean }): void {
   if (uid === undefined) return; // Windows: the profile directory's ACL protects it
   if (st.uid !== uid) throw new UnsafeLockDir(dir, `belongs to user ${st.uid}, not to you (${uid})`);
   if ((st.mode & 0o077) !== 0) {
-    if (!fix) {
-      if ((st.mode & 0o022) !== 0) throw new UnsafeLockDir(dir, `can be written by other users (mode ${(st.mode & 0o777).toString(8)})`);
-      return;
-    }
-    chmodSync(dir, 0o700);
+    const mode = (st.mode & 0o777).toString(8);
+    if (fix) return void chmodSync(dir, 0o700);
+    if ((st.mode & 0o022) !== 0) throw new UnsafeLockDir(dir, `can be written by other users (mode ${mode})`);
+    throw new UnsafeLockDir(dir, `is open to other users (mode ${mode}, not 700)`);
   }
 }
 
@@ -198,26 +198,42 @@ export function readLiveLocks(dir: string, isAlive: (pid: number) => boolean = p
       continue;
     }
     try {
-      const st = lstatSync(file);
-      if (!st.isFile()) {
-        scan.problems.push(`${file} is not a regular file; ignored.`);
-        continue;
-      }
-      if (uid !== undefined && st.uid !== uid) {
-        scan.problems.push(`${file} belongs to user ${st.uid}, not to you; ignored.`);
-        continue;
-      }
-      const lock = parseLock(readFileSync(file, "utf8"));
-      if (!lock || lock.pid !== pid) {
-        scan.problems.push(`${file} is not a Wave lock file; ignored.`);
-        continue;
-      }
-      scan.locks.push(lock);
+      const lock = readOwnLock(file, pid, uid);
+      if (typeof lock === "string") scan.problems.push(lock);
+      else scan.locks.push(lock);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") scan.problems.push(`${file}: ${(err as Error).message}`);
     }
   }
   return scan;
+}
+
+/**
+ * A lock file that only we could have written: a regular file (not followed through a link),
+ * ours, 0600 as every writer leaves it, naming its own pid and a loopback endpoint. Checked on the
+ * open descriptor, so the file read is the file checked. Otherwise why it is ignored.
+ */
+function readOwnLock(file: string, pid: number, uid: number | undefined): IdeLock | string {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") return `${file} is not a regular file; ignored.`;
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return `${file} is not a regular file; ignored.`;
+    if (uid !== undefined) {
+      if (st.uid !== uid) return `${file} belongs to user ${st.uid}, not to you; ignored.`;
+      if ((st.mode & 0o077) !== 0) return `${file} is open to other users (mode ${(st.mode & 0o777).toString(8)}, not 600); ignored.`;
+    }
+    const lock = parseLock(readFileSync(fd, "utf8"));
+    if (!lock || lock.pid !== pid) return `${file} is not a Wave lock file; ignored.`;
+    return lock;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function removeIfOld(file: string): void {

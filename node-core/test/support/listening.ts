@@ -20,9 +20,12 @@ export interface ListeningCore {
   stateDir: string;
 }
 
-/** `serve --root root --listen` with its lock file read back. */
-export async function startListeningCore(root: string, stateDir: string, args: string[] = []): Promise<ListeningCore> {
-  const core = new CoreProcess(["serve", "--root", root, "--listen", ...args], { env: { WAVE_STATE_DIR: stateDir } });
+/**
+ * `serve --root root --listen` with its lock file read back. `env` adds to the core's environment;
+ * a `WAVE_STATE_DIR: undefined` there makes the core use its default (`$HOME/.wave`, give HOME).
+ */
+export async function startListeningCore(root: string, stateDir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ListeningCore> {
+  const core = new CoreProcess(["serve", "--root", root, "--listen", ...args], { env: { WAVE_STATE_DIR: stateDir, ...env } });
   const lock = await waitFor(() => readLiveLocks(path.join(stateDir, "ide")).locks.find((l) => l.pid === core.child.pid), 15_000);
   if (!lock) throw new Error(`the core wrote no lock file; stderr:\n${core.stderr}`);
   return { core, lock, stateDir };
