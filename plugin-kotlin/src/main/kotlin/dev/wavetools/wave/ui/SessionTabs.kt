@@ -8,7 +8,6 @@ import java.time.ZoneId
 import java.time.format.DateTimeFormatter
 import javax.swing.BorderFactory
 import javax.swing.JPanel
-import javax.swing.JScrollPane
 
 /**
  * One agent attached to the project's core (`wave-core mcp --attach`), in a tab of its own: its
@@ -28,10 +27,7 @@ class AgentTab(
         private set
     val feed = SessionFeed(actions, clock, softWrap)
     val emptyState = EmptyStateView()
-    private val feedScroll = JScrollPane(feed, JScrollPane.VERTICAL_SCROLLBAR_AS_NEEDED, JScrollPane.HORIZONTAL_SCROLLBAR_NEVER).apply {
-        border = BorderFactory.createEmptyBorder()
-    }
-    private val area = JPanel(CardLayout())
+    private val area = FeedArea(feed, emptyState)
     val closedBanner = TextBlock("", Tone.SECONDARY, small = true)
     val closeLink = LinkLabel(WaveBundle.message("agents.closeTab.link")) { onClose(this) }
     private val banner = FilledPanel(BorderLayout()) { t -> t.codeBackground }.apply {
@@ -44,10 +40,6 @@ class AgentTab(
         private set
 
     init {
-        area.add(emptyState, EMPTY)
-        area.add(feedScroll, FEED)
-        feed.onEmptyChanged { empty -> (area.layout as CardLayout).show(area, if (empty) EMPTY else FEED) }
-        (area.layout as CardLayout).show(area, EMPTY)
         add(banner, BorderLayout.NORTH)
         add(area, BorderLayout.CENTER)
         emptyState.reasonBlock.source = WaveBundle.message("agents.empty.reason", client.name)
@@ -56,9 +48,6 @@ class AgentTab(
 
     override fun themeChanged(theme: Theme) {
         background = theme.background
-        feedScroll.viewport.background = theme.background
-        feedScroll.verticalScrollBar.unitIncrement = theme.px(16)
-        area.background = theme.background
         banner.border = BorderFactory.createEmptyBorder(theme.px(6), theme.px(10), theme.px(6), theme.px(10))
     }
 
@@ -92,11 +81,6 @@ class AgentTab(
 
     fun dispose() {
         feed.cards().forEach { it.dispose() }
-    }
-
-    private companion object {
-        const val EMPTY = "empty"
-        const val FEED = "feed"
     }
 }
 

@@ -7,7 +7,6 @@ import java.awt.Graphics
 import java.awt.event.MouseAdapter
 import java.awt.event.MouseEvent
 import java.time.Clock
-import javax.swing.BorderFactory
 import javax.swing.JPanel
 import javax.swing.JScrollPane
 import javax.swing.JSplitPane
@@ -28,10 +27,8 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     val input = BashInput(onRun)
     val emptyState = EmptyState(host) { input.field.requestFocusInWindow() }
     val fallback = FallbackPanel(host, onRetry)
-    val feedScroll = JScrollPane(feed, JScrollPane.VERTICAL_SCROLLBAR_AS_NEEDED, JScrollPane.HORIZONTAL_SCROLLBAR_NEVER).apply {
-        border = BorderFactory.createEmptyBorder()
-    }
-    private val feedArea = JPanel(CardLayout())
+    private val feedArea = FeedArea(feed, emptyState)
+    val feedScroll: JScrollPane get() = feedArea.scroll
     /** The project's own feed, then one tab per attached agent. */
     val sessions = SessionTabs(feedArea)
     val split = ThinSplitPane(sessions)
@@ -50,10 +47,6 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         private set
 
     init {
-        feedArea.add(emptyState, EMPTY)
-        feedArea.add(feedScroll, FEED)
-        feed.onEmptyChanged { empty -> (feedArea.layout as CardLayout).show(feedArea, if (empty) EMPTY else FEED) }
-        (feedArea.layout as CardLayout).show(feedArea, EMPTY)
         middle.add(sessions, BorderLayout.CENTER)
         tasks.onChange = ::tasksChanged
         split.onDividerPressed = { dividerPlacedByPerson = true }
@@ -68,9 +61,6 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     }
 
     override fun themeChanged(theme: Theme) {
-        feedScroll.viewport.background = theme.background
-        feedScroll.verticalScrollBar.unitIncrement = theme.px(16)
-        feedArea.background = theme.background
         middle.background = theme.background
     }
 
@@ -125,8 +115,6 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     companion object {
         const val SESSION = "session"
         const val FALLBACK = "fallback"
-        private const val EMPTY = "empty"
-        private const val FEED = "feed"
     }
 }
 
