@@ -10,7 +10,7 @@ import { SessionManager, type Session } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
 import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "../base/workspace.js";
-import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
+import { PermissionService, warningsForResult, type ParsedPolicy } from "../permissions/service.js";
 import type { PermissionAsker } from "../permissions/types.js";
 
 const log = createLogger("core");
@@ -160,7 +160,7 @@ export class WaveCore {
         permission && !permission.allowed
           ? errorResult(permission.message, {
               permissionDenied: true,
-              warnings: permission.decision.warnings,
+              warnings: warningsForResult(permission.decision.warnings),
               ...(controller.signal.aborted ? { interrupted: true } : {}),
             })
           : await tool.run(input, ctx);
@@ -171,7 +171,7 @@ export class WaveCore {
       } else {
         log.error("tool threw", { tool: tool.name, callId, error: err });
         result = errorResult(
-        `Internal error in ${tool.name}: ${(err as Error)?.message ?? String(err)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
+        `Internal error in ${tool.name}: ${clipText((err as Error)?.message ?? String(err), 2000)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
         );
       }
     } finally {
