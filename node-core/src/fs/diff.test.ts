@@ -150,6 +150,11 @@ describe("structured diff, bounded", () => {
     const added = h.lines.filter((l) => l.type === "added");
     expect(removed.map((l) => l.text)).toEqual(Array.from({ length: 50 }, (_, i) => `old ${i}`));
     expect(added.map((l) => [l.text, l.newLine])).toEqual(Array.from({ length: 50 }, (_, i) => [`new ${i}`, i + 1]));
+    // Each gap is marked on the line before it: after the last removed line shown, and at the end.
+    expect(h.lines.filter((l) => l.omittedAfter !== undefined).map((l) => [l.text, l.omittedAfter])).toEqual([
+      ["old 49", 4950],
+      ["new 49", 4950],
+    ]);
   });
 
   it("FS-EDIT-3 when the line diff gives up it falls back to a whole-region replacement that is still a correct diff", async () => {

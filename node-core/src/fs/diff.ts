@@ -37,6 +37,8 @@ export interface DiffLine {
   changes?: ChangeRange[];
   /** The whole line's length in UTF-16 units, present only when `text` was cut. */
   fullLength?: number;
+  /** Lines of the hunk left out right after this one (before the next line shown, or the hunk's end). */
+  omittedAfter?: number;
 }
 
 export interface DiffHunk {
@@ -46,7 +48,7 @@ export interface DiffHunk {
   newLines: number;
   /** The hunk's lines; fewer than it spans when `linesOmitted` is present. */
   lines: DiffLine[];
-  /** Lines of this hunk left out; the line numbers of the kept ones show where the gaps are. */
+  /** Lines of this hunk left out, in all; each gap is marked by `omittedAfter` on the line before it. */
   linesOmitted?: number;
 }
 
@@ -241,6 +243,7 @@ class Budget {
     return this.hunks < this.limits.maxHunks && this.lines < this.limits.maxLines && this.bytes + HUNK_OVERHEAD_BYTES < this.lineBytes;
   }
 
+  /** Whether `cost` more bytes of lines fit, and one more line. */
   fitsLine(cost: number): boolean {
     return this.lines < this.limits.maxLines && this.bytes + cost <= this.lineBytes;
   }
@@ -371,13 +374,15 @@ function hunksOf(ops: Op[], oldLines: string[], newLines: string[], oldBase: num
   return hunks;
 }
 
+/** What an `,"omittedAfter":123456` costs a line that may end up before a gap. */
+const GAP_MARK_BYTES = 24;
+
 /**
  * Which lines of a hunk to keep: all when they fit; otherwise the budget goes round the runs one
  * line at a time, so a huge replacement still shows the start of both what went and what came.
  * Returns the kept leading lines of each run.
  */
 function selectLines(h: PendingHunk, budget: Budget, limits: DiffLimits): DiffLine[][] {
-  const kept: DiffLine[][] = h.runs.map(() => []);
   const lineAt = (r: number, k: number): DiffLine => {
     const run = h.runs[r]!;
     return makeLine(
@@ -388,14 +393,40 @@ function selectLines(h: PendingHunk, budget: Budget, limits: DiffLimits): DiffLi
       limits.maxLineChars,
     );
   };
+  // Whole, if it fits: lines in order until the budget says no.
+  const whole: DiffLine[][] = [];
+  let lines = 0;
+  let bytes = 0;
+  let fits = true;
+  for (let r = 0; r < h.runs.length && fits; r++) {
+    const kept: DiffLine[] = [];
+    for (let k = 0; k < h.runs[r]!.count; k++) {
+      const line = lineAt(r, k);
+      lines++;
+      bytes += jsonBytes(line) + 1;
+      if (budget.lines + lines > limits.maxLines || !budget.fitsLine(bytes)) {
+        fits = false;
+        break;
+      }
+      kept.push(line);
+    }
+    whole.push(kept);
+  }
+  if (fits) {
+    budget.lines += lines;
+    budget.bytes += bytes;
+    return whole;
+  }
+  // Round the runs; any line may come to stand before a gap, so each pays for the mark.
+  const kept: DiffLine[][] = h.runs.map(() => []);
   let progress = true;
   while (progress) {
     progress = false;
     for (let r = 0; r < h.runs.length; r++) {
       const k = kept[r]!.length;
       if (k >= h.runs[r]!.count) continue;
-      const line = lineAt(r, k);
-      const cost = jsonBytes(line) + 1;
+      const line = whole[r]?.[k] ?? lineAt(r, k);
+      const cost = jsonBytes(line) + 1 + GAP_MARK_BYTES;
       if (!budget.fitsLine(cost)) return kept;
       budget.lines++;
       budget.bytes += cost;
@@ -404,6 +435,25 @@ function selectLines(h: PendingHunk, budget: Budget, limits: DiffLimits): DiffLi
     }
   }
   return kept;
+}
+
+/** The kept lines in order, each gap marked on the line before it; returns how many were left out. */
+function markGaps(h: PendingHunk, kept: DiffLine[][]): { lines: DiffLine[]; omitted: number } {
+  const lines: DiffLine[] = [];
+  let pending = 0;
+  let omitted = 0;
+  h.runs.forEach((run, r) => {
+    for (const line of kept[r]!) {
+      if (pending > 0 && lines.length > 0) lines[lines.length - 1]!.omittedAfter = pending;
+      pending = 0;
+      lines.push(line);
+    }
+    const left = run.count - kept[r]!.length;
+    pending += left;
+    omitted += left;
+  });
+  if (pending > 0 && lines.length > 0) lines[lines.length - 1]!.omittedAfter = pending;
+  return { lines, omitted };
 }
 
 function wordRanges(lib: DiffLib, oldLine: string, newLine: string, maxEdits: number, deadline: number): { removed: ChangeRange[]; added: ChangeRange[] } | undefined {
@@ -547,7 +597,7 @@ export async function computeDiff(oldText: string, newText: string, regions: Cha
         continue;
       }
       const kept = selectLines(h, budget, limits);
-      const lines = kept.flat();
+      const { lines, omitted } = markGaps(h, kept);
       if (lines.length === 0) {
         diff.hunksOmitted++;
         continue;
@@ -555,11 +605,10 @@ export async function computeDiff(oldText: string, newText: string, regions: Cha
       budget.hunks++;
       budget.bytes += HUNK_OVERHEAD_BYTES;
       addWordChanges(lib, h, kept, budget, limits, deadline);
-      const total = h.runs.reduce((n, run) => n + run.count, 0);
       const hunk: DiffHunk = { oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines };
-      if (lines.length < total) {
-        hunk.linesOmitted = total - lines.length;
-        diff.linesOmitted += hunk.linesOmitted;
+      if (omitted > 0) {
+        hunk.linesOmitted = omitted;
+        diff.linesOmitted += omitted;
       }
       diff.linesCut += lines.filter((l) => l.fullLength !== undefined).length;
       diff.hunks.push(hunk);
