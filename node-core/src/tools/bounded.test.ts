@@ -174,7 +174,7 @@ describe("bounded results: what the other tools repeat from their input", () => 
     }
   });
 
-  it("HOST-3 arguments with a huge unknown key are refused naming it only in part", async () => {
+  it("arguments with a huge unknown key are refused naming it only in part", async () => {
     const t = testCore();
     const err = await t.call("Read", { file_path: "x", ["k".repeat(1_000_000)]: 1 }).then(
       () => undefined,
