@@ -2,6 +2,7 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
+import { clipText } from "../util/text.js";
 import { Services } from "../base/services.js";
 import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
@@ -9,7 +10,7 @@ import { SessionManager, type Session } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
 import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "../base/workspace.js";
-import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
+import { PermissionService, warningsForResult, type ParsedPolicy } from "../permissions/service.js";
 import { SandboxService } from "../shell/sandbox/service.js";
 import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import type { PermissionAsker } from "../permissions/types.js";
@@ -141,7 +142,7 @@ export class WaveCore {
     req.signal?.addEventListener("abort", onCallerAbort, { once: true });
     session.signal.addEventListener("abort", onSessionAbort, { once: true });
 
-    const args = (req.arguments ?? {}) as Record<string, unknown>;
+    const args = shownArguments((req.arguments ?? {}) as Record<string, unknown>);
     const call: InFlightCall = {
       callId,
       sessionId: session.id,
@@ -198,7 +199,7 @@ export class WaveCore {
         permission && !permission.allowed
           ? errorResult(permission.message, {
               permissionDenied: true,
-              warnings: permission.decision.warnings,
+              warnings: warningsForResult(permission.decision.warnings),
               ...(controller.signal.aborted ? { interrupted: true } : {}),
             })
           : await tool.run(input, ctx);
@@ -209,7 +210,7 @@ export class WaveCore {
       } else {
         log.error("tool threw", { tool: tool.name, callId, error: err });
         result = errorResult(
-        `Internal error in ${tool.name}: ${(err as Error)?.message ?? String(err)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
+        `Internal error in ${tool.name}: ${clipText((err as Error)?.message ?? String(err), 2000)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
         );
       }
     } finally {
@@ -276,4 +277,23 @@ export class WaveCore {
   onShutdown(hook: () => Promise<void> | void): void {
     this.shutdownHooks.push(hook);
   }
+}
+
+/** String arguments longer than this are cut where the host is shown a call (PROTOCOL.md "tool/started"). */
+export const SHOWN_ARGUMENT_CHARS = 4096;
+
+/**
+ * A call's arguments as `tool/started` and `calls/list` show them: a Write's 2 MB `content` would
+ * cost the host (and the pipe) as much as the write itself, and the host shows a call by its path,
+ * pattern or command, so long strings are cut, saying how much is left out.
+ */
+function shownArguments(args: Record<string, unknown>): Record<string, unknown> {
+  let shown: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string" && value.length > SHOWN_ARGUMENT_CHARS) {
+      shown ??= { ...args };
+      shown[key] = clipText(value, SHOWN_ARGUMENT_CHARS);
+    }
+  }
+  return shown ?? args;
 }

@@ -14,6 +14,7 @@ import { sensitiveOutsidePath, sensitiveWorkspacePath, waveStatePath } from "./s
 import { waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
+import { clipText } from "../util/text.js";
 
 
 export interface RuleSet {
@@ -86,6 +87,15 @@ export interface CommandOptions {
 
 export function defaultPlaces(): Pick<Places, "home" | "tempDir" | "stateDirectories"> {
   return { home: realPath(os.homedir()), tempDir: realPath(os.tmpdir()), stateDirectories: waveStateDirectories().map(realPath) };
+}
+
+/** Reasons shown in a decision's text; a command of thousands of parts names the first few. */
+const LISTED_REASONS = 5;
+
+function listReasons(reasons: string[]): string {
+  const shown = reasons.slice(0, LISTED_REASONS).map((r) => clipText(r, 500));
+  if (reasons.length > LISTED_REASONS) shown.push(`(${reasons.length - LISTED_REASONS} more parts need approval.)`);
+  return shown.join(" ");
 }
 
 function quote(text: string): string {
@@ -246,7 +256,7 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     parts = parts.map((p) => (p.status === "needs-approval" ? { ...p, status: "allowed", rule: "(sandbox)", reason: `${quote(p.text)} runs inside the sandbox.` } : p));
     return { ...decision("allow", "Runs inside the sandbox, with no warning and no deny rule."), parts };
   }
-  const why = [...global.map((w) => w.message), ...pending.map((p) => p.reason)].join(" ");
+  const why = listReasons([...global.map((w) => w.message), ...pending.map((p) => p.reason)]);
   if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and the command is not allowed by rules: ${why}`);
   return decision("ask", why);
 }
