@@ -82,16 +82,17 @@ class AttachedAgentsTest {
         TestSupport.eventually(message = { "agents: ${agents.snapshot()}" }) { agents.snapshot().size == 1 }
         val sessionId = agents.snapshot().single().sessionId
 
-        val allowed = a.callTool("Bash", mapOf("command" to "touch from-agent.txt", "description" to "make a file"))
+        val allowed = a.callTool("Bash", mapOf("command" to "touch from-agent.txt", "dangerouslyDisableSandbox" to true, "description" to "make a file"))
         val q = question("touch from-agent.txt")
         assertEquals(sessionId, q.prompt.sessionId)
+        assertTrue(q.prompt.runsOutsideSandbox, "the question says the command runs outside the sandbox")
         assertEquals(startedCall("touch from-agent.txt").callId, q.prompt.callId)
         assertFalse(Files.exists(root.resolve("from-agent.txt")), "nothing runs before the answer")
         assertTrue(q.answer(PermissionAnswer(decision = "allow-once")))
         assertFalse(allowed.get(60, TimeUnit.SECONDS).get("isError").asBoolean)
         assertTrue(Files.exists(root.resolve("from-agent.txt")))
 
-        val denied = a.callTool("Bash", mapOf("command" to "touch denied.txt"))
+        val denied = a.callTool("Bash", mapOf("command" to "touch denied.txt", "dangerouslyDisableSandbox" to true))
         question("touch denied.txt").answer(PermissionAnswer(decision = "deny", message = "not now"))
         val result = denied.get(60, TimeUnit.SECONDS)
         assertTrue(result.get("isError").asBoolean)
@@ -105,8 +106,8 @@ class AttachedAgentsTest {
         val a = agent()
         val marker = supervisor.process()!!.launch.instanceMarker
 
-        // A write first, so the command needs approval whatever the gate thinks of sleep.
-        val long = a.callTool("Bash", mapOf("command" to "touch long.txt; sleep 300"))
+        // Outside the sandbox, so the command needs the person's approval whatever the gate thinks of it.
+        val long = a.callTool("Bash", mapOf("command" to "touch long.txt; sleep 300", "dangerouslyDisableSandbox" to true))
         question("touch long.txt; sleep 300").answer(PermissionAnswer(decision = "allow-once"))
         val call = startedCall("touch long.txt; sleep 300")
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }
@@ -118,7 +119,7 @@ class AttachedAgentsTest {
         supervisor.requireApi().tasksStop(moved.taskId!!).get(30, TimeUnit.SECONDS)
         assertEquals(emptyMap<Long, String>(), TestSupport.commandProcesses(marker))
 
-        val stopped = a.callTool("Bash", mapOf("command" to "touch stop.txt; sleep 301"))
+        val stopped = a.callTool("Bash", mapOf("command" to "touch stop.txt; sleep 301", "dangerouslyDisableSandbox" to true))
         question("touch stop.txt; sleep 301").answer(PermissionAnswer(decision = "allow-once"))
         val second = startedCall("touch stop.txt; sleep 301")
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }

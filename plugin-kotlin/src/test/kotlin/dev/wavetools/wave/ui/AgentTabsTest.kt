@@ -89,7 +89,7 @@ class AgentTabsTest {
         controller.startAndAwaitReady(supervisor)
         val a = agent()
         val tab = tab()
-        val call = a.callTool("Bash", mapOf("command" to "touch from-agent.txt", "description" to "make a file"))
+        val call = a.callTool("Bash", mapOf("command" to "touch from-agent.txt", "dangerouslyDisableSandbox" to true, "description" to "make a file"))
         val card = cardIn(tab, "touch from-agent.txt")
         waitForUi({ "no approval in the card" }) { tab.feed.approvals().any { it.model.isOpen } }
         onEdt {
@@ -113,7 +113,7 @@ class AgentTabsTest {
         val a = agent()
         val tab = tab()
 
-        val long = a.callTool("Bash", mapOf("command" to "touch long.txt; sleep 300"))
+        val long = a.callTool("Bash", mapOf("command" to "touch long.txt; sleep 300", "dangerouslyDisableSandbox" to true))
         allowOnce(tab, "touch long.txt; sleep 300")
         val card = cardIn(tab, "touch long.txt; sleep 300")
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }
@@ -131,7 +131,7 @@ class AgentTabsTest {
         supervisor.requireApi().tasksStop(taskId).get(30, TimeUnit.SECONDS)
         assertEquals(emptyMap<Long, String>(), TestSupport.commandProcesses(marker))
 
-        val stopped = a.callTool("Bash", mapOf("command" to "touch stop.txt; sleep 301"))
+        val stopped = a.callTool("Bash", mapOf("command" to "touch stop.txt; sleep 301", "dangerouslyDisableSandbox" to true))
         allowOnce(tab, "touch stop.txt; sleep 301")
         val second = cardIn(tab, "touch stop.txt; sleep 301")
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }
