@@ -12,7 +12,15 @@ import type { Workspace } from "./workspace.js";
 /** A per-session service (read state, background tasks), identified by a ServiceKey<T, Session>. */
 export type SessionService = Service;
 
+/** Who drives a session that an agent opened over MCP (its `clientInfo`). */
+export interface SessionClient {
+  name: string;
+  version?: string;
+}
+
 export class Session {
+  /** Set for an attached agent's session (`serve --listen`): the MCP client's name and version. */
+  client?: SessionClient;
   private _cwd: string;
   private readonly extraDirs: string[] = [];
   private readonly services: Services<Session>;

@@ -39,6 +39,8 @@ export interface InFlightCall {
   moveToBackground?: () => string | undefined;
   /** True while the call waits for its permission check (possibly the user's answer). */
   awaitingPermission?: boolean;
+  /** Aborts the call as its caller's cancellation would; the caller still gets the aborted result. */
+  cancel: (reason: string) => void;
 }
 
 export type ResultHook = (result: ToolResult, call: { session: Session; origin: CallOrigin; name: string }) => ToolResult;
@@ -106,6 +108,17 @@ export class WaveCore {
   }
 
   /**
+   * Stops a running call from outside its caller (the host's Stop on an agent's call). The call
+   * answers its caller with the aborted result. False when no such call runs.
+   */
+  cancelCall(callId: string, reason = "stopped by the user"): boolean {
+    const call = this.calls.get(callId);
+    if (!call) return false;
+    call.cancel(reason);
+    return true;
+  }
+
+  /**
    * Validates and runs one tool call. Throws UnknownTool, InvalidToolArguments, UnknownSession or
    * DuplicateCallId for caller errors (each transport maps them); tool failures come back as
    * `isError` results.
@@ -130,7 +143,14 @@ export class WaveCore {
     session.signal.addEventListener("abort", onSessionAbort, { once: true });
 
     const args = shownArguments((req.arguments ?? {}) as Record<string, unknown>);
-    const call: InFlightCall = { callId, sessionId: session.id, name: tool.name, arguments: args, startedAt: Date.now() };
+    const call: InFlightCall = {
+      callId,
+      sessionId: session.id,
+      name: tool.name,
+      arguments: args,
+      startedAt: Date.now(),
+      cancel: (reason) => abort(new Error(reason)),
+    };
     this.calls.set(callId, call);
     this.events.emit("tool/started", {
       callId,
@@ -219,6 +239,13 @@ export class WaveCore {
   /** Stops every process tree and disposes every session. Safe to call more than once. */
   shutdown(): Promise<void> {
     this.shuttingDown ??= (async () => {
+      for (const hook of this.shutdownStartHooks) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error("shutdown hook failed", { error: err });
+        }
+      }
       await this.sessions.disposeAll();
       for (const hook of this.shutdownHooks.reverse()) {
         try {
@@ -233,11 +260,17 @@ export class WaveCore {
   }
 
   private readonly shutdownHooks: Array<() => Promise<void> | void> = [];
+  private readonly shutdownStartHooks: Array<() => Promise<void> | void> = [];
   private readonly resultHooks: ResultHook[] = [];
 
   /** Lets a concern amend every tool result before it is returned (e.g. background-task notices). */
   addResultHook(hook: ResultHook): void {
     this.resultHooks.push(hook);
+  }
+
+  /** Runs first when the core shuts down, before any session ends (e.g. to stop taking new clients). */
+  onShutdownStart(hook: () => Promise<void> | void): void {
+    this.shutdownStartHooks.push(hook);
   }
 
   /** Runs after all sessions are disposed (e.g. to stop a watchdog). */

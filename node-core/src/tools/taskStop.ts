@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Session } from "../base/session.js";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { TASKS, findTaskManager, type TaskInfo } from "../tasks/manager.js";
+import { taskSummary } from "../tasks/notices.js";
 import { clipText } from "../util/text.js";
 
 /** How much of a task's command, and of an unknown task id, a result repeats. */
@@ -27,16 +28,8 @@ function ending(task: TaskInfo): string {
 }
 
 function summary(task: TaskInfo) {
-  const command = clipText(task.command, ECHOED_CHARS);
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    exitCode: task.exitCode,
-    signal: task.signal,
-    outputPath: task.outputPath,
-    command,
-    task: { ...task, command },
-  };
+  const shown = taskSummary(task);
+  return { ...shown, task: { ...task, command: shown.command } };
 }
 
 export const taskStopTool = defineTool({
