@@ -4,7 +4,7 @@
 // mode (test/mcp.test.ts). The setup file (test/support/errorKindSetup.ts) separately checks that every result of every
 // other test carries a kind from the union exactly when it is an error.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -222,6 +222,15 @@ describe("error kinds the runtime makes", () => {
       const r = await t.call(name, { command: "touch ran.txt" });
       expect(r.structuredContent.errorKind, name).toBe("sandbox_unavailable");
     }
+  });
+
+  it("PROTOCOL.md lists exactly the kinds of the union, each with its meaning from the source", () => {
+    const doc = readFileSync(path.join(__dirname, "..", "..", "PROTOCOL.md"), "utf8");
+    const start = doc.indexOf("\n## Error kinds");
+    expect(start).toBeGreaterThan(0);
+    const section = doc.slice(start, doc.indexOf("\n## ", start + 1));
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
+    expect(Object.fromEntries(rows)).toEqual(TOOL_ERROR_KINDS);
   });
 
   it("every kind has a one-line meaning", () => {
