@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
 import { tempDir } from "../../test/support/processes.js";
+import { errorKindProblem } from "../../test/support/errorKinds.js";
 import { TOOL_ERROR_KINDS, type ToolErrorKind } from "../base/toolErrors.js";
 import { WaveCore } from "../core/runtime.js";
 import { defineTool, type ToolDefinition, type ToolResult } from "../core/tool.js";
@@ -231,6 +232,28 @@ describe("error kinds the runtime makes", () => {
     const section = doc.slice(start, doc.indexOf("\n## ", start + 1));
     const rows = [...section.matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
     expect(Object.fromEntries(rows)).toEqual(TOOL_ERROR_KINDS);
+  });
+
+  it("the check every test's results go through reports a missing, unknown or misplaced kind, and is active", async () => {
+    const content = [{ type: "text", text: "x" }];
+    expect(errorKindProblem({ content, structuredContent: { error: "x" }, isError: true })).toMatch(/errorKind is undefined/);
+    expect(errorKindProblem({ content, structuredContent: { error: "x", errorKind: "sandbox-unavailable" }, isError: true })).toMatch(/not one of TOOL_ERROR_KINDS/);
+    expect(errorKindProblem({ content, structuredContent: { errorKind: "stale" }, isError: false })).toMatch(/successful result with errorKind "stale"/);
+    expect(errorKindProblem({ content, structuredContent: { errorKind: null }, isError: false })).toBeUndefined();
+    expect(errorKindProblem({ content, structuredContent: { errorKind: "stale" }, isError: true })).toBeUndefined();
+    // A tool that slips past the type (a cast) is caught by the wrapper the setup file installs.
+    const sloppy = defineTool({
+      name: "Sloppy",
+      description: "Answers an error without a kind.",
+      inputSchema: z.strictObject({}),
+      run: async () => ({ content: [{ type: "text", text: "broke" }], structuredContent: { error: "broke" }, isError: true }) as unknown as ToolResult,
+    });
+    const core = new WaveCore({ root: tempDir("wave-ws-"), tools: [sloppy as ToolDefinition] });
+    try {
+      await expect(core.callTool({ name: "Sloppy", arguments: {}, origin: "host" })).rejects.toThrow(/Sloppy call: an isError result whose errorKind is undefined/);
+    } finally {
+      await core.shutdown();
+    }
   });
 
   it("every kind has a one-line meaning", () => {
