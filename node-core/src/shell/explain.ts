@@ -4,11 +4,9 @@
 import { constants } from "node:os";
 import type { ToolErrorKind } from "../base/toolErrors.js";
 
-/** The kinds an ending or a refused start is reported as (base/toolErrors.ts says what each means). */
-export type FailureKind = ToolErrorKind;
-
 export interface Failure {
-  kind: FailureKind;
+  /** In the union every tool's errors use (base/toolErrors.ts says what each kind means). */
+  kind: ToolErrorKind;
   message: string;
 }
 
