@@ -8,6 +8,8 @@ import type { Workspace } from "../base/workspace.js";
 import type { EventBus } from "../base/events.js";
 import type { PermissionOutcome, PermissionRequest } from "../permissions/types.js";
 import type { SandboxService } from "../shell/sandbox/service.js";
+import { commandLengthProblem } from "../shell/invocation.js";
+import { hostPlatform } from "../util/platform.js";
 import type { ToolErrorKind } from "../base/toolErrors.js";
 
 export { TOOL_ERROR_KINDS, isToolErrorKind, type ToolErrorKind } from "../base/toolErrors.js";
@@ -118,6 +120,12 @@ const NUL_ADVICE = {
  */
 export function osString(kind: keyof typeof NUL_ADVICE): z.ZodString {
   const s = z.string().refine((v) => !v.includes("\0"), { message: `contains a NUL character (\\0), ${NUL_ADVICE[kind]}` });
+  if (kind === "command") {
+    return s.superRefine((v, issue) => {
+      const problem = commandLengthProblem(v, hostPlatform().name);
+      if (problem) issue.addIssue({ code: "custom", message: problem });
+    });
+  }
   return kind === "path" ? s.max(MAX_PATH_CHARS, `is longer than ${MAX_PATH_CHARS} characters, more than a file system accepts in a path. Check the path.`) : s;
 }
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/processes.js";
-import { BASH_RC, BASH_RC_FILE, buildInvocation, NON_INTERACTIVE_ENV, startsWithSleep, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
+import { BASH_RC, BASH_RC_FILE, buildInvocation, commandLengthProblem, NON_INTERACTIVE_ENV, startsWithSleep, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
 import { NO_SHIMS, type ShimInjection } from "./shims/index.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
@@ -174,3 +174,15 @@ describe("invocation shape", () => {
 
 // Keep the temp dirs of this file from piling up.
 process.on("exit", () => rmSync(path.join(processOutputDir(), "rc"), { recursive: true, force: true }));
+
+describe("commandLengthProblem", () => {
+  it("counts bytes on Linux (one argument), characters on Windows (the command line), and leaves macOS to the spawn", () => {
+    expect(commandLengthProblem("x".repeat(131_071), "linux")).toBeUndefined();
+    expect(commandLengthProblem("x".repeat(131_072), "linux")).toMatch(/^is 131,072 bytes long; Linux passes at most 131,071 bytes/);
+    // 65,536 two-byte characters are 131,072 bytes.
+    expect(commandLengthProblem("é".repeat(65_536), "linux")).toMatch(/^is 131,072 bytes long/);
+    expect(commandLengthProblem("x".repeat(32_000), "win32")).toBeUndefined();
+    expect(commandLengthProblem("é".repeat(32_001), "win32")).toMatch(/^is 32,001 characters long; Windows passes at most 32,000 characters/);
+    expect(commandLengthProblem("x".repeat(500_000), "darwin")).toBeUndefined();
+  });
+});

@@ -13,7 +13,7 @@
 // started with is not an rc file but an explicit request that every `bash -c` read that file, so
 // bash still reads it, expanded as bash expands it, before the shims are defined.
 import { CORE_PID_VAR, RUN_MARKER_VAR } from "./processTable.js";
-import { envValue } from "../util/platform.js";
+import { envValue, type PlatformName } from "../util/platform.js";
 import type { ShimInjection } from "./shims/index.js";
 import type { ResolvedShell } from "./types.js";
 import { toGitBashPath } from "./winpath.js";
@@ -146,4 +146,26 @@ export function buildInvocation(input: InvocationInput): Invocation {
 /** Whether a command is killed instead of backgrounded when it exceeds its timeout (BASH-TO-5). */
 export function startsWithSleep(command: string): boolean {
   return /^\s*sleep(\s|$)/.test(command);
+}
+
+/**
+ * The longest command a shell can be given as its `-c` argument: Linux refuses any single argument
+ * over MAX_ARG_STRLEN (32 pages, 131,072 bytes with its final NUL), Windows a command line over
+ * 32,767 characters (the shell's path and `-c` take some of it). macOS limits only all arguments and
+ * the environment together (ARG_MAX, 1 MiB), which the environment decides; there the spawn's own
+ * E2BIG speaks.
+ */
+const COMMAND_LIMITS: Partial<Record<PlatformName, { max: number; unit: "bytes" | "characters" }>> = {
+  linux: { max: 131_071, unit: "bytes" },
+  win32: { max: 32_000, unit: "characters" },
+};
+
+/** Why a command is too long to start on this platform, or undefined when it fits. */
+export function commandLengthProblem(command: string, platform: PlatformName): string | undefined {
+  const limit = COMMAND_LIMITS[platform];
+  if (!limit) return undefined;
+  const size = limit.unit === "bytes" ? Buffer.byteLength(command, "utf8") : command.length;
+  if (size <= limit.max) return undefined;
+  const system = platform === "win32" ? "Windows" : "Linux";
+  return `is ${size.toLocaleString("en-US")} ${limit.unit} long; ${system} passes at most ${limit.max.toLocaleString("en-US")} ${limit.unit} to a shell as one command. Write the script to a file with the Write tool and run that file (bash ./script.sh), or split the work into several commands.`;
 }

@@ -463,7 +463,10 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   } catch (err) {
     closeOutputs();
     closeInfo();
-    throw new SpawnFailed(`Could not start ${launch.file}: ${(err as Error).message}.`, err);
+    const tooBig = (err as NodeJS.ErrnoException).code === "E2BIG"
+      ? " The command and its environment together are larger than the system accepts: write the script to a file and run that file, or leave large values out of the environment."
+      : "";
+    throw new SpawnFailed(`Could not start ${launch.file}: ${(err as Error).message}.${tooBig}`, err);
   }
   // The child has its own copies now; ours would only keep the files open.
   closeOutputs();

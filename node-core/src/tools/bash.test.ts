@@ -37,6 +37,20 @@ describe.each(SHELLS)("Bash tool with %s", (kind, shellPath) => {
     expect(which.s.output.trim()).not.toBe("");
   });
 
+  it(`a command as long as the system passes to a shell runs, inside the sandbox too; one byte more is refused before anything starts, saying what to do (${kind})`, async () => {
+    const t = testCore();
+    // 131,071 bytes: Linux's limit for one argument (MAX_ARG_STRLEN less the final NUL); "é" is two bytes.
+    const fits = "echo fits #" + "é".repeat((131_071 - 11) / 2);
+    expect(Buffer.byteLength(fits)).toBe(131_071);
+    for (const sandbox of [true, false]) {
+      const r = await t.bash({ command: fits, dangerouslyDisableSandbox: !sandbox }, { origin: "host" });
+      expect(r.s).toMatchObject({ success: true, output: "fits\n" });
+    }
+    const err = await t.call("Bash", { command: fits + "x" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidToolArguments);
+    expect(String((err as Error).message)).toMatch(/is 131,072 bytes long; Linux passes at most 131,071 bytes to a shell as one command\. Write the script to a file/);
+  });
+
   it(`BASH-FG-2 runs every command in a fresh shell with stdin at /dev/null (${kind})`, async () => {
     const t = testCore();
     await t.bash({ command: "export WAVE_TEST_VAR=set; my_fn() { :; }" });
