@@ -26,19 +26,17 @@ describe("process table", () => {
   it("lists live processes from /proc, without zombies", async () => {
     const child = spawn("bash", ["-c", "sleep 0.1 & exec sleep 300"], { detached: true, stdio: "ignore" });
     try {
-      // `sleep 0.1` becomes a zombie of the exec'd `sleep 300`, which never reaps it.
-      const zombieChild = () =>
-        readdirSync("/proc").some((d) => {
-          if (!/^\d+$/.test(d)) return false;
-          const info = (() => {
-            try {
-              return parseProcStat(readFileSync(`/proc/${d}/stat`, "latin1"));
-            } catch {
-              return undefined;
-            }
-          })();
-          return info?.ppid === child.pid && info?.state === "Z";
-        });
+      // `sleep 0.1` becomes a zombie of the exec'd `sleep 300`, which never reaps it. Other
+      // processes come and go meanwhile: one listed may be gone by the time its stat is read.
+      const statOf = (d: string) => {
+        try {
+          return parseProcStat(readFileSync(`/proc/${d}/stat`, "latin1"));
+        } catch {
+          return undefined;
+        }
+      };
+      const zombiePid = () => readdirSync("/proc").find((d) => /^\d+$/.test(d) && statOf(d)?.ppid === child.pid && statOf(d)?.state === "Z");
+      const zombieChild = () => zombiePid() !== undefined;
       expect(await waitFor(zombieChild, 5000)).toBe(true);
       const procs = await linuxProcessTable.list();
       expect(procs.find((p) => p.pid === child.pid)).toMatchObject({ pgid: child.pid, name: "sleep" });
@@ -47,7 +45,7 @@ describe("process table", () => {
       expect(procArguments(child.pid!)).toBe("sleep 300");
       // A process the kernel shows no arguments for (a zombie here; one in the middle of exec
       // too) has no command line: the runner looks at such a survivor again.
-      const zombie = Number(readdirSync("/proc").find((d) => /^\d+$/.test(d) && parseProcStat(readFileSync(`/proc/${d}/stat`, "latin1"))?.ppid === child.pid));
+      const zombie = Number(zombiePid());
       expect(procArguments(zombie)).toBeUndefined();
     } finally {
       process.kill(-child.pid!, "SIGKILL");
