@@ -1,7 +1,5 @@
 package dev.wavetools.wave.ui
 
-import dev.wavetools.wave.bridge.ListeningCore
-import dev.wavetools.wave.bridge.McpAgent
 import dev.wavetools.wave.bridge.TestSupport
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
@@ -18,24 +16,10 @@ import java.util.concurrent.TimeUnit
  * controller fetches `calls/result`. The real core listening for agents, a real `mcp --attach` agent.
  */
 class AgentResultsTest {
-    private val core = ListeningCore()
-    private val supervisor = core.supervisor
-    private val controller = onEdt { WaveController(supervisor, object : HostServices {}, permissions = core.permissions, agents = core.agents) }
-    private val openAgents = mutableListOf<McpAgent>()
+    private val window = AgentWindow()
 
     @AfterEach
-    fun cleanup() {
-        openAgents.forEach { it.close() }
-        onEdt { controller.dispose() }
-        core.close()
-    }
-
-    private fun agent(): McpAgent = core.agent().also { openAgents += it }
-
-    private fun tab(): AgentTab {
-        waitForUi({ "tabs: ${controller.panel.sessions.agents().map { it.title }}" }) { controller.panel.sessions.agents().size == 1 }
-        return onEdt { controller.panel.sessions.agents().single() }
-    }
+    fun cleanup() = window.close()
 
     private inline fun <reified T : ToolCallCard> finishedCard(tab: AgentTab, name: String): T {
         waitForUi({ "no finished $name card: ${tab.feed.cards().map { "${it.started.name} running=${it.isRunning}" }}" }) {
@@ -46,9 +30,9 @@ class AgentResultsTest {
 
     @Test
     fun `an agent's Bash card shows its whole output and its Edit card the whole diff, fetched with calls-result`() {
-        controller.startAndAwaitReady(supervisor)
-        val a = agent()
-        val tab = tab()
+        window.controller.startAndAwaitReady(window.supervisor)
+        val a = window.agent()
+        val tab = window.tab()
 
         // 13,893 characters of output: far more than the summary's 2,000-character preview.
         val expected = (1..3000).joinToString("\n")
@@ -78,10 +62,10 @@ class AgentResultsTest {
 
     @Test
     fun `a call whose result the core no longer keeps shows the summary and says so`() {
-        controller.startAndAwaitReady(supervisor)
-        val marker = supervisor.process()!!.launch.instanceMarker
-        val a = agent()
-        val tab = tab()
+        window.controller.startAndAwaitReady(window.supervisor)
+        val marker = window.supervisor.process()!!.launch.instanceMarker
+        val a = window.agent()
+        val tab = window.tab()
         a.callTool("Bash", mapOf("command" to "sleep 300"))
         waitForUi({ "no running sleep card" }) { tab.feed.cards().any { it.started.name == "Bash" } }
         TestSupport.eventually(message = { "processes: ${TestSupport.commandProcesses(marker)}" }) { TestSupport.commandProcesses(marker).isNotEmpty() }
