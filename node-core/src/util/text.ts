@@ -35,7 +35,8 @@ export function jsonBytes(value: unknown): number {
  */
 export function clipJson(text: string, maxChars: number, maxBytes: number): string {
   const clipped = clipText(text, maxChars);
-  if (jsonBytes(clipped) <= maxBytes) return clipped;
+  // No UTF-16 unit takes more than six bytes of JSON (`\u001f`), the quotes two: short text fits unmeasured.
+  if (clipped.length * 6 + 2 <= maxBytes || jsonBytes(clipped) <= maxBytes) return clipped;
   // The most characters whose cut form fits; the marker alone may not fit a tiny budget.
   let lo = 0;
   let hi = Math.min(text.length, maxChars);
