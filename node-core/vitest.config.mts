@@ -7,6 +7,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Tests spawn real shells and process trees; two cores is the norm on CI machines.
     maxWorkers: 2,
+    // Every tool result of every in-process core must carry a valid errorKind exactly when it is an error.
+    setupFiles: ["test/support/errorKindSetup.ts"],
     // Cores started by tests do not probe the developer's own login shell: its speed and contents
     // are not the subject of those tests (a slow profile would stall every Bash call for up to
     // 8.4 s). The login-environment tests set their own HOME and clear this explicitly.

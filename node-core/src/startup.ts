@@ -14,6 +14,7 @@ import { formatTaskNotices } from "./tasks/notices.js";
 import { hostPlatform } from "./util/platform.js";
 import { createLogger } from "./util/log.js";
 import type { ResultHook } from "./core/runtime.js";
+import { amendResult } from "./core/tool.js";
 
 export interface CoreOptions {
   root: string;
@@ -85,11 +86,7 @@ const attachTaskNotices: ResultHook = (result, call) => {
   if (call.origin !== "mcp" && call.origin !== "cli") return result;
   const notices = call.session.peekService(TASKS)?.takeNotices() ?? [];
   if (notices.length === 0) return result;
-  return {
-    ...result,
-    content: [...result.content, { type: "text", text: formatTaskNotices(notices) }],
-    structuredContent: { ...result.structuredContent, taskNotifications: notices },
-  };
+  return amendResult(result, [...result.content, { type: "text", text: formatTaskNotices(notices) }], { taskNotifications: notices });
 };
 
 const shimsLog = createLogger("shims");

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeCores, testCore } from "./support/core.js";
 import { BUNDLE, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
+import { assertSummaryErrorKind } from "./support/errorKinds.js";
 import { makeWorkspace } from "./transcript.js";
 
 /** What a tool/finished line may take on the wire, whatever the tool returned. */
@@ -124,6 +125,15 @@ describe("tool/finished summary and calls/result", () => {
     expect((await core.request("sessions/dispose", { sessionId })).result).toEqual({ disposed: true });
     expect((await core.request("calls/result", { callId: "in-sub" })).error).toMatchObject({ code: -32003 });
     expect((await core.request("calls/result", { callId: "in-main" })).result).toMatchObject({ structuredContent: { output: "main\n" } });
+  });
+});
+
+describe("the error-kind check of every core process's tool/finished", () => {
+  it("reports a failed call's summary without a kind, a successful one with a kind, and a missing summary", () => {
+    expect(() => assertSummaryErrorKind({ isError: true, summary: { preview: "x" } }, "t")).toThrow(/errorKind is undefined/);
+    expect(() => assertSummaryErrorKind({ isError: false, summary: { errorKind: "stale" } }, "t")).toThrow(/successful result/);
+    expect(() => assertSummaryErrorKind({ isError: false }, "t")).toThrow(/no summary/);
+    expect(() => assertSummaryErrorKind({ isError: true, summary: { errorKind: "not_found" } }, "t")).not.toThrow();
   });
 });
 

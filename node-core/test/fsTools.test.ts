@@ -74,6 +74,7 @@ describe("file tools end to end", () => {
     expect((responses[1]!.result!.tools as Array<{ name: string }>).map((t) => t.name)).toEqual(expect.arrayContaining(["Read", "Edit", "Write", "Glob", "Grep"]));
     expect(responses[2]!.result!.isError).toBe(true);
     expect(textOf(responses[2]!)).toMatch(/^ripgrep is not available/);
+    expect(responses[2]!.result!.structuredContent.errorKind).toBe("dependency_missing");
     expect(textOf(responses[3]!)).toBe("a.ts");
   });
 
@@ -91,6 +92,7 @@ describe("file tools end to end", () => {
     for (const r of responses.slice(1)) {
       expect(r.result!.isError).toBe(true);
       expect(textOf(r)).toMatch(/would exceed the maximum file size allowed for this process; nothing was changed/);
+      expect(r.result!.structuredContent.errorKind).toBe("out_of_resources");
     }
     expect(readFileSync(target, "utf8")).toBe("original content\n");
     expect(readdirSync(root)).toEqual(["data.txt"]);
@@ -126,6 +128,8 @@ describe("file tools end to end", () => {
     expect(textOf(responses[2]!)).toMatch(/Permission denied writing .*readonly\.txt.*nothing was changed/);
     expect(textOf(responses[3]!)).toMatch(/Permission denied writing .*locked\/new\.txt/);
     expect(textOf(responses[5]!)).toMatch(/Permission denied reading .*later\.txt.*not readable by this process; nothing was changed/);
+    // The operating system's refusal is one kind for every file tool (not the permission gate's).
+    for (const i of [0, 2, 3, 5]) expect(responses[i]!.result!.structuredContent.errorKind, String(i)).toBe("permission_denied");
     expect(readFileSync(path.join(root, "readonly.txt"), "utf8")).toBe("do not touch\n");
     expect(readdirSync(locked)).toEqual([]);
   });

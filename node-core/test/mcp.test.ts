@@ -57,6 +57,7 @@ describe("MCP server (official SDK client)", () => {
     const bad = await client.callTool({ name: "Read", arguments: { file_path: 12 } });
     expect(bad.isError).toBe(true);
     expect((bad.content as Array<{ text: string }>)[0]!.text).toMatch(/file_path/);
+    expect(bad.structuredContent).toMatchObject({ errorKind: "invalid_argument", issues: [{ path: ["file_path"] }] });
 
     // The connection is still usable afterwards.
     const ok = await client.callTool({ name: "Read", arguments: { file_path: "src/answer.ts" } });

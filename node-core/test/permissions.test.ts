@@ -250,7 +250,7 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
     expect(move.result).toEqual({ moved: false, reason: 'The Bash call "b2" is waiting for permission; nothing runs yet. Answer the question first, then move it.' });
     answer(core, ask2, { decision: "deny", message: "not now" });
     const d = (await denied).result;
-    expect(d).toMatchObject({ isError: true, structuredContent: { permissionDenied: true } });
+    expect(d).toMatchObject({ isError: true, structuredContent: { errorKind: "denied_by_user" } });
     expect(d.content[0].text).toBe("Permission denied: the user did not allow Bash to run `sleep 300 & touch denied.txt`. The user said: not now. Do not retry the same thing without asking the user.");
     expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
     expect(childrenOf(core)).toEqual([]);
@@ -281,7 +281,7 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
     await call(core, "Read", { file_path: path.join(outside, "keep.txt") }, "r1");
     const denied = call(core, "Edit", { file_path: path.join(outside, "keep.txt"), old_string: "keep", new_string: "lost" }, "w2");
     answer(core, await askFor(core, "w2"), { decision: "deny" });
-    expect((await denied).result).toMatchObject({ isError: true, structuredContent: { permissionDenied: true } });
+    expect((await denied).result).toMatchObject({ isError: true, structuredContent: { errorKind: "denied_by_user" } });
     expect(readFileSync(path.join(outside, "keep.txt"), "utf8")).toBe("keep\n");
     const deniedNew = call(core, "Write", { file_path: path.join(outside, "new", "b.txt"), content: "b" }, "w3");
     answer(core, await askFor(core, "w3"), { decision: "deny" });

@@ -46,10 +46,11 @@ describe("summarizeResult", () => {
   });
 
   it("carries the error kind when the result has one, and only then", () => {
-    expect(summarizeResult(errorResult("no such file", { errorKind: "not_found", filePath: "/w/x" }))).toMatchObject({ errorKind: "not_found", fields: { filePath: "/w/x" } });
-    expect(summarizeResult(errorResult("boom"))).not.toHaveProperty("errorKind");
-    // A non-string errorKind is not the documented field: left out.
-    expect(summarizeResult(errorResult("boom", { errorKind: { nested: true } }))).not.toHaveProperty("errorKind");
+    expect(summarizeResult(errorResult("not_found", "no such file", { filePath: "/w/x" }))).toMatchObject({ errorKind: "not_found", fields: { filePath: "/w/x" } });
+    expect(summarizeResult(textResult("fine"))).not.toHaveProperty("errorKind");
+    // A non-string errorKind (from a core older or newer than this summary) is not the documented field: left out.
+    const odd = { content: [{ type: "text", text: "boom" }], structuredContent: { errorKind: { nested: true } }, isError: true } as unknown as ToolResult;
+    expect(summarizeResult(odd)).not.toHaveProperty("errorKind");
   });
 
   it("describes images instead of repeating them", () => {
@@ -64,7 +65,7 @@ describe("summarizeResult", () => {
     const hostile = "\u0001日".repeat(5000);
     const structured: Record<string, unknown> = {};
     for (const name of ["signal", "signalName", "backgroundTaskId", "outputPath", "cwd", "stdoutPath", "stderrPath", "filePath", "type", "mode", "taskId", "errorKind"]) structured[name] = hostile;
-    const s = summarizeResult({ content: [{ type: "text", text: "\u0001".repeat(100_000) }], structuredContent: structured, isError: true });
+    const s = summarizeResult({ content: [{ type: "text", text: "\u0001".repeat(100_000) }], structuredContent: structured, isError: true } as ToolResult);
     const stringBytes = Object.values(s.fields).filter((v) => typeof v === "string").reduce((n, v) => n + jsonBytes(v), 0);
     expect(stringBytes).toBeLessThanOrEqual(SUMMARY_STRINGS_BYTES);
     // The budget is shared: the first fields get it, later ones are left out rather than shown empty.

@@ -18,7 +18,7 @@ type Scalar = string | number | boolean | null;
 /**
  * The `structuredContent` members a card's header is built from (PROTOCOL.md "tool/finished"),
  * by tool: Bash and run_shell_command (outcome, where the output is), Edit and Write (the file),
- * Read, Glob and Grep (how much), TaskStop, and any denial. Only scalars are copied.
+ * Read, Glob and Grep (how much), TaskStop. Why a call failed is `errorKind`. Only scalars are copied.
  */
 const HEADER_FIELDS = [
   "exitCode", "signal", "signalName", "interrupted", "timedOut", "sandboxed", "durationMs",
@@ -27,7 +27,7 @@ const HEADER_FIELDS = [
   "stdoutPath", "stderrPath", "stdoutBytes", "stderrBytes", "stdoutTruncated", "stderrTruncated",
   "filePath", "type", "created", "replacements",
   "startLine", "numLines", "totalLines", "numFiles", "numMatches", "totalMatches", "mode",
-  "taskId", "stopped", "permissionDenied",
+  "taskId", "stopped",
 ] as const;
 
 /** The counts of an Edit's or Write's structured diff: the header's `+added −removed`. */

@@ -230,8 +230,7 @@ export class WaveCore {
       }
       result =
         permission && !permission.allowed
-          ? errorResult(permission.message, {
-              permissionDenied: true,
+          ? errorResult(controller.signal.aborted ? "aborted" : permission.asked ? "denied_by_user" : "denied_by_policy", permission.message, {
               warnings: warningsForResult(permission.decision.warnings),
               ...(controller.signal.aborted ? { interrupted: true } : {}),
             })
@@ -239,10 +238,11 @@ export class WaveCore {
     } catch (err) {
       if (controller.signal.aborted) {
         const why = (controller.signal.reason as Error | undefined)?.message ?? "cancelled";
-        result = errorResult(`The ${tool.name} call was aborted before it finished (${why}).`, { interrupted: true });
+        result = errorResult("aborted", `The ${tool.name} call was aborted before it finished (${why}).`, { interrupted: true });
       } else {
         log.error("tool threw", { tool: tool.name, callId, error: err });
         result = errorResult(
+          "internal_error",
         `Internal error in ${tool.name}: ${clipText((err as Error)?.message ?? String(err), 2000)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
         );
       }

@@ -8,16 +8,40 @@ import type { Workspace } from "../base/workspace.js";
 import type { EventBus } from "../base/events.js";
 import type { PermissionOutcome, PermissionRequest } from "../permissions/types.js";
 import type { SandboxService } from "../shell/sandbox/service.js";
+import type { ToolErrorKind } from "../base/toolErrors.js";
+
+export { TOOL_ERROR_KINDS, isToolErrorKind, type ToolErrorKind } from "../base/toolErrors.js";
 
 export type TextContent = { type: "text"; text: string };
 export type ImageContent = { type: "image"; data: string; mimeType: string };
 export type ToolContent = TextContent | ImageContent;
 
-export interface ToolResult {
+/** A call that did what was asked (a command that ran and exited 0, a file read, a search, ...). */
+export interface ToolSuccess {
   content: ToolContent[];
   structuredContent: Record<string, unknown>;
-  isError: boolean;
+  isError: false;
 }
+
+/** What every error result's structuredContent holds: the kind code decides from, and the text. */
+export interface ErrorFields {
+  errorKind: ToolErrorKind;
+  /** The message. Left out only by a Bash command that ran and failed: its output and exit code say it. */
+  error?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A failed call. The type makes the kind mandatory: a result with `isError: true` and no
+ * `errorKind` does not compile (node-core/PROTOCOL.md, "Error kinds").
+ */
+export interface ToolFailure {
+  content: ToolContent[];
+  structuredContent: ErrorFields;
+  isError: true;
+}
+
+export type ToolResult = ToolSuccess | ToolFailure;
 
 export interface ToolAnnotations {
   title?: string;
@@ -103,13 +127,26 @@ export function osString(kind: keyof typeof NUL_ADVICE): z.ZodString {
  */
 export const MAX_PATH_CHARS = 4096;
 
-export function textResult(text: string, structuredContent: Record<string, unknown> = {}): ToolResult {
+export function textResult(text: string, structuredContent: Record<string, unknown> = {}): ToolSuccess {
   return { content: [{ type: "text", text }], structuredContent, isError: false };
 }
 
-/** A failed call the model should read: say what went wrong and what to do next. */
-export function errorResult(text: string, structuredContent: Record<string, unknown> = {}): ToolResult {
-  return { content: [{ type: "text", text }], structuredContent: { error: text, ...structuredContent }, isError: true };
+/**
+ * A failed call the model should read: say what went wrong and what to do next. `kind` is what a
+ * host or an agent decides from (base/toolErrors.ts); the text is what they read.
+ */
+export function errorResult(kind: ToolErrorKind, text: string, structuredContent: Record<string, unknown> = {}): ToolFailure {
+  return { content: [{ type: "text", text }], structuredContent: { ...structuredContent, error: text, errorKind: kind }, isError: true };
+}
+
+/**
+ * The result with other content and more structured fields (sandbox notes, task notices): a
+ * success stays a success, an error keeps its text and its kind whatever `fields` holds.
+ */
+export function amendResult(result: ToolResult, content: ToolContent[], fields: Record<string, unknown>): ToolResult {
+  if (!result.isError) return { content, structuredContent: { ...result.structuredContent, ...fields }, isError: false };
+  const s = result.structuredContent;
+  return { content, structuredContent: { ...s, ...fields, error: s.error, errorKind: s.errorKind }, isError: true };
 }
 
 /** Joins the text parts of a result (images are described, not dumped). */

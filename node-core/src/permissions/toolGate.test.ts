@@ -122,7 +122,7 @@ describe("tool calls gated by the permission layer (host protocol)", () => {
     host.answer = () => ({ decision: "deny", message: "not on this machine" });
     const res = await host.request("tools/call", { name: "Probe", arguments: { command: "rm -rf ~", marker } });
     expect(res.result.isError).toBe(true);
-    expect(res.result.structuredContent).toMatchObject({ permissionDenied: true, warnings: [{ id: "delete-outside-workspace" }] });
+    expect(res.result.structuredContent).toMatchObject({ errorKind: "denied_by_user", warnings: [{ id: "delete-outside-workspace" }] });
     expect(res.result.content[0].text).toMatch(/^Permission denied: the user did not allow Probe to run `rm -rf ~`\. The user said: not on this machine\./);
     expect(existsSync(marker)).toBe(false);
     expect(host.requestsFor("permission/request")[0]!.params.warnings[0].message).toMatch(/home directory/);
@@ -154,7 +154,7 @@ describe("tool calls gated by the permission layer (host protocol)", () => {
     const callId = host.received.find((m) => m.method === "tools/call")?.id ?? 2;
     host.send({ jsonrpc: "2.0", method: "$/cancelRequest", params: { id: callId } });
     const res = await call;
-    expect(res.result).toMatchObject({ isError: true, structuredContent: { permissionDenied: true, interrupted: true } });
+    expect(res.result).toMatchObject({ isError: true, structuredContent: { errorKind: "aborted", interrupted: true } });
     expect(res.result.content[0].text).toMatch(/cancelled while waiting for permission/);
     await host.waitFor((m) => m.method === "$/cancelRequest" && m.params?.id === ask.id);
     expect(existsSync(marker)).toBe(false);

@@ -14,6 +14,7 @@ import type { Readable, Writable } from "node:stream";
 import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.js";
 import type { Session } from "../base/session.js";
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
+import { errorResult } from "../core/tool.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
 import { elicitationAsker } from "./askers/elicitation.js";
@@ -86,11 +87,7 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
       if (err instanceof UnknownTool) throw new McpError(McpErrorCode.InvalidParams, err.message, { available: err.available });
       if (err instanceof InvalidToolArguments || err instanceof DuplicateCallId || err instanceof UnknownSession) {
         // Argument problems go back to the model as a tool error it can read and correct.
-        return {
-          content: [{ type: "text", text: err.message }],
-          structuredContent: { error: err.message, ...(err instanceof InvalidToolArguments ? { issues: err.issues } : {}) },
-          isError: true,
-        };
+        return errorResult("invalid_argument", err.message, err instanceof InvalidToolArguments ? { issues: err.issues } : {}) as unknown as CallToolResult;
       }
       throw err;
     }

@@ -2,27 +2,11 @@
 // timeout, a cancellation, or a start that never happened. Pure: everything it needs is passed in
 // (the tail of stderr is the only evidence bash leaves for "command not found" or a full disk).
 import { constants } from "node:os";
-
-export type FailureKind =
-  | "timeout"
-  | "cancelled"
-  | "signal"
-  | "out-of-resources"
-  | "command-not-found"
-  | "not-executable"
-  | "syntax-error"
-  | "exit-code"
-  | "shell-not-found"
-  | "spawn-failed"
-  | "sandbox-unavailable"
-  | "directory-absolute"
-  | "directory-outside"
-  | "directory-missing"
-  | "directory-not-a-directory"
-  | "directory-permission";
+import type { ToolErrorKind } from "../base/toolErrors.js";
 
 export interface Failure {
-  kind: FailureKind;
+  /** In the union every tool's errors use (base/toolErrors.ts says what each kind means). */
+  kind: ToolErrorKind;
   message: string;
 }
 
@@ -106,7 +90,7 @@ export function explainEnding(e: Ending): Failure | undefined {
   }
   if (e.cancelled !== undefined) {
     return {
-      kind: "cancelled",
+      kind: "aborted",
       message: `Command was cancelled (${e.cancelled}); it and every process it started were stopped. Stdout and Stderr hold what it printed until then.`,
     };
   }
@@ -114,28 +98,28 @@ export function explainEnding(e: Ending): Failure | undefined {
     const num = signalNumber(e.signal);
     const which = num !== null ? `signal ${num} (${e.signal})` : e.signal;
     if (e.signal === "SIGXFSZ" || e.signal === "SIGXCPU") {
-      return { kind: "out-of-resources", message: `Command was killed by ${which}: it ran out of resources (${e.signal === "SIGXFSZ" ? "the file size limit; raise ulimit -f or write less" : "the CPU time limit; raise ulimit -t or do less per call"}).` };
+      return { kind: "out_of_resources", message: `Command was killed by ${which}: it ran out of resources (${e.signal === "SIGXFSZ" ? "the file size limit; raise ulimit -f or write less" : "the CPU time limit; raise ulimit -t or do less per call"}).` };
     }
-    return { kind: "signal", message: `Command was killed by ${which} before it finished.${signalCause(e.signal)}` };
+    return { kind: "command_killed", message: `Command was killed by ${which} before it finished.${signalCause(e.signal)}` };
   }
   const code = e.exitCode;
   if (code === 0 || code === null) return undefined;
 
   const resource = lastLineMatching(e.stderrTail, new RegExp(RESOURCE_PATTERNS.map((r) => r.source).join("|")));
   if (resource) {
-    return { kind: "out-of-resources", message: `The system ran out of resources (exit code ${code}): ${quote(resource)}. ${resourceHint(resource)}` };
+    return { kind: "out_of_resources", message: `The system ran out of resources (exit code ${code}): ${quote(resource)}. ${resourceHint(resource)}` };
   }
   if (code === 127) {
     const notFound = /(?:^|: )([^:\n]+): command not found\s*$/m.exec(e.stderrTail);
     if (notFound) {
       return {
-        kind: "command-not-found",
+        kind: "command_not_found",
         message: `Command not found (exit code 127): ${quote(notFound[1]!.trim())} is not installed or not on PATH. Check the spelling, install it, or call it by its full path.`,
       };
     }
     const missing = /(?:^|: )([^:\n]+): No such file or directory\s*$/m.exec(e.stderrTail);
     return {
-      kind: "command-not-found",
+      kind: "command_not_found",
       message: missing
         ? `Command not found (exit code 127): ${quote(missing[1]!.trim())} does not exist. Check the path (it is relative to the directory the command runs in).`
         : "Command not found (exit code 127, bash's status for a command it could not find). Stderr names it; check the spelling, install it, or call it by its full path.",
@@ -145,28 +129,23 @@ export function explainEnding(e: Ending): Failure | undefined {
     const denied = /(?:^|: )([^:\n]+): (Permission denied|Is a directory|cannot execute[^\n]*)\s*$/m.exec(e.stderrTail);
     const what = denied ? `${quote(denied[1]!.trim())} was found but could not be executed (${denied[2]!.trim()})` : "a command was found but could not be executed";
     return {
-      kind: "not-executable",
+      kind: "not_executable",
       message: `Permission denied (exit code 126): ${what}. Make it executable (chmod +x), or run it through its interpreter (for example bash script.sh).`,
     };
   }
   const syntax = lastLineMatching(e.stderrTail, /syntax error/);
   if (code === 2 && syntax) {
-    return { kind: "syntax-error", message: `Syntax error (exit code 2): ${quote(syntax)}. Fix the quoting or the structure of the command.` };
+    return { kind: "syntax_error", message: `Syntax error (exit code 2): ${quote(syntax)}. Fix the quoting or the structure of the command.` };
   }
   if (code > 128 && code < 128 + 65) {
     const name = signalName(code - 128);
     if (name) {
       const which = `signal ${code - 128} (${name})`;
       if (name === "SIGXFSZ" || name === "SIGXCPU") {
-        return { kind: "out-of-resources", message: `Exit code ${code}: a process of the command was killed by ${which}, a resource limit (${name === "SIGXFSZ" ? "file size; raise ulimit -f or write less" : "CPU time; raise ulimit -t"}).` };
+        return { kind: "out_of_resources", message: `Exit code ${code}: a process of the command was killed by ${which}, a resource limit (${name === "SIGXFSZ" ? "file size; raise ulimit -f or write less" : "CPU time; raise ulimit -t"}).` };
       }
-      return { kind: "exit-code", message: `Exit code ${code}: a process of the command was probably killed by ${which}.${signalCause(name)}` };
+      return { kind: "command_failed", message: `Exit code ${code}: a process of the command was probably killed by ${which}.${signalCause(name)}` };
     }
   }
-  return { kind: "exit-code", message: `Command exited with code ${code}.` };
-}
-
-/** A spawn failure's error code says whether the machine ran out of processes, memory, files or disk. */
-export function isResourceError(code: string | undefined): boolean {
-  return code === "EAGAIN" || code === "ENOMEM" || code === "EMFILE" || code === "ENFILE" || code === "ENOSPC" || code === "EDQUOT";
+  return { kind: "command_failed", message: `Command exited with code ${code}.` };
 }

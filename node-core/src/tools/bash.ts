@@ -2,7 +2,9 @@
 // timeout that moves it to the background instead of killing it, or as a background task.
 // The engine lives in shell/ (runner, kill, cwd, output) and tasks/ (the session's task manager).
 import { z } from "zod";
-import { defineTool, osString, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defineTool, osString, type ToolContext, type ToolErrorKind, type ToolResult } from "../core/tool.js";
+import { spawnFailureKind } from "../base/toolErrors.js";
+import { explainEnding } from "../shell/explain.js";
 import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
 import { startsWithSleep } from "../shell/invocation.js";
@@ -138,12 +140,24 @@ function structured(ctx: ToolContext, fields: Partial<BashStructured>): BashStru
   };
 }
 
-function result(text: string, s: BashStructured, isError = false): ToolResult {
-  return { content: [{ type: "text", text }], structuredContent: s, isError };
+function result(text: string, s: BashStructured): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent: s, isError: false };
 }
 
-function failure(ctx: ToolContext, text: string, extra: Partial<BashStructured> = {}): ToolResult {
-  return result(text, structured(ctx, { success: false, ...extra, error: text }), true);
+/** A call that ended badly: the command did not start, was cancelled, or ran and failed (`kind` says which). */
+function failed(text: string, s: BashStructured, kind: ToolErrorKind): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent: { ...s, errorKind: kind }, isError: true };
+}
+
+/** The command never ran: `error` says why. */
+function failure(ctx: ToolContext, kind: ToolErrorKind, text: string): ToolResult {
+  return failed(text, structured(ctx, { success: false, error: text }), kind);
+}
+
+/** What a command's own failure is (it ran): exit 127 and 126 have kinds of their own, and a signal. */
+function commandFailureKind(status: { exitCode: number | null; signal: string | null }): ToolErrorKind {
+  // The output is no evidence here (it interleaves stdout, where "out of memory" may be data): only the status counts.
+  return explainEnding({ exitCode: status.exitCode, signal: status.signal, timedOut: false, timeoutMs: 0, stderrTail: "" })?.kind ?? "command_failed";
 }
 
 function survivorsLine(survivors: Survivor[], file: string): string {
@@ -176,7 +190,7 @@ export const bashTool = defineTool({
   },
   async run(input, ctx) {
     const plan = await planFor(input, ctx);
-    if (plan.refusal) return withSandboxOutcome(failure(ctx, plan.refusal, { sandboxRefused: true }), plan, false);
+    if (plan.refusal) return withSandboxOutcome(failure(ctx, "sandbox_unavailable", plan.refusal), plan, false);
     let started = false;
     const result = await runCommand(input, ctx, plan, () => (started = true));
     return withSandboxOutcome(result, plan, started);
@@ -198,7 +212,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   if (!isDirectory(cwd)) {
     const root = ctx.workspace.root;
     if (!isDirectory(root)) {
-      return failure(ctx, `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
+      return failure(ctx, "not_found", `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
     }
     ctx.session.setCwd(root, true);
     cwd = root;
@@ -219,7 +233,8 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     onStarted();
   } catch (err) {
     ctx.setMoveToBackgroundHandler(undefined);
-    if (err instanceof ShellNotFound || err instanceof SpawnFailed) return failure(ctx, err.message);
+    if (err instanceof ShellNotFound) return failure(ctx, "shell_not_found", err.message);
+    if (err instanceof SpawnFailed) return failure(ctx, spawnFailureKind((err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message), err.message);
     throw err;
   }
 
@@ -317,24 +332,22 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
   else if (status.exitCode !== 0) tail.push(`Exit code ${status.exitCode}`);
   if (survivors.length > 0) tail.push(survivorsLine(survivors, run.outputPath));
   if (cwd.notice) tail.push(cwd.notice);
-  return result(
-    joinParts(bodyOf(summary), [...tail, ...notes]),
-    structured(ctx, {
-      success,
-      exitCode: status.exitCode,
-      signal: status.signal,
-      output: summary.text,
-      truncated: summary.truncated,
-      outputPath: keepFile ? run.outputPath : null,
-      outputBytes: summary.totalBytes,
-      cwd: ctx.session.cwd,
-      cwdChanged: cwd.changed,
-      cwdReset: cwdReset || cwd.reset,
-      survivors,
-      durationMs: run.durationMs,
-    }),
-    !success,
-  );
+  const text = joinParts(bodyOf(summary), [...tail, ...notes]);
+  const fields = structured(ctx, {
+    success,
+    exitCode: status.exitCode,
+    signal: status.signal,
+    output: summary.text,
+    truncated: summary.truncated,
+    outputPath: keepFile ? run.outputPath : null,
+    outputBytes: summary.totalBytes,
+    cwd: ctx.session.cwd,
+    cwdChanged: cwd.changed,
+    cwdReset: cwdReset || cwd.reset,
+    survivors,
+    durationMs: run.durationMs,
+  });
+  return success ? result(text, fields) : failed(text, fields, commandFailureKind(status));
 }
 
 /** The command was stopped (sleep timeout, cancel, session end): whole tree, then what it printed. */
@@ -352,21 +365,19 @@ async function finishStopped(
   run.discardCwdFile();
   manager.runFinished(run, false);
   if (!summary.truncated) removeFilesLater([run.outputPath]);
-  return result(
-    joinParts(bodyOf(summary), [how.note, ...notes]),
-    structured(ctx, {
-      success: how.success,
-      exitCode: status.exitCode,
-      signal: status.signal,
-      output: summary.text,
-      truncated: summary.truncated,
-      outputPath: summary.truncated ? run.outputPath : null,
-      outputBytes: summary.totalBytes,
-      interrupted: how.interrupted ?? false,
-      timedOut: how.timedOut ?? false,
-      cwdReset,
-      durationMs: run.durationMs,
-    }),
-    !how.success,
-  );
+  const text = joinParts(bodyOf(summary), [how.note, ...notes]);
+  const fields = structured(ctx, {
+    success: how.success,
+    exitCode: status.exitCode,
+    signal: status.signal,
+    output: summary.text,
+    truncated: summary.truncated,
+    outputPath: summary.truncated ? run.outputPath : null,
+    outputBytes: summary.totalBytes,
+    interrupted: how.interrupted ?? false,
+    timedOut: how.timedOut ?? false,
+    cwdReset,
+    durationMs: run.durationMs,
+  });
+  return how.success ? result(text, fields) : failed(text, fields, "aborted");
 }

@@ -205,7 +205,7 @@ describe("bounded results: what the other tools repeat from their input", () => 
       const t = testCore({ permissions: { mode, allow: [], deny: [] } });
       const r = await t.call("Bash", { command }, { origin: "cli" });
       expect(r.isError, mode).toBe(true);
-      expect(r.structuredContent.permissionDenied, mode).toBe(true);
+      expect(r.structuredContent.errorKind, mode).toBe("denied_by_policy");
       expect(text(r), mode).toMatch(/\(\d+ more parts need approval\.\)/);
       expect((r.structuredContent.warnings as unknown[]).length, mode).toBeLessThanOrEqual(20);
       expect(replyBytes(r), mode).toBeLessThanOrEqual(MAX_REPLY_BYTES);

@@ -30,7 +30,7 @@ describe("Edit with an external appender", () => {
         const r = await t.call("Edit", { file_path: file, old_string: `counter ${edits}\n`, new_string: `counter ${edits + 1}\n` });
         if (!r.isError) edits++;
         else {
-          expect(r.structuredContent).toMatchObject({ reason: "stale" });
+          expect(r.structuredContent).toMatchObject({ errorKind: "stale" });
           expect(resultText(r)).toMatch(/has been modified since you last read it .* Read it again before editing it; your change was not applied\./);
           stale++;
         }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { computeDiff, structuredDiff, wholeTextRegion, type StructuredDiff } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
+import { commitChange, fsErrorResult, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
@@ -137,7 +137,7 @@ export const editTool = defineTool({
     const oldString = input.old_string.replace(/\r\n/g, "\n");
     const newString = input.new_string.replace(/\r\n/g, "\n");
     if (input.old_string === input.new_string || oldString === newString) {
-      return errorResult("old_string and new_string are identical, so there is nothing to change. Give the text you want in new_string.", { filePath: abs });
+      return errorResult("invalid_argument", "old_string and new_string are identical, so there is nothing to change. Give the text you want in new_string.", { filePath: abs });
     }
 
     return withFileLock(fileKey(abs), async () => {
@@ -146,13 +146,14 @@ export const editTool = defineTool({
         stat = await fsp.stat(abs);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code !== "ENOENT") return errorResult(describeFsError(err, abs, "reading"), { filePath: abs });
+        if (code !== "ENOENT") return fsErrorResult(err, abs, "reading");
         if (oldString === "") return createFile(abs, input.new_string, ctx);
-        return errorResult(describeMissing(abs, ctx.session.cwd), { filePath: abs });
+        return errorResult("not_found", describeMissing(abs, ctx.session.cwd), { filePath: abs });
       }
-      if (!stat.isFile()) return errorResult(`${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Edit changes text files.`, { filePath: abs });
+      if (!stat.isFile()) return errorResult(stat.isDirectory() ? "is_directory" : "not_a_file", `${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Edit changes text files.`, { filePath: abs });
       if (oldString === "") {
         return errorResult(
+          "invalid_argument",
           `old_string is empty but ${abs} already exists. Give the exact text to replace (read the file first), or use Write to replace the whole file.`,
           { filePath: abs },
         );
@@ -162,11 +163,12 @@ export const editTool = defineTool({
       if (isToolResult(loaded)) return loaded;
       const bytes = loaded.bytes!;
       if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
-        return errorResult(`${abs} is a binary file; Edit changes text files only.`, { filePath: abs });
+        return errorResult("binary", `${abs} is a binary file; Edit changes text files only.`, { filePath: abs });
       }
       const decoded = await decodeText(bytes);
       if (!decoded.roundTrips) {
         return errorResult(
+          "damaged",
           `${abs} contains bytes that are invalid in its encoding (${describeFormat(decoded.format)}), so Edit cannot rewrite it without changing them. Change it with Bash (e.g. \`sed -i\`) instead.`,
           { filePath: abs },
         );
@@ -176,19 +178,22 @@ export const editTool = defineTool({
       if (positions.length === 0) {
         const hint = nearMissHint(normalized, oldString);
         return errorResult(
+          "no_match",
           `String to replace not found in ${abs}.\nString: ${clipText(input.old_string, ERROR_STRING_CHARS)}\n${hint ?? "Check whitespace (tabs vs spaces, trailing spaces) and line breaks, or Read the file again: it may differ from what you remember."}`,
-          { filePath: abs, reason: "not-found" },
+          { filePath: abs },
         );
       }
       if (positions.length > 1 && !input.replace_all) {
         const lines = positions.slice(0, 10).map((p) => lineNumberAt(normalized, p));
         return errorResult(
+          "not_unique",
           `old_string appears ${positions.length} times in ${abs} (at lines ${lines.join(", ")}${positions.length > 10 ? ", …" : ""}). Add surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
-          { filePath: abs, reason: "not-unique", occurrences: positions.length },
+          { filePath: abs, occurrences: positions.length },
         );
       }
       if (!canEncode(newString, decoded.format)) {
         return errorResult(
+          "invalid_argument",
           `${abs} is encoded as ${describeFormat(decoded.format)}, which cannot represent some characters of new_string. Use only characters that encoding can hold (or convert the file to UTF-8 first with Bash \`iconv\`).`,
           { filePath: abs },
         );

@@ -11,6 +11,7 @@ import { fileKey } from "../fs/paths.js";
 import { READ_STATE, checkFreshness, sha256, sha256Async, type ReadSource } from "../fs/readState.js";
 import { HARD_LINKED } from "../permissions/paths.js";
 import { readWholeFile } from "../util/files.js";
+import { errorKindOfErrno } from "../base/toolErrors.js";
 
 /** Files larger than this are not loaded for Edit (and not diffed by Write). */
 const MAX_EDIT_BYTES = 64 * 1024 * 1024;
@@ -40,8 +41,9 @@ function verb(tool: ToolName): string {
 
 function notReadError(abs: string, tool: ToolName): ToolResult {
   return errorResult(
+    "not_read",
     `You must Read ${abs} in this conversation before ${verb(tool)} it (Grep and Glob results do not count as reading). Read it first, then retry.`,
-    { filePath: abs, reason: "not-read" },
+    { filePath: abs },
   );
 }
 
@@ -52,10 +54,15 @@ function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-r
       : reason === "appeared"
         ? `${abs} was created by another program while you were ${verb(tool)} it (it did not exist before).`
         : `${abs} has a newer modification time than when you read part of it (offset/limit), so its content cannot be confirmed unchanged.`;
-  return errorResult(`${why} Read it again before ${verb(tool)} it; your change was not applied.`, { filePath: abs, reason: "stale" });
+  return errorResult("stale", `${why} Read it again before ${verb(tool)} it; your change was not applied.`, { filePath: abs });
 }
 
-export function describeFsError(err: unknown, abs: string, action: string): string {
+/** A failed file operation: the kind its error code says, and the sentence describeFsError makes. */
+export function fsErrorResult(err: unknown, abs: string, action: string): ToolResult {
+  return errorResult(errorKindOfErrno((err as NodeJS.ErrnoException).code), describeFsError(err, abs, action), { filePath: abs });
+}
+
+function describeFsError(err: unknown, abs: string, action: string): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case "EACCES":
@@ -90,14 +97,14 @@ export async function loadForChange(session: Session, abs: string, stat: Stats, 
   let bytes: Buffer | undefined;
   if (stat.size <= MAX_EDIT_BYTES || tool === "Edit") {
     if (stat.size > MAX_EDIT_BYTES) {
-      return errorResult(`${abs} is ${(stat.size / 1048576).toFixed(0)} MB, too large for Edit (limit ${MAX_EDIT_BYTES / 1048576} MB). Change it with Bash (e.g. \`sed -i\`) instead.`, {
+      return errorResult("too_large", `${abs} is ${(stat.size / 1048576).toFixed(0)} MB, too large for Edit (limit ${MAX_EDIT_BYTES / 1048576} MB). Change it with Bash (e.g. \`sed -i\`) instead.`, {
         filePath: abs,
       });
     }
     try {
       bytes = await readWholeFile(abs);
     } catch (err) {
-      return errorResult(describeFsError(err, abs, "reading"), { filePath: abs });
+      return fsErrorResult(err, abs, "reading");
     }
   }
   const freshness = checkFreshness(record, stat.mtimeMs, () => sha256(bytes ?? Buffer.alloc(0)));
@@ -147,8 +154,8 @@ export async function commitChange(
     outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, ...approvalOf(ctx) });
   } catch (err) {
     if (err instanceof TargetChanged) return staleError(abs, tool, err.how);
-    if (err instanceof PathChanged) return errorResult(err.message, { filePath: abs, reason: "path-changed" });
-    return errorResult(describeFsError(err, abs, "writing"), { filePath: abs });
+    if (err instanceof PathChanged) return errorResult("path_changed", err.message, { filePath: abs });
+    return fsErrorResult(err, abs, "writing");
   }
   ctx.session.service(READ_STATE).set(fileKey(abs), {
     mtimeMs: outcome.stat.mtimeMs,

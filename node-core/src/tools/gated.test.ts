@@ -19,7 +19,7 @@ describe("Bash behind the permission layer", () => {
     const marker = path.join(t.root, "ran.txt");
     const r = await t.call("Bash", { command: `sleep 30 & touch ${marker}`, description: "leave a trace" });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ permissionDenied: true });
+    expect(r.structuredContent).toMatchObject({ errorKind: "denied_by_policy" });
     expect(resultText(r)).toMatch(/^Permission denied: Bash may not run `sleep 30 & touch .*ran\.txt`\. .* matches the deny rule `touch:\*`\. Do not retry it/);
     expect(existsSync(marker)).toBe(false);
     expect(ourProcesses()).toEqual([]);
@@ -62,7 +62,7 @@ describe("Write and Edit behind the permission layer", () => {
 
     const write = await t.call("Write", { file_path: "app/.env", content: "SECRET=2\n" });
     expect(write.isError).toBe(true);
-    expect(write.structuredContent).toMatchObject({ permissionDenied: true });
+    expect(write.structuredContent).toMatchObject({ errorKind: "denied_by_policy" });
     expect(resultText(write)).toBe(`Permission denied: Write may not write ${env}. ${env} matches the deny rule \`Write(**/.env)\`. Do not retry it; choose another way or ask the user to change the permission rules.`);
     const edit = await t.call("Edit", { file_path: env, old_string: "SECRET=1", new_string: "SECRET=3" });
     expect(edit.isError).toBe(true);
@@ -91,7 +91,7 @@ describe("Write and Edit behind the permission layer", () => {
     expect(denied.isError).toBe(true);
     expect(resultText(denied)).toContain(`Permission needed: Write wants to write ${target}.`);
     expect(resultText(denied)).toContain(`start wave-core mcp with --allow 'Write(${path.join(outside, "notes")}/**)'`);
-    expect(denied.structuredContent).toMatchObject({ permissionDenied: true, warnings: [{ id: "outside-workspace" }] });
+    expect(denied.structuredContent).toMatchObject({ errorKind: "denied_by_policy", warnings: [{ id: "outside-workspace" }] });
     expect(existsSync(path.join(outside, "notes"))).toBe(false);
 
     const edited = path.join(outside, "keep.txt");

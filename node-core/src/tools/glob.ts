@@ -40,9 +40,9 @@ export const globTool = defineTool({
     const root = input.path && input.path !== "undefined" && input.path !== "null" ? resolveToolPath(input.path, cwd) : cwd;
     try {
       const st = await fsp.stat(root);
-      if (!st.isDirectory()) return errorResult(`path ${root} is a file, not a directory. Give the directory to search in (the pattern matches names below it).`, { path: root });
+      if (!st.isDirectory()) return errorResult("not_a_directory", `path ${root} is a file, not a directory. Give the directory to search in (the pattern matches names below it).`, { path: root });
     } catch {
-      return errorResult(describeMissing(root, cwd).replace("File does not exist", "Directory does not exist"), { path: root });
+      return errorResult("not_found", describeMissing(root, cwd).replace("File does not exist", "Directory does not exist"), { path: root });
     }
     const limit = input.limit ?? GLOB_DEFAULT_LIMIT;
     const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
@@ -51,7 +51,7 @@ export const globTool = defineTool({
     try {
       compiled = compileGlob(input.pattern, root);
     } catch (err) {
-      return errorResult(`The pattern ${shownPattern} cannot be used: ${clipText((err as Error).message, 500)}. Give a shorter or simpler glob pattern.`, { path: root });
+      return errorResult("invalid_argument", `The pattern ${shownPattern} cannot be used: ${clipText((err as Error).message, 500)}. Give a shorter or simpler glob pattern.`, { path: root });
     }
     try {
       const st = await fsp.stat(compiled.base);

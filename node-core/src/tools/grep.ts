@@ -5,6 +5,7 @@ import { promises as fsp, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
+import { spawnFailureKind } from "../base/toolErrors.js";
 import { VCS_DIRS } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
@@ -141,10 +142,10 @@ export const grepTool = defineTool({
     try {
       await fsp.stat(abs);
     } catch {
-      return errorResult(describeMissing(abs, cwd).replace("File does not exist", "Path does not exist"), { path: abs });
+      return errorResult("not_found", describeMissing(abs, cwd).replace("File does not exist", "Path does not exist"), { path: abs });
     }
     const { rg, env } = await findRipgrep();
-    if (!rg) return errorResult(RIPGREP_MISSING, { reason: "ripgrep-missing" });
+    if (!rg) return errorResult("dependency_missing", RIPGREP_MISSING);
 
     const target = displayPath(abs, cwd);
     const args = ripgrepArgs(input, mode, target);
@@ -216,7 +217,7 @@ export const grepTool = defineTool({
       const tooLong = /E2BIG/.test(run.spawnError)
         ? ` The pattern and globs (${args.reduce((n, a) => n + a.length, 0)} characters) are too long for one command line: search for a shorter pattern, or several times.`
         : "";
-      return errorResult(`Could not run ripgrep (${rg.path}): ${run.spawnError}.${tooLong}`, { reason: "ripgrep-failed" });
+      return errorResult(tooLong ? "invalid_argument" : spawnFailureKind(run.spawnError), `Could not run ripgrep (${rg.path}): ${run.spawnError}.${tooLong}`);
     }
 
     let filenames: string[] | undefined;
@@ -238,7 +239,8 @@ export const grepTool = defineTool({
         : /unrecognized file type/i.test(stderr)
           ? " Use a type ripgrep knows (`rg --type-list`), or a glob instead."
           : "";
-      return errorResult(`ripgrep failed: ${first || `exit code ${run.exitCode ?? run.signal}`}.${hint}`, { reason: "ripgrep-error" });
+      // ripgrep's own complaint about the pattern or the type is the caller's to fix; anything else is the search failing.
+      return errorResult(hint ? "invalid_argument" : "io_error", `ripgrep failed: ${first || `exit code ${run.exitCode ?? run.signal}`}.${hint}`);
     }
 
     const meta = {

@@ -6,6 +6,7 @@ import { promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { errorKindOfErrno } from "../base/toolErrors.js";
 import { readLineWindow, type LineWindow } from "../fs/lineWindow.js";
 import { cutChars } from "../util/text.js";
 import { renderNotebook, NotebookError } from "../fs/notebook.js";
@@ -72,20 +73,20 @@ function formatBytes(n: number): string {
 
 function statError(err: unknown, abs: string, cwd: string): ToolResult {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return errorResult(describeMissing(abs, cwd), { filePath: abs });
-  if (code === "EACCES" || code === "EPERM") return errorResult(`Permission denied reading ${abs}. Choose a file you can read, or check its permissions with Bash \`ls -l\`.`, { filePath: abs });
-  if (code === "ELOOP") return errorResult(`${abs} is a symbolic link loop (a link that leads back to itself). Fix the link.`, { filePath: abs });
-  if (code === "ENOTDIR") return errorResult(`${abs} cannot exist: part of its path is a file, not a directory. Check the path.`, { filePath: abs });
-  if (code === "ENAMETOOLONG") return errorResult(`The path is too long: ${abs.slice(0, 200)}…`, { filePath: abs });
-  return errorResult(`Cannot read ${abs}: ${(err as Error).message}`, { filePath: abs });
+  if (code === "ENOENT") return errorResult("not_found", describeMissing(abs, cwd), { filePath: abs });
+  if (code === "EACCES" || code === "EPERM") return errorResult("permission_denied", `Permission denied reading ${abs}. Choose a file you can read, or check its permissions with Bash \`ls -l\`.`, { filePath: abs });
+  if (code === "ELOOP") return errorResult("invalid_path", `${abs} is a symbolic link loop (a link that leads back to itself). Fix the link.`, { filePath: abs });
+  if (code === "ENOTDIR") return errorResult("invalid_path", `${abs} cannot exist: part of its path is a file, not a directory. Check the path.`, { filePath: abs });
+  if (code === "ENAMETOOLONG") return errorResult("invalid_path", `The path is too long: ${abs.slice(0, 200)}…`, { filePath: abs });
+  return errorResult(errorKindOfErrno(code), `Cannot read ${abs}: ${(err as Error).message}`, { filePath: abs });
 }
 
 function specialFileError(abs: string, st: Stats): ToolResult | undefined {
-  if (st.isDirectory()) return errorResult(`${abs} is a directory, not a file. List it with Bash \`ls\`, or find files in it with Glob.`, { filePath: abs });
-  if (st.isFIFO()) return errorResult(`${abs} is a named pipe (FIFO); reading it could block forever, so Read does not open it.`, { filePath: abs });
-  if (st.isSocket()) return errorResult(`${abs} is a socket, not a file; it cannot be read.`, { filePath: abs });
-  if (st.isCharacterDevice() || st.isBlockDevice()) return errorResult(`${abs} is a device file; Read does not read devices.`, { filePath: abs });
-  if (!st.isFile()) return errorResult(`${abs} is not a regular file; it cannot be read.`, { filePath: abs });
+  if (st.isDirectory()) return errorResult("is_directory", `${abs} is a directory, not a file. List it with Bash \`ls\`, or find files in it with Glob.`, { filePath: abs });
+  if (st.isFIFO()) return errorResult("not_a_file", `${abs} is a named pipe (FIFO); reading it could block forever, so Read does not open it.`, { filePath: abs });
+  if (st.isSocket()) return errorResult("not_a_file", `${abs} is a socket, not a file; it cannot be read.`, { filePath: abs });
+  if (st.isCharacterDevice() || st.isBlockDevice()) return errorResult("not_a_file", `${abs} is a device file; Read does not read devices.`, { filePath: abs });
+  if (!st.isFile()) return errorResult("not_a_file", `${abs} is not a regular file; it cannot be read.`, { filePath: abs });
   return undefined;
 }
 
@@ -128,7 +129,7 @@ function unchangedResult(abs: string, input: ReadInput): ToolResult {
 async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolResult> {
   const shrink = `Make a smaller copy with Bash (e.g. \`convert '${abs}' -resize '2000x2000>' /tmp/smaller.png\`) and read that.`;
   if (st.size > READ_MAX_IMAGE_BYTES) {
-    return errorResult(`Image ${abs} is ${formatBytes(st.size)}; models accept images up to ${formatBytes(READ_MAX_IMAGE_BYTES)}. ${shrink}`, {
+    return errorResult("too_large", `Image ${abs} is ${formatBytes(st.size)}; models accept images up to ${formatBytes(READ_MAX_IMAGE_BYTES)}. ${shrink}`, {
       filePath: abs,
       bytes: st.size,
     });
@@ -143,10 +144,10 @@ async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolR
     width = dims.width;
     height = dims.height;
   } catch (err) {
-    return errorResult(`${abs} looks like ${mime} but its header cannot be read (${(err as Error).message}); the image is probably damaged or truncated.`, { filePath: abs });
+    return errorResult("damaged", `${abs} looks like ${mime} but its header cannot be read (${(err as Error).message}); the image is probably damaged or truncated.`, { filePath: abs });
   }
   if ((width ?? 0) > READ_MAX_IMAGE_SIDE || (height ?? 0) > READ_MAX_IMAGE_SIDE) {
-    return errorResult(`Image ${abs} is ${width}×${height} pixels; models accept at most ${READ_MAX_IMAGE_SIDE} pixels per side. ${shrink}`, {
+    return errorResult("too_large", `Image ${abs} is ${width}×${height} pixels; models accept at most ${READ_MAX_IMAGE_SIDE} pixels per side. ${shrink}`, {
       filePath: abs,
       width,
       height,
@@ -166,7 +167,7 @@ async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolR
 async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResult; hash?: string }> {
   const jqHint = `Extract cells with Bash and jq, e.g. \`jq '.cells[0:10]' '${abs}'\``;
   if (st.size > MAX_NOTEBOOK_BYTES) {
-    return { result: errorResult(`Notebook ${abs} is ${formatBytes(st.size)}, too large to render. ${jqHint}.`, { filePath: abs }) };
+    return { result: errorResult("too_large", `Notebook ${abs} is ${formatBytes(st.size)}, too large to render. ${jqHint}.`, { filePath: abs }) };
   }
   const raw = await fsp.readFile(abs);
   let rendered;
@@ -175,12 +176,12 @@ async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResul
   } catch (err) {
     if (!(err instanceof NotebookError)) throw err;
     const message = `Cannot read ${abs} as a Jupyter notebook: ${err.message}. Repair the file, or inspect it with Bash (\`head -c 2000 '${abs}'\`).`;
-    return { result: errorResult(message, { filePath: abs }) };
+    return { result: errorResult("damaged", message, { filePath: abs }) };
   }
   const tokens = estimateTokens(rendered.text);
   if (tokens > READ_MAX_TOKENS) {
     const message = `Notebook ${abs} renders to about ${tokens.toLocaleString("en-US")} tokens, more than the ${READ_MAX_TOKENS.toLocaleString("en-US")} a Read may return. ${jqHint}, or search it with Grep.`;
-    return { result: errorResult(message, { filePath: abs, estimatedTokens: tokens }) };
+    return { result: errorResult("too_large", message, { filePath: abs, estimatedTokens: tokens }) };
   }
   const images = rendered.images.slice(0, MAX_NOTEBOOK_IMAGES).filter((img) => img.data.length <= (READ_MAX_IMAGE_BYTES * 4) / 3);
   const dropped = rendered.images.length - images.length;
@@ -241,6 +242,7 @@ async function readText(abs: string, st: Stats, head: Buffer, input: ReadInput, 
   if (st.size > READ_MAX_BYTES && input.limit === undefined) {
     return {
       result: errorResult(
+        "too_large",
         `${abs} is ${formatBytes(st.size)}, over the ${formatBytes(READ_MAX_BYTES)} a Read returns without a limit. Read it in windows with offset and limit (e.g. offset 1, limit 500), or search it with Grep.`,
         { filePath: abs, bytes: st.size },
       ),
@@ -265,7 +267,7 @@ async function readText(abs: string, st: Stats, head: Buffer, input: ReadInput, 
   if (w.lines.length === 0) {
     const total = w.totalLines ?? 0;
     return {
-      result: errorResult(`offset ${start} is past the end of ${abs}, which has ${total} line${total === 1 ? "" : "s"}. Use an offset between 1 and ${total}.`, {
+      result: errorResult("invalid_argument", `offset ${start} is past the end of ${abs}, which has ${total} line${total === 1 ? "" : "s"}. Use an offset between 1 and ${total}.`, {
         filePath: abs,
         totalLines: total,
       }),
@@ -279,6 +281,7 @@ async function readText(abs: string, st: Stats, head: Buffer, input: ReadInput, 
   if (tokens > READ_MAX_TOKENS) {
     return {
       result: errorResult(
+        "too_large",
         `Lines ${start}-${last} of ${abs} come to about ${tokens.toLocaleString("en-US")} tokens, more than the ${READ_MAX_TOKENS.toLocaleString("en-US")} a Read may return. Read a smaller window with offset and limit, or search for what you need with Grep${isDenseFormat(abs) ? " or Bash with jq" : " (or jq for JSON)"}.`,
         { filePath: abs, estimatedTokens: tokens },
       ),
@@ -331,7 +334,7 @@ export const readTool = defineTool({
 
     const byExtension = binaryKindByExtension(abs);
     if (byExtension) {
-      return errorResult(`${abs} is a ${byExtension.name}; Read returns text files, images (PNG, JPEG, GIF, WebP) and Jupyter notebooks. ${byExtension.advice}`, {
+      return errorResult("binary", `${abs} is a ${byExtension.name}; Read returns text files, images (PNG, JPEG, GIF, WebP) and Jupyter notebooks. ${byExtension.advice}`, {
         filePath: abs,
         kind: byExtension.name,
       });
@@ -362,13 +365,14 @@ export const readTool = defineTool({
     } else {
       const byContent = binaryKindByContent(head);
       if (byContent) {
-        return errorResult(`${abs} is a ${byContent.name} (recognised by its content); Read returns text files, images and notebooks. ${byContent.advice}`, {
+        return errorResult("binary", `${abs} is a ${byContent.name} (recognised by its content); Read returns text files, images and notebooks. ${byContent.advice}`, {
           filePath: abs,
           kind: byContent.name,
         });
       }
       if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
         return errorResult(
+          "binary",
           `${abs} is a binary file (its first bytes are not text); Read returns text files, images (PNG, JPEG, GIF, WebP) and notebooks. Inspect it with Bash (\`file\`, \`xxd | head\`, \`strings\`).`,
           { filePath: abs, kind: "binary" },
         );

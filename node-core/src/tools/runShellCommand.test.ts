@@ -17,10 +17,10 @@ afterAll(async () => {
   expect(await waitFor(() => ourProcesses().length === 0, 5000)).toBe(true);
 });
 
-interface Rsc extends ToolResult {
+type Rsc = ToolResult & {
   text: string;
   s: RunShellCommandStructured;
-}
+};
 
 async function rsc(t: TestCore, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<Rsc> {
   const r = await t.call("run_shell_command", args, opts);
@@ -86,7 +86,7 @@ describe("RSC-1 parameters: command via bash -c, description, directory relative
     expect(field(sub.text, "Directory")).toBe("sub/deeper");
     await t.bash({ command: "cd sub" });
     expect(t.core.sessions.main.cwd).toBe(path.join(root, "sub"));
-    expect((await rsc(t, { command: "pwd -P", directory: "deeper" })).s.errorKind).toBe("directory-missing");
+    expect((await rsc(t, { command: "pwd -P", directory: "deeper" })).s.errorKind).toBe("not_found");
     expect((await rsc(t, { command: "pwd -P" })).s.stdout).toBe(`${root}\n`);
     // A name that merely starts with two dots stays inside.
     mkdirSync(path.join(root, "..cache"));
@@ -103,16 +103,16 @@ describe("RSC-1 parameters: command via bash -c, description, directory relative
     writeFileSync(path.join(root, "file.txt"), "x");
     const marker = path.join(outside, "ran");
     const cases: Array<[string, string, RegExp]> = [
-      [path.join(root, "sub"), "directory-absolute", /^directory must be relative to the project root \(.*\), but ".*\/sub" is absolute\. Use "sub" instead\.$/],
-      ["/etc", "directory-absolute", /"\/etc" is absolute\. It is outside the project; commands run only inside it\.$/],
-      ["~/x", "directory-absolute", /names a place under the home directory/],
-      ["../", "directory-outside", /^directory "\.\.\/" leads outside the project root/],
-      ["sub/../../x", "directory-outside", /leads outside the project root/],
-      ["escape", "directory-outside", /goes through a symlink that leads outside the project root, to .*wave-rsc-outside-/],
-      ["escape/inner", "directory-missing", /does not exist/],
-      ["nope/deeper", "directory-missing", /^directory "nope\/deeper" does not exist \(.*\)\. Create it first \(mkdir -p nope\/deeper\)/],
-      ["file.txt", "directory-not-a-directory", /is a file, not a directory/],
-      ["file.txt/x", "directory-not-a-directory", /part of the path .* is a file/],
+      [path.join(root, "sub"), "invalid_argument", /^directory must be relative to the project root \(.*\), but ".*\/sub" is absolute\. Use "sub" instead\.$/],
+      ["/etc", "invalid_argument", /"\/etc" is absolute\. It is outside the project; commands run only inside it\.$/],
+      ["~/x", "invalid_argument", /names a place under the home directory/],
+      ["../", "outside_workspace", /^directory "\.\.\/" leads outside the project root/],
+      ["sub/../../x", "outside_workspace", /leads outside the project root/],
+      ["escape", "outside_workspace", /goes through a symlink that leads outside the project root, to .*wave-rsc-outside-/],
+      ["escape/inner", "not_found", /does not exist/],
+      ["nope/deeper", "not_found", /^directory "nope\/deeper" does not exist \(.*\)\. Create it first \(mkdir -p nope\/deeper\)/],
+      ["file.txt", "not_a_directory", /is a file, not a directory/],
+      ["file.txt/x", "not_a_directory", /part of the path .* is a file/],
     ];
     for (const [directory, kind, message] of cases) {
       const r = await rsc(t, { command: `touch ${marker}`, directory });
@@ -207,7 +207,7 @@ describe("RSC-3 the result: every field, in the text and in structuredContent", 
     expect(field(r.text, "Stderr")).toBe("(empty)");
     expect(field(r.text, "Exit Code")).toBe("3");
     expect(field(r.text, "Error")).toBe("Command exited with code 3.");
-    expect(r.s).toMatchObject({ errorKind: "exit-code", exitCode: 3, stdout: "", stderr: "" });
+    expect(r.s).toMatchObject({ errorKind: "command_failed", exitCode: 3, stdout: "", stderr: "" });
     expect(r.isError).toBe(true);
   });
 
@@ -249,17 +249,17 @@ describe("RSC-4 each error is reported clearly, and differently", () => {
     chmodSync(path.join(root, "script.sh"), 0o644);
     const marker = path.join(root, "ran-before-syntax-error");
     const cases: Array<[Record<string, unknown>, string, RegExp, Partial<RunShellCommandStructured>]> = [
-      [{ command: "wave-no-such-tool --version" }, "command-not-found", /^Command not found \(exit code 127\): `wave-no-such-tool` is not installed or not on PATH\./, { exitCode: 127 }],
-      [{ command: "./missing.sh" }, "command-not-found", /^Command not found \(exit code 127\): `\.\/missing\.sh` does not exist\./, { exitCode: 127 }],
-      [{ command: `touch ${marker}; if true; then echo` }, "syntax-error", /^Syntax error: bash cannot parse the command, so nothing ran \(line \d+: syntax error: unexpected end of file\)\./, { exitCode: null, pgid: null }],
-      [{ command: "echo 'unterminated" }, "syntax-error", /unexpected EOF while looking for matching `''/, { exitCode: null }],
-      [{ command: "echo partial; exit 5" }, "exit-code", /^Command exited with code 5\.$/, { exitCode: 5, stdout: "partial\n" }],
-      [{ command: "./script.sh" }, "not-executable", /^Permission denied \(exit code 126\): `\.\/script\.sh` was found but could not be executed \(Permission denied\)\. Make it executable \(chmod \+x\)/, { exitCode: 126 }],
-      [{ command: "echo before; kill -KILL $$" }, "signal", /^Command was killed by signal 9 \(SIGKILL\) before it finished\. SIGKILL comes from/, { exitCode: null, signal: 9, signalName: "SIGKILL", stdout: "before\n" }],
-      [{ command: "sleep 0.01; kill -SEGV $$" }, "signal", /^Command was killed by signal 11 \(SIGSEGV\) before it finished\. SIGSEGV is a crash/, { exitCode: null, signal: 11 }],
-      [{ command: "sh -c 'kill -TERM $$'; exit $?" }, "exit-code", /^Exit code 143: a process of the command was probably killed by signal 15 \(SIGTERM\)\.$/, { exitCode: 143, signal: null }],
-      [{ command: "ulimit -n 4; echo x > a.txt; echo y > b.txt" }, "out-of-resources", /^The system ran out of resources \(exit code 1\): `.*Too many open files`\. Too many files are open/, { exitCode: 1 }],
-      [{ command: "ulimit -f 1; head -c 100000 /dev/zero > big.bin" }, "out-of-resources", /^(The system ran out of resources \(exit code 153\): `.*File size limit exceeded.*`\. Free disk space|Exit code 153: a process of the command was killed by signal 25 \(SIGXFSZ\), a resource limit)/, { exitCode: 153 }],
+      [{ command: "wave-no-such-tool --version" }, "command_not_found", /^Command not found \(exit code 127\): `wave-no-such-tool` is not installed or not on PATH\./, { exitCode: 127 }],
+      [{ command: "./missing.sh" }, "command_not_found", /^Command not found \(exit code 127\): `\.\/missing\.sh` does not exist\./, { exitCode: 127 }],
+      [{ command: `touch ${marker}; if true; then echo` }, "syntax_error", /^Syntax error: bash cannot parse the command, so nothing ran \(line \d+: syntax error: unexpected end of file\)\./, { exitCode: null, pgid: null }],
+      [{ command: "echo 'unterminated" }, "syntax_error", /unexpected EOF while looking for matching `''/, { exitCode: null }],
+      [{ command: "echo partial; exit 5" }, "command_failed", /^Command exited with code 5\.$/, { exitCode: 5, stdout: "partial\n" }],
+      [{ command: "./script.sh" }, "not_executable", /^Permission denied \(exit code 126\): `\.\/script\.sh` was found but could not be executed \(Permission denied\)\. Make it executable \(chmod \+x\)/, { exitCode: 126 }],
+      [{ command: "echo before; kill -KILL $$" }, "command_killed", /^Command was killed by signal 9 \(SIGKILL\) before it finished\. SIGKILL comes from/, { exitCode: null, signal: 9, signalName: "SIGKILL", stdout: "before\n" }],
+      [{ command: "sleep 0.01; kill -SEGV $$" }, "command_killed", /^Command was killed by signal 11 \(SIGSEGV\) before it finished\. SIGSEGV is a crash/, { exitCode: null, signal: 11 }],
+      [{ command: "sh -c 'kill -TERM $$'; exit $?" }, "command_failed", /^Exit code 143: a process of the command was probably killed by signal 15 \(SIGTERM\)\.$/, { exitCode: 143, signal: null }],
+      [{ command: "ulimit -n 4; echo x > a.txt; echo y > b.txt" }, "out_of_resources", /^The system ran out of resources \(exit code 1\): `.*Too many open files`\. Too many files are open/, { exitCode: 1 }],
+      [{ command: "ulimit -f 1; head -c 100000 /dev/zero > big.bin" }, "out_of_resources", /^(The system ran out of resources \(exit code 153\): `.*File size limit exceeded.*`\. Free disk space|Exit code 153: a process of the command was killed by signal 25 \(SIGXFSZ\), a resource limit)/, { exitCode: 153 }],
     ];
     const kinds = new Set<string>();
     const messages = new Set<string>();
@@ -296,7 +296,7 @@ describe("RSC-4 each error is reported clearly, and differently", () => {
     expect(await waitFor(() => ourProcesses().filter((p) => p.command === "sleep 301").length === 1)).toBe(true);
     ctl.abort(new Error("user pressed stop"));
     const r = await pending;
-    expect(r.s).toMatchObject({ errorKind: "cancelled", interrupted: true, stdout: "so-far\n" });
+    expect(r.s).toMatchObject({ errorKind: "aborted", interrupted: true, stdout: "so-far\n" });
     expect(r.s.error).toMatch(/^Command was cancelled \(user pressed stop\); it and every process it started were stopped\./);
     expect(ourProcesses()).toEqual([]);
   });
@@ -360,8 +360,8 @@ describe("RSC-5 the user approves before anything runs", () => {
       return { decision: "allow-once" as const };
     };
     const call = (args: Record<string, unknown>) => t.core.callTool({ name: "run_shell_command", arguments: args, origin: "host", asker });
-    expect(((await call({ command: "make", directory: "/etc" })).structuredContent as RunShellCommandStructured).errorKind).toBe("directory-absolute");
-    expect(((await call({ command: "make; if" })).structuredContent as RunShellCommandStructured).errorKind).toBe("syntax-error");
+    expect(((await call({ command: "make", directory: "/etc" })).structuredContent as RunShellCommandStructured).errorKind).toBe("invalid_argument");
+    expect(((await call({ command: "make; if" })).structuredContent as RunShellCommandStructured).errorKind).toBe("syntax_error");
     expect(asked).toBe(0);
     const ok = (await call({ command: "echo hi | sed s/hi/ho/" })).structuredContent as RunShellCommandStructured;
     expect(asked).toBe(1);

@@ -10,8 +10,9 @@ import path from "node:path";
 import { z } from "zod";
 import { isWithin } from "../util/paths.js";
 import { clipText } from "../util/text.js";
-import { defineTool, osString, type ToolContext, type ToolResult } from "../core/tool.js";
-import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
+import { defineTool, osString, type ToolContent, type ToolContext, type ToolResult } from "../core/tool.js";
+import { explainEnding, signalNumber, type Failure } from "../shell/explain.js";
+import { spawnFailureKind, type ToolErrorKind } from "../base/toolErrors.js";
 import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS } from "../shell/output.js";
 import { ProgressGate, readTail } from "../shell/outputTail.js";
@@ -77,13 +78,13 @@ function checkDirectory(input: string | undefined, root: string): DirectoryCheck
   const display = input;
   const fail = (kind: Failure["kind"], message: string): DirectoryCheck => ({ ok: false, failure: { kind, message }, display });
   if (input === "~" || input.startsWith("~/")) {
-    return fail("directory-absolute", `directory must be relative to the project root (${root}); "${input}" names a place under the home directory. Give a path relative to the project root, or leave directory out to run in the root.`);
+    return fail("invalid_argument", `directory must be relative to the project root (${root}); "${input}" names a place under the home directory. Give a path relative to the project root, or leave directory out to run in the root.`);
   }
   if (path.isAbsolute(input) || /^[A-Za-z]:[\\/]/.test(input)) {
     const rel = path.relative(root, path.resolve(input));
     const inside = isWithin(path.resolve(input), root);
     return fail(
-      "directory-absolute",
+      "invalid_argument",
       `directory must be relative to the project root (${root}), but "${input}" is absolute. ${
         inside ? (rel ? `Use "${rel}" instead.` : "Leave directory out to run in the root.") : "It is outside the project; commands run only inside it."
       }`,
@@ -91,7 +92,7 @@ function checkDirectory(input: string | undefined, root: string): DirectoryCheck
   }
   const abs = path.resolve(root, input);
   if (!isWithin(abs, root)) {
-    return fail("directory-outside", `directory "${input}" leads outside the project root (to ${abs}); give a directory inside ${root}.`);
+    return fail("outside_workspace", `directory "${input}" leads outside the project root (to ${abs}); give a directory inside ${root}.`);
   }
   const rel = path.relative(root, abs);
   let real: string;
@@ -99,13 +100,13 @@ function checkDirectory(input: string | undefined, root: string): DirectoryCheck
     real = realpathSync.native(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EACCES") return fail("directory-permission", `No permission to reach directory "${input}" (${abs}): a directory on the way is not accessible. Check the permissions (ls -ld).`);
-    if (code === "ENOTDIR") return fail("directory-not-a-directory", `directory "${input}" is not a directory: part of the path (${abs}) is a file.`);
-    return fail("directory-missing", `directory "${input}" does not exist (${abs}). Create it first (mkdir -p ${rel}), or give an existing directory relative to the project root.`);
+    if (code === "EACCES") return fail("permission_denied", `No permission to reach directory "${input}" (${abs}): a directory on the way is not accessible. Check the permissions (ls -ld).`);
+    if (code === "ENOTDIR") return fail("not_a_directory", `directory "${input}" is not a directory: part of the path (${abs}) is a file.`);
+    return fail("not_found", `directory "${input}" does not exist (${abs}). Create it first (mkdir -p ${rel}), or give an existing directory relative to the project root.`);
   }
   const realRoot = realpathOr(root);
   if (!isWithin(real, realRoot)) {
-    return fail("directory-outside", `directory "${input}" goes through a symlink that leads outside the project root, to ${real}; commands run only inside ${root}.`);
+    return fail("outside_workspace", `directory "${input}" goes through a symlink that leads outside the project root, to ${real}; commands run only inside ${root}.`);
   }
   let isDir = false;
   try {
@@ -113,11 +114,11 @@ function checkDirectory(input: string | undefined, root: string): DirectoryCheck
   } catch {
     isDir = false;
   }
-  if (!isDir) return fail("directory-not-a-directory", `directory "${input}" is a file, not a directory (${real}).`);
+  if (!isDir) return fail("not_a_directory", `directory "${input}" is a file, not a directory (${real}).`);
   try {
     accessSync(real, fsConstants.X_OK);
   } catch (err) {
-    return fail("directory-permission", `No permission to enter directory "${input}" (${real}, ${(err as NodeJS.ErrnoException).code ?? err}). Check its permissions (ls -ld ${rel}) or choose another directory.`);
+    return fail("permission_denied", `No permission to enter directory "${input}" (${real}, ${(err as NodeJS.ErrnoException).code ?? err}). Check its permissions (ls -ld ${rel}) or choose another directory.`);
   }
   return { ok: true, abs: real, display: path.relative(realRoot, real).split(path.sep).join("/") || "(root)" };
 }
@@ -161,7 +162,8 @@ export interface RunShellCommandStructured {
   stdout: string;
   stderr: string;
   error: string | null;
-  errorKind: Failure["kind"] | null;
+  /** What `error` is, in the union every tool's errors use (base/toolErrors.ts); null without an error. */
+  errorKind: ToolErrorKind | null;
   exitCode: number | null;
   /** The number of the signal that killed the shell. */
   signal: number | null;
@@ -230,7 +232,10 @@ function result(fields: Partial<RunShellCommandStructured> & Pick<RunShellComman
     sandboxed: false,
     ...fields,
   };
-  return { content: [{ type: "text", text: formatResult(s) }], structuredContent: s, isError: s.error !== null };
+  const content: ToolContent[] = [{ type: "text", text: formatResult(s) }];
+  if (s.error === null) return { content, structuredContent: s, isError: false };
+  // An error always has its kind; one without would be a bug here, reported as such rather than hidden.
+  return { content, structuredContent: { ...s, error: s.error, errorKind: s.errorKind ?? "internal_error" }, isError: true };
 }
 
 /** How the ~30,000 characters are shared: a small stream is shown whole, two large ones 2:1. */
@@ -290,11 +295,11 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     return result({
       ...base,
       error: `Syntax error: bash cannot parse the command, so nothing ran (${clipText(prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim(), ECHOED_COMMAND_CHARS)}). Fix the quoting or the structure of the command.`,
-      errorKind: "syntax-error",
+      errorKind: "syntax_error",
     });
   }
   const plan = await planFor(input, ctx);
-  if (plan.refusal) return result({ ...base, error: plan.refusal, errorKind: "sandbox-unavailable" });
+  if (plan.refusal) return result({ ...base, error: plan.refusal, errorKind: "sandbox_unavailable" });
 
   const manager = ctx.session.service(TASKS);
   let run: ShellRun;
@@ -311,12 +316,12 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     });
     onStarted(plan);
   } catch (err) {
-    if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell-not-found" });
+    if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell_not_found" });
     if (err instanceof SpawnFailed) {
       const code = ((err.cause as NodeJS.ErrnoException | undefined)?.code as string | undefined) ?? /\((E[A-Z]+)\)/.exec(err.message)?.[1];
-      return isResourceError(code)
-        ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out-of-resources" })
-        : result({ ...base, error: err.message, errorKind: "spawn-failed" });
+      return spawnFailureKind(code) === "out_of_resources"
+        ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out_of_resources" })
+        : result({ ...base, error: err.message, errorKind: "spawn_failed" });
     }
     throw err;
   }

@@ -3,7 +3,7 @@
 // what the sandbox blocks, the one plan per call that both the permission check and the run use,
 // and how a result says that its command ran outside the sandbox.
 import { z } from "zod";
-import type { ToolContext, ToolResult } from "../core/tool.js";
+import { amendResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import type { PermissionRequest } from "../permissions/types.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 
@@ -44,13 +44,13 @@ export function outsideSandboxNote(plan: SandboxPlan): string | undefined {
 
 /** Adds `sandboxed` to the result and, when it ran outside, the note as the last line. */
 export function withSandboxOutcome(result: ToolResult, plan: SandboxPlan, ran: boolean): ToolResult {
-  const structuredContent = { ...result.structuredContent, sandboxed: ran && plan.sandboxed };
+  const fields = { sandboxed: ran && plan.sandboxed };
   const note = ran ? outsideSandboxNote(plan) : undefined;
-  if (!note) return { ...result, structuredContent };
+  if (!note) return amendResult(result, result.content, fields);
   const content = [...result.content];
   const last = content.length - 1;
   const lastItem = content[last];
   if (lastItem && lastItem.type === "text") content[last] = { type: "text", text: `${lastItem.text.replace(/\n+$/, "")}\n${note}` };
   else content.push({ type: "text", text: note });
-  return { ...result, content, structuredContent };
+  return amendResult(result, content, fields);
 }

@@ -44,6 +44,7 @@ export const taskStopTool = defineTool({
     const outcome = await manager?.stop(taskId, "agent");
     if (!outcome) {
       return errorResult(
+        "unknown_task",
         `No such task: "${clipText(taskId, ECHOED_CHARS)}". Task IDs come from Bash results ("Command running in background with ID: …"); a task is forgotten when its session ends.`,
         { taskId: clipText(taskId, ECHOED_CHARS), stopped: false },
       );

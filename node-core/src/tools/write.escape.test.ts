@@ -25,7 +25,7 @@ async function setup() {
 
 function expectRefusedOutside(r: Awaited<ReturnType<ReturnType<typeof testCore>["call"]>>, realTarget: string) {
   expect(r.isError).toBe(true);
-  expect(r.structuredContent).toMatchObject({ permissionDenied: true });
+  expect(r.structuredContent).toMatchObject({ errorKind: "denied_by_policy" });
   expect(resultText(r)).toContain(realTarget);
 }
 
@@ -180,7 +180,7 @@ describe("the check-then-write race", () => {
       // Enough calls, and enough swaps during them, for the attack above to have succeeded many times.
       while (calls < 300 || racer.rounds() < 2_000) {
         const r = await t.call("Write", { file_path: `${parent}/f${calls++}.txt`, content: "x\n" });
-        const kind = !r.isError ? "written" : r.structuredContent.permissionDenied ? "denied" : String(r.structuredContent.reason ?? "error");
+        const kind = !r.isError ? "written" : r.structuredContent.errorKind === "denied_by_policy" || r.structuredContent.errorKind === "denied_by_user" ? "denied" : r.structuredContent.errorKind;
         outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
       }
     } finally {
@@ -231,7 +231,7 @@ describe("files with several hard links count as outside", () => {
     writeFileSync(path.join(t.root, "a.txt"), "one\n");
     linkSync(path.join(t.root, "a.txt"), path.join(t.root, "b.txt"));
     await t.call("Read", { file_path: "a.txt" });
-    expect((await t.call("Edit", { file_path: "a.txt", old_string: "one", new_string: "two" })).structuredContent).toMatchObject({ permissionDenied: true });
+    expect((await t.call("Edit", { file_path: "a.txt", old_string: "one", new_string: "two" })).structuredContent).toMatchObject({ errorKind: "denied_by_policy" });
     expect(readFileSync(path.join(t.root, "b.txt"), "utf8")).toBe("one\n");
   });
 
@@ -275,7 +275,7 @@ describe("sensitive workspace files (the gate's list) through links", () => {
     linkSync(shared, envrc);
     await broad.call("Read", { file_path: ".envrc" });
     const refused = await broad.call("Edit", { file_path: ".envrc", old_string: "SAFE=1", new_string: "SAFE=0" });
-    expect(refused.structuredContent).toMatchObject({ permissionDenied: true });
+    expect(refused.structuredContent).toMatchObject({ errorKind: "denied_by_policy" });
     expect(refused.structuredContent.warnings).toEqual([expect.objectContaining({ id: "sensitive-path" }), expect.objectContaining({ id: "hard-linked" })]);
     expect(readFileSync(shared, "utf8")).toBe("export SAFE=1\n");
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { countNewlines, emptyDiff, structuredDiff, unavailableDiff, wholeTextRegion } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
-import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
+import { commitChange, fsErrorResult, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
 import { fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256 } from "../fs/readState.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
@@ -50,10 +50,10 @@ export const writeTool = defineTool({
       try {
         stat = await fsp.stat(abs);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOENT") return errorResult(describeFsError(err, abs, "reading"), { filePath: abs });
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") return fsErrorResult(err, abs, "reading");
       }
       if (stat && !stat.isFile()) {
-        return errorResult(`${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Write writes files.`, { filePath: abs });
+        return errorResult(stat.isDirectory() ? "is_directory" : "not_a_file", `${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Write writes files.`, { filePath: abs });
       }
 
       let content = input.content;
@@ -73,6 +73,7 @@ export const writeTool = defineTool({
       }
       if (!canEncode(content, format)) {
         return errorResult(
+          "invalid_argument",
           `${abs} is encoded as ${describeFormat(format)}, which cannot represent some characters of the content. Use only characters that encoding can hold, or convert the file to UTF-8 first (Bash \`iconv\`).`,
           { filePath: abs },
         );

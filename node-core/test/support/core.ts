@@ -18,10 +18,10 @@ export interface TestCore {
   bash(args: Record<string, unknown>, opts?: { sessionId?: string; signal?: AbortSignal; callId?: string; origin?: CallOrigin }): Promise<BashResult>;
 }
 
-export interface BashResult extends ToolResult {
+export type BashResult = ToolResult & {
   text: string;
   s: Record<string, unknown> & BashStructured;
-}
+};
 
 const open: WaveCore[] = [];
 

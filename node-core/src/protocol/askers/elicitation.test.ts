@@ -142,7 +142,7 @@ describe("MCP elicitation (official SDK client answering)", () => {
       expect(result.isError).toBe(true);
       expect(text(result)).toMatch(/^Permission denied: the user did not allow Probe to run `make deploy`\./);
       expect(text(result)).toMatch(expected);
-      expect(result.structuredContent).toMatchObject({ permissionDenied: true });
+      expect(result.structuredContent).toMatchObject({ errorKind: "denied_by_user" });
       expect(existsSync(h.marker)).toBe(false);
     }
   });

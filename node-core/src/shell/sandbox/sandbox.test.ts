@@ -212,7 +212,7 @@ describe("processes inside the sandbox", () => {
   it("a shell that kills itself reads as exit status 128+N (bwrap's report), explained as the signal", async () => {
     const t = testCore();
     const r = await rsc(t, { command: "echo before; kill -KILL $$" });
-    expect(r.s).toMatchObject({ sandboxed: true, exitCode: 137, signal: null, errorKind: "exit-code", stdout: "before\n" });
+    expect(r.s).toMatchObject({ sandboxed: true, exitCode: 137, signal: null, errorKind: "command_failed", stdout: "before\n" });
     expect(r.s.error).toMatch(/^Exit code 137: a process of the command was probably killed by signal 9 \(SIGKILL\)\./);
   });
 
@@ -323,7 +323,7 @@ describe("modes and the way out", () => {
     expect(b.text).toMatch(/^The sandbox is required \(sandbox mode "on", --sandbox\) but not available: bubblewrap was not found at \/nonexistent\/bwrap \(WAVE_BWRAP\)\. Install bubblewrap: sudo apt-get install bubblewrap .* Nothing ran\.$/);
     expect(b.s.sandboxed).toBe(false);
     const r = await rsc(t, { command: `touch ${marker}` });
-    expect(r.s.errorKind).toBe("sandbox-unavailable");
+    expect(r.s.errorKind).toBe("sandbox_unavailable");
     const bg = await t.bash({ command: `touch ${marker}`, run_in_background: true });
     expect(bg.isError).toBe(true);
     expect(existsSync(marker)).toBe(false);

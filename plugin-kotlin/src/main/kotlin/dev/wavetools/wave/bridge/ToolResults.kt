@@ -17,6 +17,97 @@ internal fun JsonObject.str(vararg names: String): String? {
 internal fun JsonObject.obj(name: String): JsonObject? = get(name)?.takeIf { it.isJsonObject }?.asJsonObject
 
 /**
+ * Why a tool call failed: the `structuredContent.errorKind` every `isError` result carries
+ * (node-core/PROTOCOL.md, "Error kinds"). The plugin decides from it, never from the text. A kind
+ * this plugin does not know (a newer core) reads as [UNKNOWN], never as a crash.
+ */
+enum class ToolErrorKind(val wire: String) {
+    /** An argument breaks the schema or a rule of the tool (nothing ran). */
+    INVALID_ARGUMENT("invalid_argument"),
+    /** A permission rule, the permission mode, or the lack of anyone to ask refused the call (nothing ran). */
+    DENIED_BY_POLICY("denied_by_policy"),
+    /** The person asked did not allow the call: declined, no answer in time, or the question could not be shown (nothing ran). */
+    DENIED_BY_USER("denied_by_user"),
+    /** The call was cancelled (by the caller, the host's Stop, the session's end or shutdown) before it finished. */
+    ABORTED("aborted"),
+    /** The command ran past its timeout and was stopped with everything it started. */
+    TIMEOUT("timeout"),
+    /** A bug in wave-core: the tool threw where it should have answered. */
+    INTERNAL_ERROR("internal_error"),
+    /** The file, directory or path does not exist. */
+    NOT_FOUND("not_found"),
+    /** A file was expected but the path is a directory. */
+    IS_DIRECTORY("is_directory"),
+    /** A directory was expected but the path is a file. */
+    NOT_A_DIRECTORY("not_a_directory"),
+    /** The path is not a regular file (a named pipe, socket or device). */
+    NOT_A_FILE("not_a_file"),
+    /** The path cannot name a file: a symbolic-link loop, a file used as a directory, or too long. */
+    INVALID_PATH("invalid_path"),
+    /** The operating system refused access (EACCES, EPERM, a read-only file system). */
+    PERMISSION_DENIED("permission_denied"),
+    /** The path leads outside the project root, where the tool may not go. */
+    OUTSIDE_WORKSPACE("outside_workspace"),
+    /** The file must be read (Read) in this conversation before it is changed. */
+    NOT_READ("not_read"),
+    /** The file changed since it was read, or appeared while it was being written (nothing was changed). */
+    STALE("stale"),
+    /** The path was swapped (a link or directory replaced) between the permission check and the write; the write was undone. */
+    PATH_CHANGED("path_changed"),
+    /** Edit's old_string is not in the file. */
+    NO_MATCH("no_match"),
+    /** Edit's old_string is in the file more than once and replace_all is not set. */
+    NOT_UNIQUE("not_unique"),
+    /** The file, image or requested window is over the tool's limit. */
+    TOO_LARGE("too_large"),
+    /** The file is binary or a format the tool does not handle. */
+    BINARY("binary"),
+    /** The file's content cannot be decoded (a damaged image header, a notebook that is not valid JSON). */
+    DAMAGED("damaged"),
+    /** Sandbox mode on and no OS sandbox works here, or the call asked to leave the sandbox in that mode (nothing ran). */
+    SANDBOX_UNAVAILABLE("sandbox_unavailable"),
+    /** No usable bash or zsh (WAVE_SHELL or the system's) was found (nothing ran). */
+    SHELL_NOT_FOUND("shell_not_found"),
+    /** A program the tool needs (ripgrep for Grep) is not installed. */
+    DEPENDENCY_MISSING("dependency_missing"),
+    /** The shell, ripgrep or an output file could not be started or created. */
+    SPAWN_FAILED("spawn_failed"),
+    /** Memory, processes, open files or disk space ran out (ENOMEM, EAGAIN, EMFILE, ENOSPC, SIGXFSZ, ...). */
+    OUT_OF_RESOURCES("out_of_resources"),
+    /** Bash cannot parse the command. */
+    SYNTAX_ERROR("syntax_error"),
+    /** TaskStop: no background task has that id in this session's tree. */
+    UNKNOWN_TASK("unknown_task"),
+    /** Any other operating-system or search failure; the text says which. */
+    IO_ERROR("io_error"),
+    /** The command ran and exited with a non-zero code. */
+    COMMAND_FAILED("command_failed"),
+    /** The command ran and exited 127: bash could not find a program it named. */
+    COMMAND_NOT_FOUND("command_not_found"),
+    /** The command ran and exited 126: a program it named is not executable. */
+    NOT_EXECUTABLE("not_executable"),
+    /** The command's shell was killed by a signal. */
+    COMMAND_KILLED("command_killed"),
+
+    /** A kind this plugin does not know, or an error result without one. */
+    UNKNOWN("");
+
+    /** The command ran and failed on its own terms (its exit code, a signal): not a failure of the tool. */
+    val isCommandOutcome: Boolean get() = this == COMMAND_FAILED || this == COMMAND_NOT_FOUND || this == NOT_EXECUTABLE || this == COMMAND_KILLED
+
+    companion object {
+        private val byWire = entries.filter { it != UNKNOWN }.associateBy { it.wire }
+
+        /** The kind named on the wire; null when absent, [UNKNOWN] when not one this plugin knows. */
+        fun fromWire(wire: String?): ToolErrorKind? = wire?.let { byWire[it] ?: UNKNOWN }
+
+        /** The kind of a failed result ([UNKNOWN] when it names none); null for a result that is no error. */
+        fun of(result: CallToolResult): ToolErrorKind? =
+            if (!result.isError) null else fromWire(result.structuredContent?.str("errorKind")) ?: UNKNOWN
+    }
+}
+
+/**
  * The Bash tool's result: its `structuredContent` fields (README "The Bash tool", Result fields)
  * plus the cwd notice, which the core puts in the content text only.
  */
@@ -52,6 +143,8 @@ data class BashResult(
     /** Only on failures to start (no shell, unwritable output directory) and calls the core aborted. */
     val error: String? = null,
     val isError: Boolean = false,
+    /** Why the call failed, when [isError]: a command's own outcome or a failure of the tool. */
+    @Transient val errorKind: ToolErrorKind? = null,
     /**
      * `Shell working directory changed to <dir>` and/or `Shell cwd was reset to <dir> …`, as the core
      * wrote them (a reset before the command started and a kept `cd` can both happen in one call).
@@ -69,7 +162,7 @@ data class BashResult(
 
         fun from(result: CallToolResult): BashResult {
             val decoded = result.structuredContent?.let { Json.decode<BashResult>(it) } ?: BashResult(error = result.text.ifBlank { null })
-            return decoded.copy(isError = result.isError, cwdNotices = cwdNotices(result.text, decoded))
+            return decoded.copy(isError = result.isError, errorKind = ToolErrorKind.of(result), cwdNotices = cwdNotices(result.text, decoded))
         }
 
         /**
@@ -101,6 +194,7 @@ data class ShellCommandResult(
     val stdout: String = "",
     val stderr: String = "",
     val error: String? = null,
+    /** The kind of [error], on the wire (see [kind]). */
     val errorKind: String? = null,
     val exitCode: Int? = null,
     /** The number of the signal that killed the shell. */
@@ -123,6 +217,9 @@ data class ShellCommandResult(
     @field:JsonAdapter(Lenient.BooleanReader::class)
     val sandboxed: Boolean? = null,
 ) {
+    /** Why it failed, when [error] is set; [ToolErrorKind.UNKNOWN] for a kind this plugin does not know. */
+    val kind: ToolErrorKind? get() = ToolErrorKind.fromWire(errorKind) ?: if (error != null) ToolErrorKind.UNKNOWN else null
+
     /** The result text's fields, in its order and with its words for "nothing" (RSC-2). */
     fun fields(): List<Pair<String, String>> = listOf(
         "Command" to command,

@@ -110,7 +110,8 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
         r.timedOut -> WaveBundle.message("card.status.stoppedAtTimeout") to Tone.WARNING
         r.signal != null -> WaveBundle.message("card.status.killedBy", r.signal) to Tone.ERROR
         r.exitCode != null -> WaveBundle.message("card.status.exit", r.exitCode) to (if (r.exitCode == 0) Tone.SUCCESS else Tone.ERROR)
-        r.error != null -> WaveBundle.message("card.status.notRun") to Tone.ERROR
+        // It never ran (denied, no sandbox, no shell): why, in a few words.
+        r.errorKind != null && !r.errorKind.isCommandOutcome -> r.errorKind.headline() to Tone.ERROR
         r.isError -> WaveBundle.message("card.status.failed") to Tone.ERROR
         else -> WaveBundle.message("card.status.done") to Tone.SUCCESS
     }

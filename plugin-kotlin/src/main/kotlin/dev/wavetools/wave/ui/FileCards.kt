@@ -3,6 +3,7 @@ package dev.wavetools.wave.ui
 import com.google.gson.JsonObject
 import dev.wavetools.wave.bridge.DiffLine
 import dev.wavetools.wave.bridge.EditDiffAdapter
+import dev.wavetools.wave.bridge.ToolErrorKind
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolStarted
 import java.awt.Dimension
@@ -49,7 +50,7 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
         body.removeAll()
         footer.clear()
         if (event.shown.isError) {
-            statusLabel.text = WaveBundle.message("card.status.failed")
+            statusLabel.text = (ToolErrorKind.of(event.shown) ?: ToolErrorKind.UNKNOWN).headline()
             statusLabel.tone = Tone.ERROR
             body.addRow(TextBlock(Format.firstLines(event.shown.text, 6), Tone.ERROR, small = true))
             return
@@ -156,7 +157,7 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
         val s = r.structuredContent
         val text = r.text
         val detailText = when {
-            r.isError -> Format.firstLine(text)
+            r.isError -> (ToolErrorKind.of(r) ?: ToolErrorKind.UNKNOWN).headline()
             started.name == "Read" && s != null && s.has("numLines") -> {
                 val start = s.get("startLine")?.asInt ?: 1
                 val lines = s.get("numLines").asInt

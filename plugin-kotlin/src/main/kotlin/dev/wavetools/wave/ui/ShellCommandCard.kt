@@ -63,7 +63,7 @@ class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard
             r.timedOut -> WaveBundle.message("card.status.timedOut") to Tone.ERROR
             r.signal != null -> WaveBundle.message("card.status.killedBy", r.signalName ?: r.signal.toString()) to Tone.ERROR
             r.exitCode != null -> WaveBundle.message("card.status.exit", r.exitCode) to (if (r.exitCode == 0) Tone.SUCCESS else Tone.ERROR)
-            r.error != null -> WaveBundle.message("card.status.failed") to Tone.ERROR
+            r.kind != null -> r.kind!!.headline() to Tone.ERROR
             else -> WaveBundle.message("card.status.done") to Tone.SUCCESS
         }
         showOutcome(text, tone)

@@ -12,6 +12,7 @@ import dev.wavetools.wave.bridge.PermissionStore
 import dev.wavetools.wave.bridge.RecordingLog
 import dev.wavetools.wave.bridge.TestSupport
 import dev.wavetools.wave.bridge.ToolCall
+import dev.wavetools.wave.bridge.ToolErrorKind
 import dev.wavetools.wave.bridge.CoreEvents
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
@@ -110,7 +111,7 @@ class ApprovalRoundTripTest {
         val result = call.result.get(60, TimeUnit.SECONDS)
         assertTrue(result.isError)
         assertTrue(result.text.contains("The user said: not now."), result.text)
-        assertEquals(true, result.structuredContent!!.get("permissionDenied").asBoolean)
+        assertEquals(ToolErrorKind.DENIED_BY_USER, ToolErrorKind.of(result))
         assertFalse(Files.exists(root.resolve("denied.txt")))
         assertEquals(emptyMap<Long, String>(), TestSupport.commandProcesses(marker), "no command process was started")
         waitForUi({ "outcome: ${card.outcomeBlock.plainText}" }) { card.outcomeBlock.plainText == "Denied. It did not run. Told the agent: “not now”" }

@@ -247,7 +247,7 @@ class LiveFeedTest {
                 RecordedSession.play(p, live.recording())
                 onEdt {
                     val c = p.feed.cards().single() as BashCard
-                    assertEquals("Not run", c.statusLabel.text)
+                    assertEquals("No shell found", c.statusLabel.text)
                     assertEquals(WaveTheme.current.error, c.statusLabel.foreground)
                     assertNull(c.output)
                     assertTrue(c.find<TextBlock> { it.plainText == r.error && it.tone == Tone.ERROR }.isNotEmpty(), "the reason is on the card")
