@@ -40,7 +40,7 @@ export interface ToolCallSummary {
   textChars: number;
   /** The whole `tools/call` result serialised (JSON, UTF-8): what `calls/result` returns. */
   resultBytes: number;
-  /** `structuredContent.errorKind`, when the result carries one. */
+  /** `structuredContent.errorKind`: every failed call has one (base/toolErrors.ts), a successful one none. */
   errorKind?: string;
   /** The header members of `structuredContent` the result has, under their own names. */
   fields: Record<string, Scalar | Partial<Record<(typeof DIFF_FIELDS)[number], Scalar>>>;
