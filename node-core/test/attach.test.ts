@@ -118,7 +118,10 @@ describe("mcp --attach", () => {
     controller.abort("user pressed Esc");
     await expect(call).rejects.toThrow();
     const finished = await core.waitFor((m) => m.method === "tool/finished" && m.params.sessionId === sessionId);
-    expect(finished.params.result.structuredContent).toMatchObject({ interrupted: true });
+    expect(finished.params.summary.fields).toMatchObject({ interrupted: true });
+    // The IDE did not make the call; it asks for the whole result.
+    const whole = await core.request("calls/result", { callId: finished.params.callId });
+    expect(whole.result.structuredContent).toMatchObject({ interrupted: true });
     expect(processesWithEnv("WAVE_CORE_PID", String(core.child.pid)).filter((p) => p.command.includes("sleep 300"))).toEqual([]);
     // The connection still works.
     expect((await a.client.listTools()).tools).toHaveLength(8);

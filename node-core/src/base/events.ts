@@ -14,7 +14,8 @@ export interface CoreEventMap {
     name: string;
     isError: boolean;
     durationMs: number;
-    result: unknown;
+    /** A bounded summary of the result (core/callSummary.ts), never the result itself. */
+    summary: unknown;
   };
   "tool/progress": {
     callId: string;

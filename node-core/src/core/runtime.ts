@@ -2,7 +2,7 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
-import { clipText } from "../util/text.js";
+import { clipText, jsonBytes } from "../util/text.js";
 import { Services } from "../base/services.js";
 import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
@@ -14,6 +14,8 @@ import { PermissionService, warningsForResult, type ParsedPolicy } from "../perm
 import { SandboxService } from "../shell/sandbox/service.js";
 import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import type { PermissionAsker } from "../permissions/types.js";
+import { summarizeResult } from "./callSummary.js";
+import { DEFAULT_FINISHED_RESULT_LIMITS, FinishedResults, type FinishedResultLimits } from "./finishedResults.js";
 
 const log = createLogger("core");
 
@@ -70,6 +72,8 @@ export class WaveCore {
   /** What this core owns beside its sessions (the shell engine, ...); disposed last at shutdown. */
   readonly services = new Services<void>(undefined, "The core");
   private readonly calls = new Map<string, InFlightCall>();
+  /** Whole results of finished calls, for `calls/result`; only while a host may ask for them. */
+  private finished: FinishedResults | undefined;
   private nextCall = 1;
   private readonly callPrefix = randomBytes(3).toString("hex");
   private shuttingDown: Promise<void> | undefined;
@@ -105,6 +109,35 @@ export class WaveCore {
   moveToBackground(callId: string): string | undefined {
     const call = this.calls.get(callId);
     return call?.moveToBackground?.();
+  }
+
+  /**
+   * Keeps the whole results of finished calls (the last `maxResults`, at most `maxBytes`) for
+   * `finishedResult`: the host protocol turns this on, since `tool/finished` tells a host only a
+   * summary. The MCP server and the one-shot CLI answer their caller and keep nothing.
+   */
+  keepFinishedResults(limits: FinishedResultLimits = DEFAULT_FINISHED_RESULT_LIMITS): void {
+    if (this.finished) return;
+    const store = new FinishedResults(limits);
+    this.finished = store;
+    this.events.subscribe((method, params) => {
+      if (method === "session/disposed" && typeof params.sessionId === "string") store.dropSession(params.sessionId);
+    });
+  }
+
+  /** A finished call's whole result while it is kept; undefined when unknown, not kept or dropped. */
+  finishedResult(callId: string): ToolResult | undefined {
+    return this.finished?.get(callId);
+  }
+
+  /** What `keepFinishedResults` keeps; undefined while nothing is kept. */
+  get finishedResultLimits(): FinishedResultLimits | undefined {
+    return this.finished?.limits;
+  }
+
+  /** Whether a call with this id runs now (its result is not there yet). */
+  isRunning(callId: string): boolean {
+    return this.calls.has(callId);
   }
 
   /**
@@ -225,13 +258,16 @@ export class WaveCore {
         log.error("a result hook failed", { tool: tool.name, callId, error: err });
       }
     }
+    const resultBytes = jsonBytes(result);
+    // A session that ended while its call finished keeps nothing: its results were dropped with it.
+    if (!session.disposed) this.finished?.keep(callId, session.id, result, resultBytes);
     this.events.emit("tool/finished", {
       callId,
       sessionId: session.id,
       name: tool.name,
       isError: result.isError,
       durationMs: Date.now() - call.startedAt,
-      result,
+      summary: summarizeResult(result, resultBytes),
     });
     return result;
   }

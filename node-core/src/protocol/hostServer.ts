@@ -56,6 +56,8 @@ function majorOf(version: string): string {
 
 export function createHostServer(opts: HostServerOptions): HostServer {
   const { core } = opts;
+  // tool/finished tells the host a summary; calls/result gives it a recent call's whole result.
+  core.keepFinishedResults();
   const methods = new Map<string, HostMethod>();
   for (const m of hostMethods) methods.set(m.name, m as HostMethod);
 

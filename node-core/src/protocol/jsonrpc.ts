@@ -40,6 +40,8 @@ export const ErrorCode = {
   ShuttingDown: -32001,
   /** `initialize` was sent twice. */
   AlreadyInitialized: -32002,
+  /** `calls/result` for a call whose result is not kept (unknown, still running, or dropped). */
+  ResultNotKept: -32003,
   /** A tool call or a request to the host was cancelled before it produced a result. */
   RequestCancelled: -32800,
   /** The other side did not answer a request of ours in time. */

@@ -16,3 +16,35 @@ export function clipText(text: string, max: number): string {
   const kept = cutChars(text, max);
   return `${kept}... [${text.length - kept.length} more characters]`;
 }
+
+/** `text` cut to `kept` characters (never splitting a surrogate pair) with clipText's marker. */
+function cutWithMarker(text: string, kept: number): string {
+  const head = cutChars(text, kept);
+  return `${head}... [${text.length - head.length} more characters]`;
+}
+
+/** Bytes of `value` as JSON in UTF-8: what it costs on the wire (escapes included). */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+}
+
+/**
+ * `text` cut as clipText cuts it, at `maxChars` characters and further, if needed, until its JSON
+ * string (quotes and escapes included, UTF-8) takes at most `maxBytes`: multi-byte text and control
+ * characters cost up to six bytes a character on the wire, so a character limit alone bounds nothing.
+ */
+export function clipJson(text: string, maxChars: number, maxBytes: number): string {
+  const clipped = clipText(text, maxChars);
+  // No UTF-16 unit takes more than six bytes of JSON (`\u001f`), the quotes two: short text fits unmeasured.
+  if (clipped.length * 6 + 2 <= maxBytes || jsonBytes(clipped) <= maxBytes) return clipped;
+  // The most characters whose cut form fits; the marker alone may not fit a tiny budget.
+  let lo = 0;
+  let hi = Math.min(text.length, maxChars);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (jsonBytes(cutWithMarker(text, mid)) <= maxBytes) lo = mid;
+    else hi = mid - 1;
+  }
+  const cut = cutWithMarker(text, lo);
+  return jsonBytes(cut) <= maxBytes ? cut : "";
+}

@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { assertErrorKind } from "./errorKinds.js";
+import { assertErrorKind, assertSummaryErrorKind } from "./errorKinds.js";
 
 export const BUNDLE = path.resolve(__dirname, "..", "..", "dist", "wave-core.js");
 
@@ -93,9 +93,9 @@ export class CoreProcess {
         throw new Error(`core wrote a non-JSON line to stdout: ${line}`);
       }
       this.received.push(msg);
-      // A tools/call response, or a notification carrying one (tool/finished).
+      // A tools/call (or calls/result) response, and tool/finished's summary of one.
       assertErrorKind(msg.result, `response ${String(msg.id)}`);
-      assertErrorKind(msg.params?.result, `${msg.method} notification`);
+      if (msg.method === "tool/finished") assertSummaryErrorKind(msg.params, `tool/finished ${String(msg.params?.callId)}`);
       const i = this.waiters.findIndex((w) => w.match(msg));
       if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(msg);
     }

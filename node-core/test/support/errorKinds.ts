@@ -28,3 +28,13 @@ export function assertErrorKind(result: unknown, where: string): void {
   const text = isToolResultShape(result) ? JSON.stringify(result.content).slice(0, 500) : "";
   throw new Error(`${where}: ${problem}. Text: ${text}`);
 }
+
+/**
+ * tool/finished carries a summary, not the result: its `errorKind` follows the same contract — one
+ * from the union on a failed call, none on a successful one.
+ */
+export function assertSummaryErrorKind(params: { isError?: unknown; summary?: { errorKind?: unknown; preview?: unknown } } | undefined, where: string): void {
+  if (!params?.summary) throw new Error(`${where}: no summary`);
+  const problem = errorKindProblem({ isError: params.isError, content: [], structuredContent: { errorKind: params.summary.errorKind } });
+  if (problem) throw new Error(`${where}: ${problem} (in its summary). Preview: ${String(params.summary.preview).slice(0, 500)}`);
+}

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { isDirectory } from "../../util/files.js";
 import { canonicalDir } from "../../util/paths.js";
 import { osString } from "../../core/tool.js";
+import { DEFAULT_FINISHED_RESULT_LIMITS } from "../../core/finishedResults.js";
 import { defineHostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
 
@@ -50,6 +51,28 @@ const callsMoveToBackground = defineHostMethod({
       : { moved: false, reason: `The ${call.name} call "${p.callId}" cannot be moved to the background.` };
   },
 });
+
+const callsResult = defineHostMethod({
+  name: "calls/result",
+  params: z.object({ callId: z.string().min(1).max(200) }),
+  handle: (p, { core }) => {
+    const result = core.finishedResult(p.callId);
+    if (result) return result;
+    const { maxResults, maxBytes } = core.finishedResultLimits ?? DEFAULT_FINISHED_RESULT_LIMITS;
+    const running = core.isRunning(p.callId);
+    throw new RpcError(
+      ErrorCode.ResultNotKept,
+      running
+        ? `The call "${p.callId}" is still running; its result is not there yet. Ask again after its tool/finished.`
+        : `The result of call "${p.callId}" is no longer kept (or there was no such call). The core keeps the last ${maxResults} results of finished calls, at most ${formatMegabytes(maxBytes)}, and forgets a session's when it ends; show the summary from tool/finished instead.`,
+      { callId: p.callId, running },
+    );
+  },
+});
+
+function formatMegabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
 
 const callsList = defineHostMethod({
   name: "calls/list",
@@ -161,6 +184,7 @@ export const coreMethods = [
   toolsList,
   toolsCall,
   callsMoveToBackground,
+  callsResult,
   callsList,
   sessionsCreate,
   sessionsDispose,

@@ -34,6 +34,8 @@ object RpcErrors {
     const val INTERNAL_ERROR = -32603
     const val SHUTTING_DOWN = -32001
     const val ALREADY_INITIALIZED = -32002
+    /** `calls/result`: the call's result is not kept (unknown, dropped, or still running). */
+    const val RESULT_NOT_KEPT = -32003
     const val REQUEST_CANCELLED = -32800
 }
 

@@ -377,14 +377,44 @@ data class ToolProgress(
     val total: Double? = null,
 )
 
+/**
+ * `tool/finished`. The core sends a bounded [summary], never the result; the plugin adds the whole
+ * [result] before a card shows the call — its own call's answer, or `calls/result` for a call it did
+ * not make ([WaveCoreApi.completeFinished]). When that cannot be had, [resultUnavailable] says why
+ * and the card shows the summary.
+ */
 data class ToolFinished(
     val callId: String = "",
     val sessionId: String = "",
     val name: String = "",
     val isError: Boolean = false,
     val durationMs: Long = 0,
-    val result: CallToolResult = CallToolResult(),
-)
+    val result: CallToolResult? = null,
+    val summary: ToolCallSummary? = null,
+    val resultUnavailable: String? = null,
+) {
+    /** What a card shows: the whole result, else one made of the summary (its header fields, the preview as text). */
+    val shown: CallToolResult get() = result ?: (summary ?: ToolCallSummary()).asResult(isError)
+}
+
+/**
+ * `tool/finished`'s `summary` (PROTOCOL.md "ToolCallSummary"): at most about 7 KB whatever the tool
+ * returned. [fields] holds the card-header members of `structuredContent` under their own names.
+ */
+data class ToolCallSummary(
+    val preview: String = "",
+    val textChars: Long = 0,
+    val resultBytes: Long = 0,
+    val errorKind: String? = null,
+    val fields: JsonObject? = null,
+) {
+    /** A result the cards' readers decode as they decode a whole one: the header fields, the preview as its text. */
+    fun asResult(isError: Boolean): CallToolResult {
+        val structured = fields?.deepCopy() ?: JsonObject()
+        if (errorKind != null && !structured.has("errorKind")) structured.addProperty("errorKind", errorKind)
+        return CallToolResult(if (preview.isEmpty()) emptyList() else listOf(ContentItem(text = preview)), structured, isError)
+    }
+}
 
 data class SessionCwdChanged(
     val sessionId: String = "",

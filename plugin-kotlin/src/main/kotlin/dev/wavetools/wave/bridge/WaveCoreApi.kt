@@ -83,6 +83,29 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun runBash(request: BashRequest, sessionId: String? = null, callId: String = newCallId()): ToolCall =
         callTool("Bash", request.arguments(), sessionId, callId)
 
+    /**
+     * The whole result of a finished call, for a host that did not make it (an attached agent's):
+     * the core keeps recent results (PROTOCOL.md `calls/result`). Fails with [RpcException]
+     * [RpcErrors.RESULT_NOT_KEPT] once it was dropped.
+     */
+    fun callResult(callId: String, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<CallToolResult> =
+        rpc.request<CallToolResult>("calls/result", mapOf("callId" to callId), timeout).future
+
+    /**
+     * `tool/finished` with the whole result its card shows: this host's own call's answer (it
+     * follows the notification on the wire), else [callResult]. When neither can be had the event
+     * carries why in [ToolFinished.resultUnavailable], and the card shows the summary. Never blocks;
+     * call it from the notification listener, where this host's own call is still in flight.
+     */
+    fun completeFinished(event: ToolFinished): CompletableFuture<ToolFinished> {
+        if (event.result != null) return CompletableFuture.completedFuture(event)
+        val whole = activeCall(event.callId)?.result ?: callResult(event.callId)
+        return whole.handle { r, e ->
+            if (r != null) event.copy(result = r)
+            else event.copy(resultUnavailable = ((e as? java.util.concurrent.CompletionException)?.cause ?: e)?.message ?: "no result")
+        }
+    }
+
     /** The calls this host started that have not answered yet. */
     fun activeCall(callId: String): ToolCall? = calls[callId]
 

@@ -55,7 +55,7 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
     }
 
     override fun onFinished(event: ToolFinished) {
-        val r = BashResult.from(event.result)
+        val r = BashResult.from(event.shown)
         result = r
         val (text, tone) = status(r)
         showOutcome(text, tone)

@@ -49,14 +49,19 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
     override fun onFinished(event: ToolFinished) {
         body.removeAll()
         footer.clear()
-        if (event.result.isError) {
-            statusLabel.text = (ToolErrorKind.of(event.result) ?: ToolErrorKind.UNKNOWN).headline()
+        if (event.shown.isError) {
+            statusLabel.text = (ToolErrorKind.of(event.shown) ?: ToolErrorKind.UNKNOWN).headline()
             statusLabel.tone = Tone.ERROR
-            body.addRow(TextBlock(Format.firstLines(event.result.text, 6), Tone.ERROR, small = true))
+            body.addRow(TextBlock(Format.firstLines(event.shown.text, 6), Tone.ERROR, small = true))
             return
         }
-        val model = EditDiffAdapter.from(event.result)
+        val model = EditDiffAdapter.from(event.shown)
         model?.filePath?.let { path = it; pathLink.toolTipText = it }
+        if (event.resultUnavailable != null) {
+            // The summary has the counts, not the hunks: no diff to show or open.
+            statusLabel.text = model?.let { "+${it.linesAdded} −${it.linesRemoved}" } ?: WaveBundle.message("card.status.done")
+            return
+        }
         if (model == null || model.hunks.isEmpty() && !model.truncated) {
             statusLabel.text = WaveBundle.message(if (model == null) "card.status.done" else "card.edit.noChanges")
             return
@@ -148,7 +153,7 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
     }
 
     override fun onFinished(event: ToolFinished) {
-        val r = event.result
+        val r = event.shown
         val s = r.structuredContent
         val text = r.text
         val detailText = when {
@@ -168,6 +173,9 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
         toggle.isVisible = text.isNotBlank()
     }
 
+    /** Expanded, this card shows its text: from a summary, that is the preview. */
+    override val showsPreview: Boolean get() = false
+
     private fun count(n: Int, one: String, many: String) = if (n == 1) WaveBundle.message(one) else WaveBundle.message(many, n)
 
     fun setExpanded(value: Boolean) {
@@ -177,7 +185,7 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
         detail = null
         footer.clear()
         if (value) {
-            val pane = OutputPane(finished?.result?.text ?: "")
+            val pane = OutputPane(finished?.shown?.text ?: "")
             pane.addMouseListener(object : MouseAdapter() {
                 override fun mouseClicked(e: MouseEvent) {
                     val offset = pane.viewToModel2D(e.point)
@@ -202,7 +210,7 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
         if (started.name == "Read") {
             val n = Regex("""^\s*(\d+)\t""").find(line)?.groupValues?.get(1)?.toIntOrNull() ?: return null
             // The core reports the absolute path it read; the argument may be relative to the session's cwd.
-            val read = finished?.result?.structuredContent?.get("filePath")?.takeIf { it.isJsonPrimitive }?.asString
+            val read = finished?.shown?.structuredContent?.get("filePath")?.takeIf { it.isJsonPrimitive }?.asString
                 ?: Format.absolute(args?.get("file_path")?.asString ?: return null, context.root)
             return read to n
         }

@@ -55,7 +55,7 @@ class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard
     }
 
     override fun onFinished(event: ToolFinished) {
-        val r = ShellCommandResult.from(event.result)
+        val r = ShellCommandResult.from(event.shown)
         result = r
         tail = null
         val (text, tone) = when {

@@ -61,11 +61,25 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
     fun finish(event: ToolFinished) {
         finished = event
         onFinished(event)
+        event.resultUnavailable?.let { showSummaryOnly(event, it) }
         revalidate()
         repaint()
     }
 
     protected abstract fun onFinished(event: ToolFinished)
+
+    /**
+     * The whole result could not be had (the core no longer keeps it): [onFinished] built the card
+     * from the summary's header fields; this says so and shows the summary's preview of the text.
+     */
+    protected open fun showSummaryOnly(event: ToolFinished, reason: String) {
+        body.addRow(TextBlock(WaveBundle.message("card.resultUnavailable.text"), Tone.SECONDARY, small = true).also { it.toolTipText = reason })
+        val preview = event.summary?.preview?.trimEnd('\n').orEmpty()
+        if (preview.isNotEmpty() && showsPreview) body.addRow(outputArea(OutputPane(preview), SUMMARY_PREVIEW_LINES, showEnd = false))
+    }
+
+    /** Whether [showSummaryOnly] adds the preview; a card whose own text is the preview already says no. */
+    protected open val showsPreview: Boolean get() = true
 
     /** Called every second while running (and once by tests). */
     open fun tick() {}
@@ -168,6 +182,9 @@ class CardFooter : JPanel(BorderLayout()) {
         else -> emptyList()
     }
 }
+
+/** How many lines of a summary's preview a card shows when it has nothing else. */
+const val SUMMARY_PREVIEW_LINES = 12
 
 object Cards {
     fun create(started: ToolStarted, context: CardContext): ToolCallCard = when (started.name) {

@@ -50,9 +50,17 @@ class WaveController(
             feed.toolStarted(event)
         }
         override fun toolProgress(event: ToolProgress) = ui { feedFor(event.sessionId).toolProgress(event) }
-        override fun toolFinished(event: ToolFinished) = ui {
-            agentCalls -= event.callId
-            feedFor(event.sessionId).toolFinished(event)
+        /**
+         * The call ended: its controls go at once; its card fills once the whole result is here —
+         * this window's own call's answer, or the core's `calls/result` for an agent's (fetched
+         * here, on the bridge's thread, never on the UI thread).
+         */
+        override fun toolFinished(event: ToolFinished) {
+            ui { agentCalls -= event.callId }
+            val api = supervisor.api()
+            val complete = api?.completeFinished(event)
+                ?: java.util.concurrent.CompletableFuture.completedFuture(event.copy(resultUnavailable = WaveBundle.message("card.resultUnavailable.noCore")))
+            complete.thenAccept { finished -> ui { feedFor(finished.sessionId).toolFinished(finished) } }
         }
         override fun cwdChanged(event: SessionCwdChanged) = ui { feedFor(event.sessionId).cwdChanged(event) }
         override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }

@@ -89,7 +89,15 @@ class BashBridgeTest {
         assertEquals("echo hello; echo oops >&2", startedParams.getAsJsonObject("arguments").get("command").asString)
         val finished: ToolFinished = Json.decode(mine[1].second)
         assertEquals("Bash", finished.name)
-        assertEquals(r, BashResult.from(finished.result), "tool/finished carries the same result as the answer")
+        assertEquals(null, finished.result, "tool/finished does not repeat the result")
+        val summary = finished.summary!!
+        assertEquals("hello\noops", summary.preview)
+        assertEquals(0, summary.fields!!.get("exitCode").asInt)
+        // The card's header reads the same from the summary as from the answer.
+        val fromSummary = BashResult.from(finished.shown)
+        assertEquals(listOf(r.exitCode, r.signal, r.interrupted, r.timedOut, r.sandboxed, r.durationMs), listOf(fromSummary.exitCode, fromSummary.signal, fromSummary.interrupted, fromSummary.timedOut, fromSummary.sandboxed, fromSummary.durationMs))
+        // A host that did not make the call gets the very answer through calls/result.
+        assertEquals(result, core.api.callResult(call.callId).await())
     }
 
     @Test

@@ -126,7 +126,7 @@ class TranscriptReplay(private val fixtures: Path) {
         if (method != null) {
             CoreEvents.dispatch(object : CoreEvents {
                 override fun toolFinished(event: ToolFinished) {
-                    if (event.name == "Bash") checkBash(msg.getAsJsonObject("params").getAsJsonObject("result"))
+                    if (event.name == "Bash") checkBashSummary(msg)
                 }
                 override fun taskStarted(task: TaskInfo) = checkTask(msg)
                 override fun taskFinished(task: TaskInfo) = checkTask(msg)
@@ -164,6 +164,18 @@ class TranscriptReplay(private val fixtures: Path) {
         }
     }
 
+    /** tool/finished carries a bounded summary with the header fields a Bash card reads, never the result. */
+    private fun checkBashSummary(notification: JsonObject) {
+        val params = notification.getAsJsonObject("params")
+        if (params.has("result")) throw AssertionError("tool/finished repeats the result: $params")
+        val summary = params.getAsJsonObject("summary") ?: throw AssertionError("tool/finished has no summary: $params")
+        val fields = summary.getAsJsonObject("fields")
+        val missing = BASH_HEADER_FIELDS.filter { fields?.has(it) != true }
+        if (missing.isNotEmpty()) throw AssertionError("a Bash summary lacks $missing: $summary")
+        val bytes = notification.toString().toByteArray().size
+        if (bytes > 8 * 1024) throw AssertionError("tool/finished takes $bytes bytes: $notification")
+    }
+
     private fun checkTask(notification: JsonObject) = checkTaskFields(notification.getAsJsonObject("params").getAsJsonObject("task"))
 
     private fun checkTaskFields(task: JsonObject) {
@@ -187,6 +199,9 @@ class TranscriptReplay(private val fixtures: Path) {
 
     companion object {
         /** README "The Bash tool", Result fields: what every Bash result carries (`error` only on start failures). */
+        /** What a Bash card's header shows before (or without) the whole result. */
+        val BASH_HEADER_FIELDS = listOf("exitCode", "signal", "interrupted", "timedOut", "truncated", "outputBytes", "durationMs", "sandboxed")
+
         val BASH_FIELDS = listOf(
             "success", "exitCode", "signal", "output", "truncated", "outputPath", "outputBytes", "backgroundTaskId",
             "backgroundedByUser", "assistantAutoBackgrounded", "timedOut", "interrupted", "cwd", "cwdChanged",

@@ -1,6 +1,5 @@
 package dev.wavetools.wave.ui
 
-import dev.wavetools.wave.bridge.ListeningCore
 import dev.wavetools.wave.bridge.McpAgent
 import dev.wavetools.wave.bridge.TestSupport
 import org.junit.jupiter.api.AfterEach
@@ -18,25 +17,18 @@ import java.util.concurrent.TimeUnit
  * the cards' buttons.
  */
 class AgentTabsTest {
-    private val core = ListeningCore()
+    private val window = AgentWindow()
+    private val core = window.core
     private val root: Path = core.root
-    private val supervisor = core.supervisor
-    private val controller = onEdt { WaveController(supervisor, object : HostServices {}, permissions = core.permissions, agents = core.agents) }
-    private val openAgents = mutableListOf<McpAgent>()
+    private val supervisor = window.supervisor
+    private val controller = window.controller
 
     @AfterEach
-    fun cleanup() {
-        openAgents.forEach { it.close() }
-        onEdt { controller.dispose() }
-        core.close()
-    }
+    fun cleanup() = window.close()
 
-    private fun agent(): McpAgent = core.agent().also { openAgents += it }
+    private fun agent(): McpAgent = window.agent()
 
-    private fun tab(): AgentTab {
-        waitForUi({ "tabs: ${controller.panel.sessions.agents().map { it.title }}" }) { controller.panel.sessions.agents().size == 1 }
-        return onEdt { controller.panel.sessions.agents().single() }
-    }
+    private fun tab(): AgentTab = window.tab()
 
     private fun cardIn(tab: AgentTab, command: String): BashCard {
         waitForUi({ "cards in the agent's tab: ${tab.feed.cards().map { it.started.arguments }}" }) {

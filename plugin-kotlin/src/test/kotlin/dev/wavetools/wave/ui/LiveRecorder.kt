@@ -33,11 +33,22 @@ class LiveRecorder(val root: Path, launch: CoreLaunch = TestSupport.launchWithou
     }
 
     /**
-     * Runs a command and returns its result. The core sends `tool/finished` before it answers and the
-     * recorder sees lines in order, so the recording is complete for this call when this returns.
+     * Runs a command and returns its result. The core sends `tool/finished` (a summary) before it
+     * answers and the recorder sees lines in order; the answer then goes into the recorded
+     * `tool/finished` as its `result`, as the tool window completes its own calls' cards
+     * ([WaveCoreApi.completeFinished]). The recording is complete for this call when this returns.
      */
-    fun bash(command: String, description: String? = null, background: Boolean = false): CallToolResult =
-        api.runBash(BashRequest(command, description, runInBackground = background)).result.get(60, TimeUnit.SECONDS)
+    fun bash(command: String, description: String? = null, background: Boolean = false): CallToolResult {
+        val call = api.runBash(BashRequest(command, description, runInBackground = background))
+        val result = call.result.get(60, TimeUnit.SECONDS)
+        val i = messages.indexOfFirst { (m, p) -> m == "tool/finished" && p?.asJsonObject?.get("callId")?.asString == call.callId }
+        if (i >= 0) {
+            val params = messages[i].second!!.asJsonObject.deepCopy()
+            params.add("result", dev.wavetools.wave.bridge.Json.encode(result))
+            messages[i] = "tool/finished" to params
+        }
+        return result
+    }
 
     /** Waits until a notification [method] has been recorded that [match]es. */
     fun awaitNotification(method: String, match: (JsonElement?) -> Boolean = { true }) =
