@@ -37,7 +37,7 @@ const fakeLock = (pid: number, url: string, folder: string): IdeLock => ({
   url,
   token: "0".repeat(64),
   workspaceFolders: [folder],
-  protocolVersion: "1.0",
+  protocolVersion: "2.0",
   startedAt: new Date().toISOString(),
   lockVersion: 1,
 });

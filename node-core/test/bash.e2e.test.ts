@@ -36,7 +36,7 @@ const STUBBORN = `trap '' TERM; bash -c "trap '' TERM; bash -c \\"trap '' TERM; 
 describe("host protocol", () => {
   it("BASH-BG-1 BASH-BG-4 BASH-BG-6 tasks/list, tasks/stop, task/started and task/finished", async () => {
     const c = serve();
-    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    const init = await c.request("initialize", { protocolVersion: "2.0", hostInfo: { name: "e2e" } });
     expect((init.result!.tools as Array<{ name: string }>).map((t) => t.name)).toEqual(expect.arrayContaining(["Bash", "TaskStop"]));
     expect(init.result!.capabilities).toMatchObject({ methods: expect.arrayContaining(["tasks/list", "tasks/stop"]) });
 

@@ -190,7 +190,7 @@ describe("the discovery lock file", () => {
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
       token: expect.stringMatching(/^[0-9a-f]{64}$/),
       workspaceFolders: [root],
-      protocolVersion: "1.0",
+      protocolVersion: "2.0",
       startedAt: expect.any(String),
       lockVersion: 1,
     });

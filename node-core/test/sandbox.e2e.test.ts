@@ -50,7 +50,7 @@ describe.runIf(isRoot)("the sandbox for an unprivileged user (nobody)", () => {
       wrap: (argv) => ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...argv],
     });
     clients.push(c);
-    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    await c.request("initialize", { protocolVersion: "2.0", hostInfo: { name: "e2e" } });
     const status = await c.request("env/status");
     expect(status.result!.sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
     const r = await c.request("tools/call", {
@@ -85,7 +85,7 @@ describe("the core dies with SIGKILL", () => {
   it("the watchdog ends each sandbox's namespace: even a process without markers, in a session of its own, ignoring SIGTERM, is gone", async () => {
     const c = new CoreProcess(["serve", "--root", tempDir("wave-e2e-"), "--permission-mode", "allow-all"]);
     clients.push(c);
-    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    await c.request("initialize", { protocolVersion: "2.0", hostInfo: { name: "e2e" } });
     const escapee = `env -u WAVE_RUN_ID -u WAVE_CORE_PID setsid bash -c 'trap "" TERM; exec -a wave-orphan-${c.child.pid} sleep 300' & sleep 300`;
     await c.request("tools/call", { name: "Bash", arguments: { command: escapee, run_in_background: true } });
     const name = `wave-orphan-${c.child.pid} 300`;

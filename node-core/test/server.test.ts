@@ -162,11 +162,11 @@ describe("host protocol server", () => {
 
   it("refuses a different protocol major version with a message saying what to do", async () => {
     const core = start();
-    const r = await core.request("initialize", { protocolVersion: "2.0" });
-    expect(r.error).toMatchObject({ code: -32602, data: { supported: ["1.0"] } });
+    const r = await core.request("initialize", { protocolVersion: "1.0" });
+    expect(r.error).toMatchObject({ code: -32602, data: { supported: ["2.0"] } });
     expect(r.error!.message).toMatch(/Update the host or the core/);
-    const again = await core.request("initialize", { protocolVersion: "1.3" });
-    expect(again.result.protocolVersion).toBe("1.0");
+    const again = await core.request("initialize", { protocolVersion: "2.3" });
+    expect(again.result.protocolVersion).toBe("2.0");
   });
 
   it("reports additional directories that do not exist instead of failing initialize", async () => {

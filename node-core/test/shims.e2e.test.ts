@@ -73,7 +73,7 @@ const shimDirs = (tmpdir: string) => readdirSync(tmpdir).filter((n) => n.startsW
 describe("tool descriptions", () => {
   it("Bash and Grep tell models what grep -r and find skip inside Bash, how to search everything, where the system tools run, and the opt-out", async () => {
     const c = serve("bash", path.join(tmp, "tmp-descriptions"));
-    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" } });
+    await c.request("initialize", { protocolVersion: "2.0", hostInfo: { name: "e2e" } });
     const listed = (await c.request("tools/list")).result!.tools as Array<{ name: string; description: string }>;
     const described = (name: string) => listed.find((t) => t.name === name)!.description;
     for (const name of ["Bash", "Grep"]) {
@@ -92,7 +92,7 @@ describe("tool descriptions", () => {
 describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`the shims setting: initialize.settings turns them off, settings/update on and off again (${kind})`, async () => {
     const c = serve(kind, path.join(tmp, `tmp-setting-${kind}`));
-    const init = await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { shims: false, sandbox: logsWritable() } });
+    const init = await c.request("initialize", { protocolVersion: "2.0", hostInfo: { name: "e2e" }, settings: { shims: false, sandbox: logsWritable() } });
     expect(init.error).toBeUndefined();
     const grep = `grep -rl ${tree.needle} . | sort`;
 
@@ -112,7 +112,7 @@ describe.each(["bash", "zsh"] as const)("%s", (kind) => {
   it(`without a setting the shims are on, warmed before the first command, and their files go at shutdown (${kind})`, async () => {
     const tmpdir = path.join(tmp, `tmp-life-${kind}`);
     const c = serve(kind, tmpdir);
-    await c.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "e2e" }, settings: { sandbox: logsWritable() } });
+    await c.request("initialize", { protocolVersion: "2.0", hostInfo: { name: "e2e" }, settings: { sandbox: logsWritable() } });
     // No tool call yet: the start-up hook probed the binaries and wrote the prelude for this shell.
     const prelude = () => {
       for (const d of shimDirs(tmpdir)) {

@@ -13,7 +13,7 @@ function lock(over: Partial<IdeLock> = {}): IdeLock {
     url: "http://127.0.0.1:1/mcp",
     token: "t".repeat(64),
     workspaceFolders: ["/work/repo"],
-    protocolVersion: "1.0",
+    protocolVersion: "2.0",
     startedAt: "2026-01-01T00:00:00.000Z",
     lockVersion: 1,
     ...over,

@@ -14,7 +14,7 @@ import java.lang.reflect.Type
 // property so Gson can build it through the no-argument constructor Kotlin generates; optional
 // protocol fields are nullable. Fields the core adds later are ignored, never fatal.
 
-const val PROTOCOL_VERSION = "1.0"
+const val PROTOCOL_VERSION = "2.0"
 
 object Json {
     /** Never serialises nulls: the core validates optional fields as "absent", not null. */
