@@ -14,6 +14,8 @@ import javax.swing.SwingUtilities
  * and the [trailing] status; below it, indented under the flex part, an optional [below] line that
  * wraps (a description). [actions] sit at the end of the line as text buttons while the flex part
  * keeps at least [minFlexWidth]; when it would not, they turn into icon buttons with tooltips.
+ * 180 px keeps about 20 characters of a command in the editor font: at 340 px a "Stop" text button
+ * left only 13 ("npm run test:…"), too few to tell two commands apart.
  */
 class CardHeader(
     private val leading: List<JComponent>,
@@ -21,7 +23,7 @@ class CardHeader(
     private val trailing: List<JComponent>,
     private val actions: List<CardAction> = emptyList(),
     below: JComponent? = null,
-    private val minFlexWidth: Int = 140,
+    private val minFlexWidth: Int = 180,
 ) : JPanel() {
     var flex: JComponent = flex
         set(value) {
