@@ -5,7 +5,7 @@
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync, statSync, unlink } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync, statSync, unlinkSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
@@ -320,13 +320,15 @@ export class ShellRun {
     return native ? { cwd: native } : { reason: `cannot map Git Bash path ${JSON.stringify(text)} to a Windows path` };
   }
 
-  /** Removes the cwd file (after each command; BASH-WIN-4), off the result's path. */
+  /** Removes the cwd file (after each command; BASH-WIN-4): one unlink, nothing to look up first. */
   discardCwdFile(): void {
     const file = this.cwdFile;
     if (!file) return;
-    unlink(file, (err) => {
-      if (err && err.code !== "ENOENT") log.debug("could not remove the cwd file", { file, error: err });
-    });
+    try {
+      unlinkSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") log.debug("could not remove the cwd file", { file, error: err });
+    }
   }
 }
 
