@@ -3,6 +3,9 @@
 //     peak RSS of the read (goal ≤ 64 MiB; the process running it does nothing else).
 //  2. Glob `**/*.js` on a generated 100,000-file tree vs `rg --files -g '*.js'`.
 //  3. Edit of a 10 MB file: time per Edit, and the atomic write's cost vs a plain in-place write.
+//  4. Write of a 2 MB single-line file over another (the whole file is one changed line) vs the
+//     atomic write of the same bytes alone (goal ≤ 2×), the size of its reply (goal ≤ 100 KB), and
+//     30 such writes while another session keeps reading the file.
 // Inputs are generated in a temporary directory and deleted at the end.
 import { spawnSync } from "node:child_process";
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, copyFileSync } from "node:fs";
@@ -296,12 +299,133 @@ async function benchEdit() {
   rmSync(file, { force: true });
 }
 
-// FS_BENCH=read,glob,edit runs only those parts.
+// ---------------------------------------------------------------------------------------------
+// 4. Write a 2 MB single-line file over another.
+
+/** `bytes` characters of words on one line, different for each seed. */
+function oneLine(bytes, seed) {
+  const words = [];
+  let length = 0;
+  let x = seed;
+  while (length < bytes) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    const w = `w${x % 100000}`;
+    words.push(w);
+    length += w.length + 1;
+  }
+  return words.join(" ").slice(0, bytes);
+}
+
+async function benchWriteLongLine() {
+  const SIZE = 2 * 1024 * 1024;
+  const WRITES = 15;
+  // In one process: the Write tool through WaveCore.callTool, interleaved with writeFileAtomic of
+  // the same bytes to another file (the baseline the goal is stated against).
+  const inProcess = await bundleEntry(
+    "write-long-line",
+    `import { WaveCore } from "../src/core/runtime.js";
+     import { allTools } from "../src/tools/index.js";
+     import { writeFileAtomic } from "../src/fs/atomicWrite.js";
+     import { writeFileSync } from "node:fs";
+     import { join } from "node:path";
+     const [root, size, writes] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
+     const contents = JSON.parse(process.argv[5]).map((seed) => (${oneLine.toString()})(size, seed));
+     const buffers = contents.map((c) => Buffer.from(c));
+     const file = join(root, "one-line.txt");
+     const baselineFile = join(root, "one-line-baseline.txt");
+     writeFileSync(file, contents[0]);
+     writeFileSync(baselineFile, contents[0]);
+     const core = new WaveCore({ root, tools: allTools, permissions: { mode: "allow-all", allow: [], deny: [] } });
+     await core.callTool({ name: "Read", arguments: { file_path: file, limit: 1 }, origin: "cli" });
+     const ours = [], atomic = [];
+     let largest = 0;
+     for (let i = 0; i < writes + 2; i++) {
+       const next = (i + 1) % 2;
+       let t = performance.now();
+       const r = await core.callTool({ name: "Write", arguments: { file_path: file, content: contents[next] }, origin: "cli" });
+       const ms = performance.now() - t;
+       if (r.isError) throw new Error(JSON.stringify(r.content));
+       largest = Math.max(largest, Buffer.byteLength(JSON.stringify(r)));
+       t = performance.now();
+       await writeFileAtomic(baselineFile, buffers[next]);
+       if (i >= 2) { ours.push(ms); atomic.push(performance.now() - t); }
+     }
+     await core.shutdown();
+     console.log(JSON.stringify({ ours, atomic, largest }));`,
+  );
+  const run = spawnSync(process.execPath, [inProcess, work, String(SIZE), String(WRITES), "[1,2]"], { encoding: "utf8", maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`in-process Write bench failed: ${run.stderr}`);
+  const measured = JSON.parse(run.stdout.trim().split("\n").pop());
+  report({ name: "Write of a 2 MB single-line file over another (in the core)", value: median(measured.ours), baseline: median(measured.atomic), baselineName: "atomic write alone", goal: 2 });
+
+  // The same through tools/call: the 2 MB of arguments cross a pipe as JSON, both ways of the
+  // host's JSON work included.
+  const file = join(work, "one-line.txt");
+  const contents = [oneLine(SIZE, 1), oneLine(SIZE, 2)];
+  writeFileSync(file, contents[0]);
+  const core = startCore(["--root", work]);
+  await core.request("initialize", {});
+  // A 2 MB file is read in windows; one window counts as the Read that Write requires.
+  await timeCall(core, "Read", { file_path: file, limit: 1 });
+  const atomicModule = await bundleEntry("atomic-long", `export { writeFileAtomic } from "../src/fs/atomicWrite.js";`);
+  const { writeFileAtomic } = await import(atomicModule);
+  const baselineFile = join(work, "one-line-baseline.txt");
+  writeFileSync(baselineFile, contents[0]);
+  const buffers = contents.map((c) => Buffer.from(c));
+  const ours = [];
+  const atomic = [];
+  let largestReply = measured.largest;
+  for (let i = 0; i < WRITES + 2; i++) {
+    const next = (i + 1) % 2;
+    const t0 = nowMs();
+    const resp = await core.request("tools/call", { name: "Write", arguments: { file_path: file, content: contents[next] } });
+    const ms = nowMs() - t0;
+    if (resp.error || resp.result.isError) throw new Error(`Write failed: ${JSON.stringify(resp.error ?? resp.result.content)}`);
+    largestReply = Math.max(largestReply, Buffer.byteLength(JSON.stringify(resp)));
+    const t1 = nowMs();
+    await writeFileAtomic(baselineFile, buffers[next]);
+    const atomicMs = nowMs() - t1;
+    if (i >= 2) {
+      // The first two warm up both sides (jsdiff loads on the first diff).
+      ours.push(ms);
+      atomic.push(atomicMs);
+    }
+  }
+  report({ name: "  same through tools/call (wall, 2 MB of JSON over a pipe)", value: median(ours), baseline: median(atomic), baselineName: "atomic write alone" });
+  console.log(`  largest reply: ${(largestReply / 1024).toFixed(1)} KB [goal ≤ 100 KB ${largestReply <= 100 * 1024 ? "OK" : "MISSED"}]`);
+
+  // Thirty writes while another session reads the file over and over.
+  let reading = true;
+  let reads = 0;
+  const reader = (async () => {
+    while (reading) {
+      await core.request("tools/call", { name: "Read", arguments: { file_path: file, limit: 1 }, sessionId: "busy-reader" });
+      reads++;
+    }
+  })();
+  const t0 = nowMs();
+  for (let i = 0; i < 30; i++) {
+    const resp = await core.request("tools/call", { name: "Write", arguments: { file_path: file, content: contents[i % 2] } });
+    if (resp.error || resp.result.isError) throw new Error(`Write failed: ${JSON.stringify(resp.error ?? resp.result.content)}`);
+  }
+  const busyMs = nowMs() - t0;
+  reading = false;
+  await reader;
+  const t1 = nowMs();
+  for (let i = 0; i < 30; i++) await writeFileAtomic(baselineFile, buffers[i % 2]);
+  report({ name: `  30 such Writes beside a busy reader (${reads} Reads meanwhile)`, value: busyMs, baseline: nowMs() - t1, baselineName: "30 atomic writes alone" });
+  await core.close();
+  rmSync(file, { force: true });
+  rmSync(baselineFile, { force: true });
+}
+
+// FS_BENCH=read,glob,edit,write runs only those parts.
 const only = process.env.FS_BENCH ? new Set(process.env.FS_BENCH.split(",")) : undefined;
 try {
   if (!only || only.has("read")) await benchRead();
   if (!only || only.has("glob")) await benchGlob();
   if (!only || only.has("edit")) await benchEdit();
+  if (!only || only.has("write")) await benchWriteLongLine();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -24,8 +24,14 @@ class UsageError extends Error {}
 const MAIN_HELP = `wave-core ${CORE_VERSION} — the Wave Tools core for AI coding agents
 
 Usage:
-  wave-core serve [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]   host protocol (JSON-RPC 2.0 lines on stdio)
+  wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT] [PERMISSIONS] [SANDBOX]
+                                                     host protocol (JSON-RPC 2.0 lines on stdio),
+                                                     and with --listen MCP for agents on loopback
   wave-core mcp   [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]   MCP server on stdio
+  wave-core mcp --attach[=required] [--root DIR] [PERMISSIONS] [SANDBOX]
+                                                     MCP server on stdio that runs the calls in the
+                                                     IDE's core for this directory (PERMISSIONS,
+                                                     SANDBOX: for a local fallback core only)
   wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX] [--json]
                                                      run one tool call and print its result
   wave-core env [--json]                             the login-shell environment and the sandbox the core uses
@@ -37,6 +43,7 @@ SANDBOX:     --sandbox auto|on|off, --sandbox-network allow|deny
 
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr; default info, warn for call);
+             WAVE_STATE_DIR=DIR where listening cores publish themselves (default ~/.wave);
              WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env).
 Protocol reference: node-core/PROTOCOL.md.
 `;
@@ -72,7 +79,7 @@ const SANDBOX_HELP = `Sandbox (shell commands of Bash and run_shell_command; REA
 `;
 
 const COMMAND_HELP: Record<string, string> = {
-  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]...
+  serve: `Usage: wave-core serve [--root DIR] [--add-dir DIR]... [--listen [HOST:]PORT] [PERMISSIONS] [SANDBOX]
 
 Serves the host protocol: JSON-RPC 2.0, one UTF-8 JSON object per line on stdin/stdout, logs on
 stderr. The host's initialize request may override the root and add directories.
@@ -80,6 +87,12 @@ stderr. The host's initialize request may override the root and add directories.
 Options:
   --root DIR      workspace root (default: the current directory)
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
+  --listen [HOST:]PORT
+                  also serve MCP over Streamable HTTP at http://HOST:PORT/mcp for agents
+                  (default 127.0.0.1:0, a free port; loopback addresses only). Each request
+                  needs the bearer token this core writes, with its URL and workspace folders, to
+                  \${WAVE_STATE_DIR:-~/.wave}/ide/<pid>.json (mode 0600); agents reach it with
+                  wave-core mcp --attach. Each agent connection is a session of its own.
 
 ${PERMISSION_HELP}
 ${SANDBOX_HELP}
@@ -88,7 +101,8 @@ capabilities.permissionRequests in initialize (see PROTOCOL.md).
 
 Closing stdin (or SIGTERM/SIGINT/SIGHUP) stops every process the core started, then exits.
 `,
-  mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]...
+  mcp: `Usage: wave-core mcp [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]
+       wave-core mcp --attach[=required] [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX]
 
 Serves the same tools as a Model Context Protocol server over stdio. One connection is one
 session; closing stdin stops its background tasks.
@@ -96,12 +110,25 @@ session; closing stdin stops its background tasks.
 Options:
   --root DIR      workspace root (default: the current directory)
   --add-dir DIR   another directory commands may cd into and stay (repeatable)
+  --attach        run the calls in the IDE's core instead: the live core (serve --listen) whose
+                  workspace folder contains --root or the current directory, the most specific
+                  one if several do. Its tool window shows the calls, and its rules and approvals
+                  apply. With no such core a local core runs, as without --attach (said on
+                  stderr). Put this command in the agent's MCP configuration; it needs no port
+                  or token.
+  --attach=required
+                  the same, but fail (exit status 3) when no IDE core serves the directory
+
+With --attach, --add-dir and the permission and sandbox options below apply only to the local
+core that runs when no IDE core serves the directory. Attached calls run under the IDE core's
+rules, approvals and sandbox (its settings.sandbox and its own --sandbox options): an agent
+cannot loosen them from its command line.
 
 ${PERMISSION_HELP}
 ${SANDBOX_HELP}
 The user is asked through MCP elicitation when the client supports it.
 `,
-  call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [--json]
+  call: `Usage: wave-core call <Tool> '<json arguments>' [--root DIR] [--add-dir DIR]... [PERMISSIONS] [SANDBOX] [--json]
 
 Runs one tool call and prints its text result (or the whole MCP-shaped result with --json).
 Give "-" as the arguments to read them from stdin.
@@ -122,6 +149,22 @@ Example:
 };
 
 const CALL_OPTIONS = { ...COMMON_OPTIONS, json: { type: "boolean" } } as const satisfies ParseArgsConfig["options"];
+const SERVE_OPTIONS = { ...COMMON_OPTIONS, listen: { type: "string" } } as const satisfies ParseArgsConfig["options"];
+const MCP_OPTIONS = { ...COMMON_OPTIONS, attach: { type: "boolean" }, "attach-required": { type: "boolean" } } as const satisfies ParseArgsConfig["options"];
+const DEFAULT_LISTEN = "127.0.0.1:0";
+
+/** `--listen` may stand alone (default address) and `--attach` may carry `=required`. */
+function normalizeOptionalValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--listen" && (i + 1 >= argv.length || argv[i + 1]!.startsWith("-"))) out.push(`--listen=${DEFAULT_LISTEN}`);
+    else if (a === "--attach=required") out.push("--attach-required");
+    else if (a.startsWith("--attach=")) throw new UsageError(`${a}: use --attach or --attach=required.`);
+    else out.push(a);
+  }
+  return out;
+}
 
 function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O) {
   try {
@@ -131,10 +174,14 @@ function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O)
   }
 }
 
-async function coreFromOptions(
-  values: { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[]; sandbox?: string; "sandbox-network"?: string },
-  defaultMode?: "allow-all",
-): Promise<WaveCore> {
+type CoreOptionValues = { root?: string; "add-dir"?: string[]; "permission-mode"?: string; allow?: string[]; deny?: string[]; sandbox?: string; "sandbox-network"?: string };
+
+async function coreFromOptions(values: CoreOptionValues, defaultMode?: "allow-all"): Promise<WaveCore> {
+  return createCore(await coreOptions(values, defaultMode));
+}
+
+/** The command line's core options, checked: a bad one is a usage error before anything starts. */
+async function coreOptions(values: CoreOptionValues, defaultMode?: "allow-all"): Promise<Parameters<typeof createCore>[0]> {
   const root = canonicalDir(values.root ?? process.cwd());
   if (!isDirectory(root)) throw new UsageError(`--root must be an existing directory: ${root}`);
   const dirs = (values["add-dir"] ?? []).map((d) => canonicalDir(d));
@@ -153,7 +200,7 @@ async function coreFromOptions(
     if (err instanceof SandboxOptionError) throw new UsageError(err.message);
     throw err;
   }
-  return createCore({ root, additionalDirectories: dirs, permissions, sandbox });
+  return { root, additionalDirectories: dirs, permissions, sandbox };
 }
 
 function installSignalHandlers(core: WaveCore, exit: (code: number) => void): void {
@@ -177,15 +224,48 @@ function exitAfterFlush(code: number): void {
 }
 
 async function serve(argv: string[]): Promise<void> {
-  const { values } = parse(argv, COMMON_OPTIONS);
+  const { values } = parse(normalizeOptionalValues(argv), SERVE_OPTIONS);
   if (values.help) return void process.stdout.write(COMMAND_HELP.serve!);
+  let address: { host: string; port: number } | undefined;
+  if (values.listen !== undefined) {
+    const { parseListenAddress } = await import("./protocol/mcpHttpGuards.js");
+    try {
+      address = parseListenAddress(values.listen);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   const core = await coreFromOptions(values);
   const { createHostServer } = await import("./protocol/hostServer.js");
+  let listener: import("./protocol/listen.js").Listener | undefined;
   const server = createHostServer({
     core,
     write: (line) => process.stdout.write(line + "\n"),
     onExit: exitAfterFlush,
+    onInitialized: ({ hostInfo }) => listener?.setHostInfo(hostInfo),
+    agents: () =>
+      listener && { url: listener.endpoint.url, lockFile: listener.lockFile ?? null, ...(listener.problem ? { problem: listener.problem } : {}) },
   });
+  if (address) {
+    const { startListening } = await import("./protocol/listen.js");
+    try {
+      const { elicitationAsker } = await import("./protocol/askers/elicitation.js");
+      listener = await startListening(core, {
+        ...address,
+        // An attached agent's questions go to the person at the IDE when the host answers them,
+        // else to the agent (elicitation), else the permission mode decides.
+        sessionOptions: () => ({ asker: (mcp, requestId) => server.asker() ?? elicitationAsker(mcp, requestId) }),
+      });
+    } catch (err) {
+      await core.shutdown();
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        code === "EADDRINUSE"
+          ? `--listen ${values.listen}: the port is in use; use port 0 to pick a free one.`
+          : `--listen ${values.listen}: cannot listen (${(err as Error).message}).`,
+      );
+    }
+  }
   installSignalHandlers(core, exitAfterFlush);
   process.stdout.on("error", () => {
     // The host closed our stdout: nobody can hear us any more; stop cleanly.
@@ -196,14 +276,68 @@ async function serve(argv: string[]): Promise<void> {
   process.stdin.on("error", () => server.end());
 }
 
-async function mcp(argv: string[]): Promise<void> {
-  const { values } = parse(argv, COMMON_OPTIONS);
+async function mcp(argv: string[]): Promise<number | void> {
+  const { values } = parse(normalizeOptionalValues(argv), MCP_OPTIONS);
   if (values.help) return void process.stdout.write(COMMAND_HELP.mcp!);
+  if (values.attach || values["attach-required"]) return attach(values, values["attach-required"] === true);
+  return runLocalMcp(values);
+}
+
+async function runLocalMcp(values: CoreOptionValues): Promise<void> {
   const core = await coreFromOptions(values);
   const { startMcpServer } = await import("./protocol/mcpServer.js");
   installSignalHandlers(core, exitAfterFlush);
   const handle = await startMcpServer(core);
   await handle.closed;
+  exitAfterFlush(0);
+}
+
+/** `mcp --attach`: pipe this agent to the IDE's core for the directory, or run a local core. */
+async function attach(values: CoreOptionValues, required: boolean): Promise<number | void> {
+  const dir = canonicalDir(values.root ?? process.cwd());
+  if (!isDirectory(dir)) throw new UsageError(`--root must be an existing directory: ${dir}`);
+  // Checked now, though only a local core uses them: a typo fails at once, not at the first fallback.
+  const localCoreOptions = await coreOptions({ ...values, root: dir });
+  const note = (line: string) => process.stderr.write(line + "\n");
+  const { findCore, startAttachProxy } = await import("./protocol/attach.js");
+  const found = await findCore(dir);
+  for (const problem of found.problems) note(`wave-core: ${problem}`);
+  for (const skipped of found.target?.skipped ?? []) note(`wave-core: passed over ${skipped}`);
+  if (!found.target) {
+    if (required) {
+      note(
+        `wave-core: no IDE core serves ${dir}. Open this folder (or a parent) as a project in the IDE with the Wave Tools plugin, whose core listens for agents; or use --attach without =required to run a local core when none does.`,
+      );
+      return 3;
+    }
+    note(`wave-core: no IDE core serves ${dir}; running a local core, as wave-core mcp does (its calls do not show in the IDE).`);
+    return runLocalMcp({ ...values, root: dir });
+  }
+  const localOptions =
+    values["permission-mode"] !== undefined ||
+    values.sandbox !== undefined ||
+    values["sandbox-network"] !== undefined ||
+    (values.allow?.length ?? 0) > 0 ||
+    (values.deny?.length ?? 0) > 0 ||
+    (values["add-dir"]?.length ?? 0) > 0;
+  if (localOptions)
+    note("wave-core: --permission-mode, --allow, --deny, --add-dir, --sandbox and --sandbox-network apply only to a local core; the IDE's settings (its sandbox included) decide for its core.");
+  let localCore: WaveCore | undefined;
+  const localFallback = async () => {
+    const [{ InMemoryTransport }, { createMcpSessionServer }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/inMemory.js"),
+      import("./protocol/mcpServer.js"),
+    ]);
+    localCore = await createCore(localCoreOptions);
+    const [forProxy, forServer] = InMemoryTransport.createLinkedPair();
+    await createMcpSessionServer(localCore, localCore.sessions.main).server.connect(forServer);
+    return forProxy;
+  };
+  const proxy = await startAttachProxy(found.target, { stdin: process.stdin, stdout: process.stdout, note }, { dir, required, ...(required ? {} : { localFallback }) });
+  const stop = (code: number) => void proxy.stop().then(() => localCore?.shutdown()).then(() => exitAfterFlush(code));
+  for (const [sig, code] of [["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const) process.on(sig, () => stop(code));
+  await proxy.done;
+  await localCore?.shutdown();
   exitAfterFlush(0);
 }
 

@@ -102,7 +102,7 @@ function hashOf(files, extra) {
  * compile of bridge/, ui/ and the tests from about 95 s (two runs with the default JIT) to about
  * 35 s on 2 cores, which matters because CI always compiles cold.
  */
-const KOTLINC_JAVA_OPTS = "-Xmx1g -Xss4m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+const KOTLINC_JAVA_OPTS = "-Xmx1g -Xss4m -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC";
 
 /**
  * Main and test sources are compiled by one kotlinc run (one JVM warm-up instead of two), which

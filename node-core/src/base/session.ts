@@ -3,6 +3,7 @@
 // state) that are disposed with it. The main agent, each sub-agent created through the host
 // protocol, and each MCP connection own one.
 import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { Services, type CoreServices, type Service, type ServiceKey } from "./services.js";
 import type { EventBus } from "./events.js";
 import { canonicalDir, isWithin } from "../util/paths.js";
@@ -12,7 +13,15 @@ import type { Workspace } from "./workspace.js";
 /** A per-session service (read state, background tasks), identified by a ServiceKey<T, Session>. */
 export type SessionService = Service;
 
+/** Who drives a session that an agent opened over MCP (its `clientInfo`). */
+export interface SessionClient {
+  name: string;
+  version?: string;
+}
+
 export class Session {
+  /** Set for an attached agent's session (`serve --listen`): the MCP client's name and version. */
+  client?: SessionClient;
   private _cwd: string;
   private readonly extraDirs: string[] = [];
   private readonly services: Services<Session>;
@@ -29,6 +38,9 @@ export class Session {
     readonly coreServices: CoreServices,
     readonly parent?: Session,
   ) {
+    // Every call in flight listens to this signal and stops listening when it ends; an agent may
+    // run any number of calls at once, so Node's leak warning (more than 10 listeners) is no sign.
+    setMaxListeners(0, this.controller.signal);
     this._originalCwd = originalCwd;
     this._cwd = originalCwd;
     this.services = new Services<Session>(this, `Session ${id}`);

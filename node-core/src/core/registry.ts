@@ -2,6 +2,9 @@
 // reports every problem with its path.
 import { z } from "zod";
 import type { ToolAnnotations, ToolDefinition } from "./tool.js";
+import { clipText } from "../util/text.js";
+
+const MAX_ISSUES = 10;
 
 export interface ListedTool {
   name: string;
@@ -82,9 +85,15 @@ export class ToolRegistry {
   validate(tool: ToolDefinition, args: unknown): unknown {
     const parsed = tool.inputSchema.safeParse(args ?? {});
     if (parsed.success) return parsed.data;
-    throw new InvalidToolArguments(
-      tool.name,
-      parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)), message: i.message, code: i.code })),
-    );
+    // An issue can quote the input (an unknown key's name): a few, each bounded, say enough.
+    const issues = parsed.error.issues.slice(0, MAX_ISSUES).map((i) => ({
+      path: i.path.slice(0, 10).map((p) => (typeof p === "number" ? p : clipText(String(p), 200))),
+      message: clipText(i.message, 500),
+      code: i.code,
+    }));
+    if (parsed.error.issues.length > MAX_ISSUES) {
+      issues.push({ path: [], message: `and ${parsed.error.issues.length - MAX_ISSUES} more problems`, code: "custom" });
+    }
+    throw new InvalidToolArguments(tool.name, issues);
   }
 }

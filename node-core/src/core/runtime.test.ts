@@ -1,6 +1,7 @@
 // Two cores in one process (an embedding host, the tests themselves) share nothing a core owns:
 // each has its own settings, its own shell engine (search-shim probes and files, start-up files)
 // and its own sessions, and one core's shutdown leaves the other working.
+import { getEventListeners } from "node:events";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -50,5 +51,26 @@ describe("two WaveCores in one process", () => {
     expect(existsSync(preludeB!)).toBe(true);
     expect(await grepKind(b)).toBe(shimmed);
     expect(b.core.sessions.main.disposed).toBe(false);
+  });
+});
+
+describe("calls in flight", () => {
+  it("each listens to its session's end only while it runs: many at once warn of no leak and leave no listener", async () => {
+    const t = testCore();
+    const signal = t.core.sessions.main.signal;
+    const before = getEventListeners(signal, "abort").length;
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const calls = Array.from({ length: 25 }, (_, i) => t.call("Glob", { pattern: `*.nothing-${i}` }));
+      await Promise.all(calls);
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    expect(getEventListeners(signal, "abort").length).toBe(before);
   });
 });

@@ -2,6 +2,7 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
+import { clipText } from "../util/text.js";
 import { Services } from "../base/services.js";
 import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
@@ -9,7 +10,7 @@ import { SessionManager, type Session } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
 import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "../base/workspace.js";
-import { PermissionService, type ParsedPolicy } from "../permissions/service.js";
+import { PermissionService, warningsForResult, type ParsedPolicy } from "../permissions/service.js";
 import { SandboxService } from "../shell/sandbox/service.js";
 import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import type { PermissionAsker } from "../permissions/types.js";
@@ -38,6 +39,8 @@ export interface InFlightCall {
   moveToBackground?: () => string | undefined;
   /** True while the call waits for its permission check (possibly the user's answer). */
   awaitingPermission?: boolean;
+  /** Aborts the call as its caller's cancellation would; the caller still gets the aborted result. */
+  cancel: (reason: string) => void;
 }
 
 export type ResultHook = (result: ToolResult, call: { session: Session; origin: CallOrigin; name: string }) => ToolResult;
@@ -105,6 +108,17 @@ export class WaveCore {
   }
 
   /**
+   * Stops a running call from outside its caller (the host's Stop on an agent's call). The call
+   * answers its caller with the aborted result. False when no such call runs.
+   */
+  cancelCall(callId: string, reason = "stopped by the user"): boolean {
+    const call = this.calls.get(callId);
+    if (!call) return false;
+    call.cancel(reason);
+    return true;
+  }
+
+  /**
    * Validates and runs one tool call. Throws UnknownTool, InvalidToolArguments, UnknownSession or
    * DuplicateCallId for caller errors (each transport maps them); tool failures come back as
    * `isError` results.
@@ -128,8 +142,15 @@ export class WaveCore {
     req.signal?.addEventListener("abort", onCallerAbort, { once: true });
     session.signal.addEventListener("abort", onSessionAbort, { once: true });
 
-    const args = (req.arguments ?? {}) as Record<string, unknown>;
-    const call: InFlightCall = { callId, sessionId: session.id, name: tool.name, arguments: args, startedAt: Date.now() };
+    const args = shownArguments((req.arguments ?? {}) as Record<string, unknown>);
+    const call: InFlightCall = {
+      callId,
+      sessionId: session.id,
+      name: tool.name,
+      arguments: args,
+      startedAt: Date.now(),
+      cancel: (reason) => abort(new Error(reason)),
+    };
     this.calls.set(callId, call);
     this.events.emit("tool/started", {
       callId,
@@ -178,7 +199,7 @@ export class WaveCore {
         permission && !permission.allowed
           ? errorResult(permission.message, {
               permissionDenied: true,
-              warnings: permission.decision.warnings,
+              warnings: warningsForResult(permission.decision.warnings),
               ...(controller.signal.aborted ? { interrupted: true } : {}),
             })
           : await tool.run(input, ctx);
@@ -189,7 +210,7 @@ export class WaveCore {
       } else {
         log.error("tool threw", { tool: tool.name, callId, error: err });
         result = errorResult(
-        `Internal error in ${tool.name}: ${(err as Error)?.message ?? String(err)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
+        `Internal error in ${tool.name}: ${clipText((err as Error)?.message ?? String(err), 2000)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
         );
       }
     } finally {
@@ -218,6 +239,13 @@ export class WaveCore {
   /** Stops every process tree and disposes every session. Safe to call more than once. */
   shutdown(): Promise<void> {
     this.shuttingDown ??= (async () => {
+      for (const hook of this.shutdownStartHooks) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error("shutdown hook failed", { error: err });
+        }
+      }
       await this.sessions.disposeAll();
       for (const hook of this.shutdownHooks.reverse()) {
         try {
@@ -232,6 +260,7 @@ export class WaveCore {
   }
 
   private readonly shutdownHooks: Array<() => Promise<void> | void> = [];
+  private readonly shutdownStartHooks: Array<() => Promise<void> | void> = [];
   private readonly resultHooks: ResultHook[] = [];
 
   /** Lets a concern amend every tool result before it is returned (e.g. background-task notices). */
@@ -239,8 +268,32 @@ export class WaveCore {
     this.resultHooks.push(hook);
   }
 
+  /** Runs first when the core shuts down, before any session ends (e.g. to stop taking new clients). */
+  onShutdownStart(hook: () => Promise<void> | void): void {
+    this.shutdownStartHooks.push(hook);
+  }
+
   /** Runs after all sessions are disposed (e.g. to stop a watchdog). */
   onShutdown(hook: () => Promise<void> | void): void {
     this.shutdownHooks.push(hook);
   }
+}
+
+/** String arguments longer than this are cut where the host is shown a call (PROTOCOL.md "tool/started"). */
+export const SHOWN_ARGUMENT_CHARS = 4096;
+
+/**
+ * A call's arguments as `tool/started` and `calls/list` show them: a Write's 2 MB `content` would
+ * cost the host (and the pipe) as much as the write itself, and the host shows a call by its path,
+ * pattern or command, so long strings are cut, saying how much is left out.
+ */
+function shownArguments(args: Record<string, unknown>): Record<string, unknown> {
+  let shown: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value === "string" && value.length > SHOWN_ARGUMENT_CHARS) {
+      shown ??= { ...args };
+      shown[key] = clipText(value, SHOWN_ARGUMENT_CHARS);
+    }
+  }
+  return shown ?? args;
 }

@@ -93,8 +93,15 @@ const NUL_ADVICE = {
  * validation, with what to do, instead of failing deep inside with Node's own wording.
  */
 export function osString(kind: keyof typeof NUL_ADVICE): z.ZodString {
-  return z.string().refine((s) => !s.includes("\0"), { message: `contains a NUL character (\\0), ${NUL_ADVICE[kind]}` });
+  const s = z.string().refine((v) => !v.includes("\0"), { message: `contains a NUL character (\\0), ${NUL_ADVICE[kind]}` });
+  return kind === "path" ? s.max(MAX_PATH_CHARS, `is longer than ${MAX_PATH_CHARS} characters, more than a file system accepts in a path. Check the path.`) : s;
 }
+
+/**
+ * Longer paths exist on no file system we run on (PATH_MAX is 4096 on Linux, 1024 on macOS), and
+ * every file tool repeats its path in the result: the limit keeps results bounded too.
+ */
+export const MAX_PATH_CHARS = 4096;
 
 export function textResult(text: string, structuredContent: Record<string, unknown> = {}): ToolResult {
   return { content: [{ type: "text", text }], structuredContent, isError: false };

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
-import { cutChars, readLineWindow } from "./lineWindow.js";
+import { readLineWindow } from "./lineWindow.js";
 import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 import { UTF8 } from "./textCodec.js";
 
@@ -67,10 +67,5 @@ describe("streaming line windows", () => {
     const w = await readLineWindow(f, { ...base, format: { encoding: "utf-16le", bom: true }, start: 49, limit: 5, size: bytes.length, chunkBytes: 7 });
     expect(w.lines).toEqual(["第49行", "第50行"]);
     expect(w.totalLines).toBe(50);
-  });
-
-  it("FS-READ-1 never splits a surrogate pair when cutting", () => {
-    expect(cutChars("ab😀", 3)).toBe("ab");
-    expect(cutChars("abc", 5)).toBe("abc");
   });
 });

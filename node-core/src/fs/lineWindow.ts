@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import { iconv, loadCodecs } from "../util/codecs.js";
+import { cutChars } from "../util/text.js";
 import { decodeAs, detectBom, type TextFormat } from "./textCodec.js";
 
 export interface WindowOptions {
@@ -36,15 +37,6 @@ export interface LineWindow {
 }
 
 const DEFAULT_COUNT_BUDGET = 64 * 1024 * 1024;
-
-/** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
-export function cutChars(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
-}
 
 function stripCr(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;

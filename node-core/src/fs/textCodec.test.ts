@@ -1,7 +1,7 @@
 import iconv from "iconv-lite";
 
 import { describe, expect, it } from "vitest";
-import { canEncode, decodeText, detectBom, detectLineEndings, encodeText, sniffFormat } from "./textCodec.js";
+import { canEncode, decodeText, detectBom, detectLineEndings, encodeText, lineEndingStyle, sniffFormat } from "./textCodec.js";
 
 const utf16le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(s, "utf-16le")]);
 const utf16be = (s: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(s, "utf-16be")]);
@@ -54,5 +54,11 @@ describe("text encodings", () => {
     expect(detectLineEndings("a\nb\n")).toMatchObject({ style: "LF", dominant: "\n" });
     expect(detectLineEndings("a\r\nb\nc\n")).toMatchObject({ crlf: 1, lf: 2, style: "mixed", dominant: "\n" });
     expect(detectLineEndings("no newline")).toMatchObject({ style: "none" });
+  });
+
+  it("FS-EDIT-4 names the style without counting, and agrees with the count", () => {
+    for (const text of ["a\r\nb\r\n", "a\nb\n", "a\r\nb\nc\n", "\na\r\n", "a\r\n\n", "no newline", "", "\r\r\n", "x".repeat(100_000) + "\r\n"]) {
+      expect(lineEndingStyle(text), JSON.stringify(text.slice(0, 20))).toBe(detectLineEndings(text).style);
+    }
   });
 });

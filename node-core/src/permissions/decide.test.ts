@@ -293,3 +293,58 @@ describe("friction: the sandbox and the read-only list", () => {
     }
   });
 });
+
+// The discovery lock files hold each listening core's bearer token; a forged one sends another
+// agent's `mcp --attach` to an attacker's server. The sandbox hides the state directory from
+// commands; the gate guards what runs outside it (Write/Edit, unsandboxed commands).
+describe("Wave's state directory (the discovery lock files)", () => {
+  let state: { ctx: DecideContext; inWorkspace: string; inHome: string };
+  beforeAll(() => {
+    const inWorkspace = path.join(ctx.root, ".wave-state");
+    const inHome = path.join(ctx.home, ".wave");
+    state = { ctx: { ...ctx, stateDirectories: [inWorkspace, inHome] }, inWorkspace, inHome };
+  });
+  const writing = (target: string, mode: PermissionMode = "ask", allow: string[] = []) => decidePath(target, state.ctx, rules(allow), mode, lib);
+  const running = (command: string, mode: PermissionMode, sandboxed: boolean, allow: string[] = []) =>
+    decideCommand(command, { ...state.ctx, searchPath: ["/usr/bin", "/bin"], isExported: () => true }, rules(allow), mode, lib, {
+      sandboxed,
+      ...(sandboxed ? {} : { outsideSandboxReason: "no sandbox is available" }),
+    });
+
+  it("writing a lock file is asked even inside the workspace, and only a rule that names the state directory allows it", () => {
+    const lock = path.join(state.inWorkspace, "ide", "4242.json");
+    const d = writing(lock);
+    expect(d).toMatchObject({ outcome: "ask", suggestedRules: [`Write(${lock})`] });
+    expect(d.warnings.map((w) => w.id)).toEqual(["sensitive-path"]);
+    expect(d.warnings[0]!.message).toContain("Wave's state");
+    expect(writing(lock, "deny-all").outcome).toBe("deny");
+    expect(writing(lock, "ask", ["Write(**)"]).outcome).toBe("ask");
+    expect(writing(lock, "ask", [`Write(${state.inWorkspace}/**)`]).outcome).toBe("allow");
+    // allow-all allows it, with the warning for the host to show.
+    expect(writing(lock, "allow-all")).toMatchObject({ outcome: "allow", allowedByRules: false, warnings: [expect.objectContaining({ id: "sensitive-path" })] });
+  });
+
+  it("outside the workspace a broad rule does not cover it either", () => {
+    const lock = path.join(state.inHome, "ide", "4242.json");
+    const d = writing(lock, "ask", ["Write(~/**)"]);
+    expect(d.outcome).toBe("ask");
+    expect(d.warnings.map((w) => w.id)).toEqual(["outside-workspace", "sensitive-path"]);
+    expect(d.suggestedRules).toEqual([`Write(${lock})`]);
+    expect(writing(path.join(ctx.home, "notes.txt"), "ask", ["Write(~/**)"]).outcome).toBe("allow");
+  });
+
+  it("a command that writes there carries a warning, so the sandbox's auto-allow does not cover it", () => {
+    for (const command of [`echo x > ${state.inWorkspace}/ide/1.json`, `cp forged.json ${state.inHome}/ide/1.json`, `chmod 644 ${state.inHome}/ide/1.json`]) {
+      const d = running(command, "ask", true);
+      expect(d.outcome, command).toBe("ask");
+      expect(d.warnings.map((w) => w.id), command).toContain("sensitive-path");
+    }
+    expect(running(`echo x > ${ctx.root}/notes.txt`, "ask", true).outcome).toBe("allow");
+  });
+
+  it("reading a lock file is not on the read-only list where no sandbox hides it", () => {
+    expect(running(`cat ${state.inHome}/ide/4242.json`, "ask", false).outcome).toBe("ask");
+    expect(running(`grep -r token ${path.dirname(state.inWorkspace)}`, "ask", false).outcome).toBe("ask");
+    expect(running(`cat ${ctx.root}/README.md`, "ask", false).outcome).toBe("allow");
+  });
+});

@@ -10,9 +10,11 @@ import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning 
 import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
-import { sensitiveOutsidePath, sensitiveWorkspacePath } from "./sensitive.js";
+import { sensitiveOutsidePath, sensitiveWorkspacePath, waveStatePath } from "./sensitive.js";
+import { waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
+import { clipText } from "../util/text.js";
 
 
 export interface RuleSet {
@@ -83,8 +85,17 @@ export interface CommandOptions {
   outsideSandboxReason?: string;
 }
 
-export function defaultPlaces(): Pick<Places, "home" | "tempDir"> {
-  return { home: realPath(os.homedir()), tempDir: realPath(os.tmpdir()) };
+export function defaultPlaces(): Pick<Places, "home" | "tempDir" | "stateDirectories"> {
+  return { home: realPath(os.homedir()), tempDir: realPath(os.tmpdir()), stateDirectories: waveStateDirectories().map(realPath) };
+}
+
+/** Reasons shown in a decision's text; a command of thousands of parts names the first few. */
+const LISTED_REASONS = 5;
+
+function listReasons(reasons: string[]): string {
+  const shown = reasons.slice(0, LISTED_REASONS).map((r) => clipText(r, 500));
+  if (reasons.length > LISTED_REASONS) shown.push(`(${reasons.length - LISTED_REASONS} more parts need approval.)`);
+  return shown.join(" ");
 }
 
 function quote(text: string): string {
@@ -245,13 +256,17 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     parts = parts.map((p) => (p.status === "needs-approval" ? { ...p, status: "allowed", rule: "(sandbox)", reason: `${quote(p.text)} runs inside the sandbox.` } : p));
     return { ...decision("allow", "Runs inside the sandbox, with no warning and no deny rule."), parts };
   }
-  const why = [...global.map((w) => w.message), ...pending.map((p) => p.reason)].join(" ");
+  const why = listReasons([...global.map((w) => w.message), ...pending.map((p) => p.reason)]);
   if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and the command is not allowed by rules: ${why}`);
   return decision("ask", why);
 }
 
+function outsideWarning(target: string): Warning {
+  return { id: "outside-workspace", message: `${target} is outside the workspace and the allowed directories.`, part: target };
+}
+
 export function pathWarnings(target: string, places: Places): Warning[] {
-  const warnings: Warning[] = [{ id: "outside-workspace", message: `${target} is outside the workspace and the allowed directories.`, part: target }];
+  const warnings: Warning[] = [outsideWarning(target)];
   if (sensitiveOutsidePath(target, places.home)) {
     warnings.push({ id: "sensitive-path", message: `${target} is a system, shell start-up or credentials file: changing it affects more than this project.`, part: target });
   }
@@ -280,7 +295,8 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   const inside = isInsideAllowed(abs, ctx);
   // Inside the workspace, files that run code or grant permissions later are asked for: only a
   // rule that names them (not `Write(**)`) allows them without a question.
-  const sensitive = inside ? sensitiveWorkspacePath(abs, ctx.allowedDirectories) : undefined;
+  // Wave's state directory counts wherever it is: a broad rule (`Write(~/**)`) must not cover it.
+  const sensitive = (inside ? sensitiveWorkspacePath(abs, ctx.allowedDirectories) : undefined) ?? waveStatePath(abs, ctx.stateDirectories);
   // A file with several names changes under all of them, and the others may be anywhere (another
   // checkout, a package store, a home directory file linked in): it counts as outside.
   const links = hardLinkCount(abs);
@@ -296,9 +312,13 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`, linked);
   const linkNote = `${links} hard links (its other names may lie outside the allowed directories)`;
   if (sensitive) {
-    const warnings: Warning[] = [{ id: "sensitive-path", message: `${abs} is inside the workspace, but ${sensitive.what}: changing it can run code later.`, part: abs }, ...linked];
+    const warnings: Warning[] = [
+      ...(inside ? [] : [outsideWarning(abs)]),
+      { id: "sensitive-path", message: inside ? `${abs} is inside the workspace, but ${sensitive.what}: changing it can run code later.` : `${abs} is ${sensitive.what}.`, part: abs },
+      ...linked,
+    ];
     const alsoLinked = links > 1 ? `; it has ${linkNote}` : "";
-    if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} runs code later (${sensitive.what})${alsoLinked}.`, warnings, [], false);
+    if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} runs code or grants permissions later (${sensitive.what})${alsoLinked}.`, warnings, [], false);
     const why = `${abs} is a file that runs code or grants permissions later (${sensitive.what})${alsoLinked}, and no rule names it`;
     if (mode === "deny-all") return decision("deny", `The permission mode is deny-all; ${why}.`, warnings, [`Write(${abs})`], false);
     return decision("ask", `${why}.`, warnings, [`Write(${abs})`], false);

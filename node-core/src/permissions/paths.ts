@@ -20,6 +20,8 @@ export interface Places {
   readonly home: string;
   /** Canonical system temporary directory. */
   readonly tempDir: string;
+  /** Canonical Wave state directories (base/stateDir.ts): what writes them is sensitive. */
+  readonly stateDirectories?: readonly string[];
 }
 
 export type Placement =

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
 import { HARMLESS_DEVICES, baseName, networkPath, normalizedPath, unwrap, writesFile, type CommandPart, type ShellWord } from "./commandParts.js";
-import { sensitiveReadPath } from "./sensitive.js";
+import { holdsWaveState, sensitiveReadPath, waveStatePath } from "./sensitive.js";
 
 /** `git [global options] SUBCOMMAND args…` → the global options, the subcommand and its arguments. */
 export function gitCommand(inner: readonly ShellWord[]): { globals: ShellWord[]; sub?: string; args: readonly ShellWord[] } {
@@ -257,7 +257,7 @@ function safeGlob(w: ShellWord): boolean {
  * writes or connects, no write flag, nothing it reads is a credentials file, and the command is
  * found on a PATH the workspace cannot put programs in (checked by the caller).
  */
-export function readOnlyCall(part: CommandPart, places: { home: string }): boolean {
+export function readOnlyCall(part: CommandPart, places: { home: string; stateDirectories?: readonly string[] }): boolean {
   if (part.compound || part.assignments.length > 0) return false;
   if (part.hiddenCode.length > 0 || part.dynamicCode || part.startupFiles) return false;
   const words = part.words;
@@ -281,6 +281,8 @@ export function readOnlyCall(part: CommandPart, places: { home: string }): boole
     const p = v === "~" || v.startsWith("~/") ? places.home + v.slice(1) : path.isAbsolute(v) ? v : cwd ? path.resolve(cwd, v) : undefined;
     if (p === undefined || sensitiveReadPath(path.resolve(p), places.home)) return false;
     if (searches && isWithin(places.home, path.resolve(p))) return false;
+    // Wave's state holds the tokens of listening cores: reading it, or searching a folder that holds it, is asked.
+    if (waveStatePath(path.resolve(p), places.stateDirectories) || (searches && holdsWaveState(path.resolve(p), places.stateDirectories))) return false;
   }
   return true;
 }

@@ -46,6 +46,21 @@ export function sensitiveWorkspacePath(target: string, allowedDirectories: reado
   return undefined;
 }
 
+/**
+ * A path in one of Wave's state directories (base/stateDir.ts), where listening cores publish the
+ * endpoint and token `mcp --attach` uses: a file written there can send agents elsewhere, and one
+ * read there opens the file tools, which run outside the sandbox. Sensitive wherever it lies.
+ */
+export function waveStatePath(target: string, stateDirectories: readonly string[] = []): { anchor: string; what: string } | undefined {
+  const anchor = stateDirectories.find((d) => isWithin(target, d));
+  return anchor === undefined ? undefined : { anchor, what: "Wave's state directory: IDE cores publish there the endpoint and token agents attach with" };
+}
+
+/** A folder that is or holds one of Wave's state directories (a recursive search of it reads the tokens). */
+export function holdsWaveState(target: string, stateDirectories: readonly string[] = []): boolean {
+  return stateDirectories.some((d) => isWithin(d, target));
+}
+
 /** A system, start-up or credentials file outside the workspace. */
 export function sensitiveOutsidePath(target: string, home: string): boolean {
   const relHome = path.relative(home, target);

@@ -8,9 +8,11 @@ import type { SessionManager } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
 import type { Workspace } from "../base/workspace.js";
 import { createLogger } from "../util/log.js";
+import { clipText } from "../util/text.js";
 import { PERMISSION_MODES, type PermissionMode, type SettingEntry } from "../base/settings.js";
 import { decideCommand, decidePath, defaultPlaces, type Decision, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
+import type { Warning } from "./danger.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 import {
   AskTimeout,
@@ -417,22 +419,39 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Rules a message names; past these it says how many more there are. */
+const LISTED_RULES = 5;
+
+/** The first rules, each bounded, as `show` renders them, and how many more there are. */
+function listRules(rules: readonly string[], show: (rule: string) => string, separator: string): string {
+  const listed = rules.slice(0, LISTED_RULES).map((r) => show(clipText(r, 300)));
+  return listed.join(separator) + (rules.length > LISTED_RULES ? ` (and ${rules.length - LISTED_RULES} more rules)` : "");
+}
+
+/**
+ * The warnings an error result carries: a command of thousands of parts can raise thousands, and
+ * the result stays bounded with the first of them (the host was shown them all when it was asked).
+ */
+export function warningsForResult(warnings: readonly Warning[]): Warning[] {
+  return warnings.slice(0, 20).map((w) => ({ ...w, message: clipText(w.message, 500), ...(w.part !== undefined ? { part: clipText(w.part, 500) } : {}) }));
+}
+
 /** Where the rules that would allow a call can be added, for the caller's kind of client. */
 function howToAllow(rules: readonly string[], origin: CallOrigin | undefined): string {
-  const flags = rules.map((r) => `--allow ${shellQuote(r)}`).join(" ");
+  const flags = listRules(rules, (r) => `--allow ${shellQuote(r)}`, " ");
   switch (origin) {
     case "mcp":
       return `the user can start wave-core mcp with ${flags}`;
     case "cli":
       return `run it again with ${flags}`;
     default:
-      return `the host can add ${rules.map((r) => JSON.stringify(r)).join(", ")} with permissions/addRule, or start the core with ${flags}`;
+      return `the host can add ${listRules(rules, (r) => JSON.stringify(r), ", ")} with permissions/addRule, or start the core with ${flags}`;
   }
 }
 
 function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: string, origin: CallOrigin | undefined): string {
   const rules = decision.suggestedRules;
-  const allowFlags = rules.length ? rules.map((r) => `--allow ${shellQuote(r)}`).join(" ") : "an --allow rule";
+  const allowFlags = rules.length ? listRules(rules, (r) => `--allow ${shellQuote(r)}`, " ") : "an --allow rule";
   const head = `Permission needed: ${check.tool} wants to ${subject}. ${decision.reason.trim()} The user must approve it but cannot be asked`;
   switch (origin) {
     case "mcp":
@@ -440,7 +459,7 @@ function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: s
     case "cli":
       return `${head}. It did not run. Run it again with ${allowFlags} or --permission-mode allow-all.`;
     default:
-      return `${head}: the host did not declare capabilities.permissionRequests in initialize. It did not run. To allow it, add ${rules.length ? rules.map((r) => JSON.stringify(r)).join(", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
+      return `${head}: the host did not declare capabilities.permissionRequests in initialize. It did not run. To allow it, add ${rules.length ? listRules(rules, (r) => JSON.stringify(r), ", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
   }
 }
 

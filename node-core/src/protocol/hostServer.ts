@@ -29,10 +29,23 @@ export interface HostServerOptions {
   write(line: string): void;
   /** Called once the server is finished: after `exit`, or after the input ended and cleanup ran. */
   onExit(code: number): void;
+  /** Called after `initialize` applied the host's root, directories and settings. */
+  onInitialized?(info: { hostInfo?: { name: string; version?: string } }): void;
+  /** The MCP endpoint for agents (`serve --listen`), reported in `initialize`'s result. */
+  agents?(): AgentEndpointInfo | undefined;
+}
+
+export interface AgentEndpointInfo {
+  url: string;
+  /** The discovery lock file, or null when it could not be written (then `problem` says why). */
+  lockFile: string | null;
+  problem?: string;
 }
 
 export interface HostServer {
   push(chunk: Buffer): void;
+  /** The host's channel for permission questions, once it declared it answers them. */
+  asker(): PermissionAsker | undefined;
   /** The input ended (stdin EOF): stop everything the core started, then exit. */
   end(): void;
 }
@@ -121,6 +134,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     if (p.capabilities?.permissionRequests === true) asker = hostAsker(peer);
     initialized = true;
     log.debug("initialized", { host: p.hostInfo?.name, root: core.workspace.root });
+    opts.onInitialized?.({ ...(p.hostInfo ? { hostInfo: { name: p.hostInfo.name, ...(p.hostInfo.version ? { version: p.hostInfo.version } : {}) } } : {}) });
     return {
       protocolVersion: PROTOCOL_VERSION,
       serverInfo: { name: SERVER_NAME, version: CORE_VERSION },
@@ -139,6 +153,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
       },
       sessionId: core.sessions.main.id,
       tools: core.registry.list(),
+      ...(opts.agents?.() ? { agents: opts.agents() } : {}),
     };
   };
 
@@ -147,9 +162,12 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     notification: (method, params) => {
       switch (method) {
         case "$/cancelRequest": {
-          const id = (params as { id?: unknown } | undefined)?.id;
+          const { id, callId } = (params ?? {}) as { id?: unknown; callId?: unknown };
           if (typeof id === "string" || typeof id === "number") peer.cancelIncoming(id);
-          else log.warn("$/cancelRequest without a string or number id was ignored");
+          // A call the host did not make (an attached agent's): stopped by its call id; the agent
+          // gets the aborted result.
+          else if (typeof callId === "string") core.cancelCall(callId);
+          else log.warn("$/cancelRequest without a string or number id (or a callId) was ignored");
           return;
         }
         case "exit":
@@ -170,6 +188,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
 
   return {
     push: (chunk) => peer.push(chunk),
+    asker: () => asker,
     end: () => {
       // Stop everything first (that also aborts running calls), then let their answers go out.
       peer.end();

@@ -1,5 +1,6 @@
-// `wave-core mcp`: the same tools as a standard MCP server over stdio (official SDK). One MCP
-// connection is one session; closing stdin stops everything it started.
+// The core's tools as a standard MCP server (official SDK). `wave-core mcp` serves one connection
+// on stdio (the main session); `serve --listen` serves one per Streamable HTTP connection, each in
+// its own session (mcpHttp.ts). Either way one MCP connection is one session.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -7,41 +8,54 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Readable, Writable } from "node:stream";
 import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.js";
+import type { Session } from "../base/session.js";
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
 import { CORE_VERSION, SERVER_NAME } from "./version.js";
 import { elicitationAsker } from "./askers/elicitation.js";
+import { formatTaskNotice, taskSummary } from "../tasks/notices.js";
+import type { TaskInfo } from "../tasks/manager.js";
+import type { PermissionAsker } from "../permissions/types.js";
 import { LineTransport } from "./lineTransport.js";
 
 const log = createLogger("mcp-server");
 
-export interface McpServerHandle {
+export const MCP_INSTRUCTIONS =
+  "Wave Tools: Bash (with background tasks and TaskStop), Read, Edit, Write, Glob, Grep and run_shell_command. Read a file before editing it.";
+
+export interface McpSessionServer {
   server: Server;
-  /** Resolves when the connection has ended and the core has stopped what it started. */
-  closed: Promise<void>;
+  /** Stops forwarding core events to this client. */
+  detach(): void;
 }
 
-export async function startMcpServer(
-  core: WaveCore,
-  io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
-): Promise<McpServerHandle> {
+export interface McpSessionOptions {
+  /**
+   * The channel for permission questions of this connection's calls. The default asks the MCP
+   * client through elicitation when it supports it; an IDE host may take the questions instead.
+   */
+  asker?: (server: Server, requestId: string | number) => PermissionAsker | undefined;
+  /** Runs before each tool call starts (the HTTP endpoint announces the session first). */
+  beforeCall?: () => void;
+}
+
+/** An SDK server whose tool calls run in `session`. Connect it to a transport. */
+export function createMcpSessionServer(core: WaveCore, session: Session, opts: McpSessionOptions = {}): McpSessionServer {
   const server = new Server(
     { name: SERVER_NAME, version: CORE_VERSION },
-    {
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      instructions:
-        "Wave Tools: Bash (with background tasks and TaskStop), Read, Edit, Write, Glob, Grep and run_shell_command. Read a file before editing it.",
-    },
+    { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: MCP_INSTRUCTIONS },
   );
-  const session = core.sessions.main;
+  const askerFor = opts.asker ?? ((s: Server, id: string | number) => elicitationAsker(s, id));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: core.registry.list() as never }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;
+    opts.beforeCall?.();
     try {
       const result = await core.callTool({
         name: request.params.name,
@@ -49,7 +63,7 @@ export async function startMcpServer(
         sessionId: session.id,
         origin: "mcp",
         signal: extra.signal,
-        asker: elicitationAsker(server, extra.requestId),
+        asker: askerFor(server, extra.requestId),
         onProgress:
           progressToken === undefined
             ? undefined
@@ -82,18 +96,44 @@ export async function startMcpServer(
     }
   });
 
-  // Permission decisions that were not plain allows (denied, asked, or allowed with warnings in
-  // allow-all mode) reach the client as log messages, so nothing dangerous passes silently.
-  const unsubscribe = core.events.subscribe((method, params) => {
-    if (method !== "permission/decided") return;
-    const level = params.outcome === "deny" ? "notice" : (params.warnings as unknown[]).length > 0 ? "warning" : "info";
-    void server.sendLoggingMessage({ level, logger: "permissions", data: params }).catch(() => {});
-  });
+  const send = (level: LoggingLevel, logger: string, data: unknown) =>
+    void server.sendLoggingMessage({ level, logger, data }).catch((err: unknown) => log.debug("log message not delivered", { error: err }));
 
+  const detach = core.events.subscribe((method, params) => {
+    if (params.sessionId !== undefined && params.sessionId !== session.id) return;
+    // Permission decisions that were not plain allows (denied, asked, or allowed with warnings
+    // in allow-all mode) reach the client, so nothing dangerous passes silently.
+    if (method === "permission/decided") {
+      send(params.outcome === "deny" ? "notice" : (params.warnings as unknown[]).length > 0 ? "warning" : "info", "permissions", params);
+      return;
+    }
+    // A finished background task is announced at once, besides the notice on the next result:
+    // an agent waiting for a server to die or a build to end need not poll.
+    if (method === "task/finished") {
+      const task = params.task as TaskInfo;
+      if (task.sessionId !== session.id || params.stoppedBy === "agent" || params.stoppedBy === "session" || session.disposed) return;
+      send(task.status === "completed" ? "info" : "notice", "tasks", { message: formatTaskNotice(task), ...taskSummary(task) });
+    }
+  });
+  return { server, detach };
+}
+
+export interface McpServerHandle {
+  server: Server;
+  /** Resolves when the connection has ended and the core has stopped what it started. */
+  closed: Promise<void>;
+}
+
+/** `wave-core mcp`: one connection on stdio in the main session; its end stops the core. */
+export async function startMcpServer(
+  core: WaveCore,
+  io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
+): Promise<McpServerHandle> {
+  const { server, detach } = createMcpSessionServer(core, core.sessions.main);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   const finish = () => {
-    unsubscribe();
+    detach();
     void core.shutdown().then(resolveClosed);
   };
   // Our own framing (shared with `serve`): an oversized or malformed line is answered, not fatal.

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { waitFor } from "../../test/support/processes.js";
 import { collectTree } from "./killTree.js";
 import { platformWith } from "../../test/support/platform.js";
-import { linuxProcessTable, markerMatches, markerValue, parseProcStat, parsePsOutput, psProcessTable } from "./processTable.js";
+import { linuxProcessTable, markerMatches, markerValue, parseProcStat, parsePsOutput, procArguments, psProcessTable } from "./processTable.js";
 
 describe("process table", () => {
   it("parses /proc/<pid>/stat, names with spaces and parentheses included", () => {
@@ -44,6 +44,11 @@ describe("process table", () => {
       expect(procs.find((p) => p.pid === child.pid)).toMatchObject({ pgid: child.pid, name: "sleep" });
       expect(procs.some((p) => p.ppid === child.pid)).toBe(false);
       expect(linuxProcessTable.commandLine(child.pid!)).toBe("sleep 300");
+      expect(procArguments(child.pid!)).toBe("sleep 300");
+      // A process the kernel shows no arguments for (a zombie here; one in the middle of exec
+      // too) has no command line: the runner looks at such a survivor again.
+      const zombie = Number(readdirSync("/proc").find((d) => /^\d+$/.test(d) && parseProcStat(readFileSync(`/proc/${d}/stat`, "latin1"))?.ppid === child.pid));
+      expect(procArguments(zombie)).toBeUndefined();
     } finally {
       process.kill(-child.pid!, "SIGKILL");
     }

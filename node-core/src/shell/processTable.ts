@@ -174,15 +174,22 @@ export function procDescendants(pid: number): number[] | undefined {
   return out.filter((p) => readProcEntry(p) !== undefined);
 }
 
-export function procCommandLine(pid: number): string {
+/**
+ * The full command line, or undefined while the kernel shows none: a process in the middle of
+ * exec (its new name is set before its arguments are), a zombie, a kernel thread.
+ */
+export function procArguments(pid: number): string | undefined {
   try {
-    const raw = readFileSync(`/proc/${pid}/cmdline`);
-    const text = raw.toString("utf8").replace(/\0+$/, "").replace(/\0/g, " ");
+    const text = readFileSync(`/proc/${pid}/cmdline`).toString("utf8").replace(/\0+$/, "").replace(/\0/g, " ");
     if (text) return text.length > 300 ? text.slice(0, 300) + "…" : text;
   } catch {
-    // fall through to the short name
+    // gone, or not ours to read
   }
-  return readProcEntry(pid)?.name ?? "?";
+  return undefined;
+}
+
+export function procCommandLine(pid: number): string {
+  return procArguments(pid) ?? readProcEntry(pid)?.name ?? "?";
 }
 
 export const linuxProcessTable: ProcessTable = {

@@ -22,6 +22,7 @@ import {
   listProcPids,
   procDescendants,
   procHasMarker,
+  procArguments,
   procCommandLine,
   processTableFor,
   readProcEntry,
@@ -285,12 +286,14 @@ export class ShellRun {
     const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
     if (table === linuxProcessTable) {
       // A child the shell forked just before exiting may not have exec'd its program yet: it
-      // still shows the shell's own command line. Give it a moment to become what it runs (a
-      // subshell that never execs keeps that line, which is then the truth).
+      // still shows the shell's own command line — or, caught in the middle of exec, no command
+      // line at all (only its new name). Give it a moment to become what it runs (a subshell that
+      // never execs keeps the shell's line, which is then the truth).
       const shellLine = this.shellLine;
-      for (let i = 0; i < 5 && survivors.some((s) => s.command === shellLine); i++) {
+      const unsettled = (s: { pid: number; command: string }) => s.command === shellLine || procArguments(s.pid) === undefined;
+      for (let i = 0; i < 5 && survivors.some(unsettled); i++) {
         await delay(10);
-        for (const s of survivors) if (s.command === shellLine) s.command = procCommandLine(s.pid);
+        for (const s of survivors) if (unsettled(s)) s.command = procCommandLine(s.pid);
       }
     }
     this.dropSandboxInfo();

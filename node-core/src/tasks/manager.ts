@@ -168,7 +168,7 @@ export class TaskManager implements SessionService {
     this.tasks.set(taskId, entry);
     this.liveRuns.add(run);
     const info = this.info(entry);
-    this.session.events.emit("task/started", { task: info });
+    this.session.events.emit("task/started", { sessionId: this.session.id, task: info });
     return info;
   }
 
@@ -185,7 +185,7 @@ export class TaskManager implements SessionService {
     entry.endedAt = Date.now();
     if (entry.survivors.length === 0) this.liveRuns.delete(entry.run);
     const info = this.info(entry);
-    this.session.events.emit("task/finished", { task: info });
+    this.session.events.emit("task/finished", { sessionId: this.session.id, task: info, ...(entry.stoppedBy ? { stoppedBy: entry.stoppedBy } : {}) });
     if (entry.stoppedBy !== "agent" && entry.stoppedBy !== "session") {
       this.notices.push(info);
       // Host sessions never take their notices (hosts get task/finished): keep only the latest.

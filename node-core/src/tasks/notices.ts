@@ -1,5 +1,6 @@
 // How a finished background task reaches an agent that has no host to tell it: MCP clients and
 // the one-shot CLI get this short notice appended to the session's next tool result (startup.ts).
+import { clipText } from "../util/text.js";
 import type { TaskInfo } from "./manager.js";
 
 const MAX_COMMAND_CHARS = 120;
@@ -21,6 +22,21 @@ export function formatTaskNotice(task: TaskInfo): string {
     line += `. Still running after it ended: ${task.survivors.map((s) => `${s.pid} (${shortCommand(s.command)})`).join(", ")}`;
   }
   return line;
+}
+
+/** The fields an agent needs about a task's end (TaskStop's result, the `tasks` log message). */
+/** How much of a task's command a summary repeats (TaskStop's result, the tasks log message). */
+const ECHOED_COMMAND_CHARS = 500;
+
+export function taskSummary(task: TaskInfo) {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    exitCode: task.exitCode,
+    signal: task.signal,
+    outputPath: task.outputPath,
+    command: clipText(task.command, ECHOED_COMMAND_CHARS),
+  };
 }
 
 export function formatTaskNotices(tasks: TaskInfo[]): string {

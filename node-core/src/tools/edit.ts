@@ -10,6 +10,7 @@ import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE 
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
+import { clipText, cutChars } from "../util/text.js";
 import { canEncode, decodeText, describeFormat, detectLineEndings, encodeText, lineEndingStyle } from "../fs/textCodec.js";
 
 const description = `Replaces exact text in a file: old_string becomes new_string.
@@ -33,17 +34,41 @@ const inputSchema = z.strictObject({
   replace_all: z.boolean().optional().default(false).describe("Replace every occurrence of old_string (default false)"),
 });
 
+/** How much of an old_string that was not found the error repeats (FS-EDIT-6). */
+const ERROR_STRING_CHARS = 200;
 const SNIPPET_CONTEXT = 3;
 const SNIPPET_MAX_LINES = 40;
-const ERROR_STRING_CHARS = 200;
+/** A longer snippet line shows this many characters of itself, around the change if it holds it. */
+const SNIPPET_LINE_CHARS = 500;
+/** Characters of a long line shown before the change starts. */
+const SNIPPET_LEAD_CHARS = 100;
+/** What the snippet may add to the result, serialised (JSON, UTF-8). */
+const SNIPPET_MAX_BYTES = 16 * 1024;
 
-function cutForError(s: string): string {
-  return s.length > ERROR_STRING_CHARS ? `${s.slice(0, ERROR_STRING_CHARS)}... [${s.length - ERROR_STRING_CHARS} more characters]` : s;
+/**
+ * A long line as a window of SNIPPET_LINE_CHARS characters: around [from, to) when the change
+ * touches the line, else its start; what is left out is said in brackets.
+ */
+function lineWindow(line: string, lineStart: number, from: number, to: number): string {
+  if (line.length <= SNIPPET_LINE_CHARS) return line;
+  const touches = from <= lineStart + line.length && to >= lineStart;
+  let start = touches ? Math.max(0, from - lineStart - SNIPPET_LEAD_CHARS) : 0;
+  start = Math.min(start, line.length - SNIPPET_LINE_CHARS);
+  // Never split a surrogate pair at either end.
+  if (start > 0 && isLowSurrogate(line.charCodeAt(start))) start++;
+  const shown = cutChars(line.slice(start), SNIPPET_LINE_CHARS);
+  const after = line.length - start - shown.length;
+  return `${start > 0 ? `[… ${start} characters] ` : ""}${shown}${after > 0 ? ` [… ${after} more characters]` : ""}`;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /**
  * Numbered lines of the new text around a change (offsets [from, to), first line `firstLine`),
- * like Read shows them. Works on a slice, so it costs nothing on a large file.
+ * like Read shows them. Works on a slice, so it costs nothing on a large file, and stays within
+ * SNIPPET_MAX_BYTES however long the lines are.
  */
 function snippet(newText: string, from: number, to: number, firstLine: number): string {
   const before = (i: number) => (i <= 0 ? -1 : newText.lastIndexOf("\n", i - 1));
@@ -53,22 +78,28 @@ function snippet(newText: string, from: number, to: number, firstLine: number): 
     start = before(start - 1) + 1;
     up++;
   }
+  const out: string[] = [];
+  let bytes = 0;
+  let lineStart = start;
   // After the line holding the change's last character, then SNIPPET_CONTEXT more lines.
-  let end = Math.max(from, to - 1);
-  for (let k = 0; k <= SNIPPET_CONTEXT; k++) {
-    const nl = newText.indexOf("\n", end);
-    if (nl === -1) {
-      end = newText.length;
+  const lastChangedLineEnd = newText.indexOf("\n", Math.max(from, to - 1));
+  let afterChange = 0;
+  while (lineStart < newText.length && out.length < SNIPPET_MAX_LINES) {
+    if (lastChangedLineEnd !== -1 && lineStart > lastChangedLineEnd && ++afterChange > SNIPPET_CONTEXT) break;
+    const nl = newText.indexOf("\n", lineStart);
+    const lineEnd = nl === -1 ? newText.length : nl;
+    const line = `${String(firstLine - up + out.length).padStart(6)}\t${lineWindow(newText.slice(lineStart, lineEnd), lineStart, from, to)}`;
+    const cost = Buffer.byteLength(JSON.stringify(line), "utf8");
+    if (bytes + cost > SNIPPET_MAX_BYTES && out.length > 0) {
+      out.push("[… the rest of the change is not shown here]");
       break;
     }
-    end = nl + 1;
+    bytes += cost;
+    out.push(line);
+    if (nl === -1) break;
+    lineStart = nl + 1;
   }
-  const lines = newText.slice(start, end).split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return lines
-    .slice(0, SNIPPET_MAX_LINES)
-    .map((l, i) => `${String(firstLine - up + i).padStart(6)}\t${l}`)
-    .join("\n");
+  return out.join("\n");
 }
 
 function diffSummary(diff: StructuredDiff): string {
@@ -145,7 +176,7 @@ export const editTool = defineTool({
       if (positions.length === 0) {
         const hint = nearMissHint(normalized, oldString);
         return errorResult(
-          `String to replace not found in ${abs}.\nString: ${cutForError(input.old_string)}\n${hint ?? "Check whitespace (tabs vs spaces, trailing spaces) and line breaks, or Read the file again: it may differ from what you remember."}`,
+          `String to replace not found in ${abs}.\nString: ${clipText(input.old_string, ERROR_STRING_CHARS)}\n${hint ?? "Check whitespace (tabs vs spaces, trailing spaces) and line breaks, or Read the file again: it may differ from what you remember."}`,
           { filePath: abs, reason: "not-found" },
         );
       }

@@ -3,13 +3,14 @@
 // prepared the change (made by the writer right before its rename), the atomic write itself where
 // the permission check approved (FS-ATOMIC), and the read-state update that lets the agent's next
 // edit through.
-import { promises as fsp, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import type { Session } from "../base/session.js";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, type WriteExpectation, type WriteOutcome } from "../fs/atomicWrite.js";
 import { fileKey } from "../fs/paths.js";
-import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
+import { READ_STATE, checkFreshness, sha256, sha256Async, type ReadSource } from "../fs/readState.js";
 import { HARD_LINKED } from "../permissions/paths.js";
+import { readWholeFile } from "../util/files.js";
 
 /** Files larger than this are not loaded for Edit (and not diffed by Write). */
 const MAX_EDIT_BYTES = 64 * 1024 * 1024;
@@ -94,7 +95,7 @@ export async function loadForChange(session: Session, abs: string, stat: Stats, 
       });
     }
     try {
-      bytes = await fsp.readFile(abs);
+      bytes = await readWholeFile(abs);
     } catch (err) {
       return errorResult(describeFsError(err, abs, "reading"), { filePath: abs });
     }
@@ -139,6 +140,9 @@ export async function commitChange(
   expected: WriteExpectation,
 ): Promise<Committed | ToolResult> {
   let outcome: WriteOutcome;
+  // Hashed beside the write's disk work rather than after it.
+  const hashing = sha256Async(data);
+  hashing.catch(() => undefined);
   try {
     outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, ...approvalOf(ctx) });
   } catch (err) {
@@ -149,7 +153,7 @@ export async function commitChange(
   ctx.session.service(READ_STATE).set(fileKey(abs), {
     mtimeMs: outcome.stat.mtimeMs,
     size: outcome.stat.size,
-    hash: sha256(data),
+    hash: await hashing,
     source,
     full: true,
   });

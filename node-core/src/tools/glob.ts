@@ -6,15 +6,20 @@ import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep } from "../fs/ripgrep.js";
+import { clipText } from "../util/text.js";
 
 const GLOB_DEFAULT_LIMIT = 100;
+/** Paths listed (as the text shows them and as `filenames` gives them) stop at this many characters. */
+const GLOB_MAX_OUTPUT_CHARS = 30_000;
+/** How much of the pattern a result repeats. */
+const ECHOED_PATTERN_CHARS = 500;
 
 const description = `Finds files by name with a glob pattern, e.g. "**/*.ts" or "src/**/*.{ts,tsx}". Returns matching file paths, most recently modified first.
 
 Usage:
 - The pattern is matched against paths relative to \`path\` (default: the working directory). "*.ts" matches only files directly in that directory; "**/*.ts" matches at any depth.
 - Files ignored by .gitignore (node_modules, build output, ...) are included; .git and other version-control directories never are. Hidden files are included.
-- At most \`limit\` paths are returned (default ${GLOB_DEFAULT_LIMIT}); the result says when there were more — then narrow the pattern or path.
+- At most \`limit\` paths are returned (default ${GLOB_DEFAULT_LIMIT}), and no more than ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters of them; the result says when there were more — then narrow the pattern or path.
 - Names with brackets or parentheses (Next.js routes such as "app/[id]/page.tsx" or "(group)") also match literally.
 - To search file contents use Grep. For open-ended searches that may take several rounds, combine Glob and Grep.`;
 
@@ -41,12 +46,18 @@ export const globTool = defineTool({
     }
     const limit = input.limit ?? GLOB_DEFAULT_LIMIT;
     const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
-    const compiled = compileGlob(input.pattern, root);
+    const shownPattern = clipText(input.pattern, ECHOED_PATTERN_CHARS);
+    let compiled: ReturnType<typeof compileGlob>;
+    try {
+      compiled = compileGlob(input.pattern, root);
+    } catch (err) {
+      return errorResult(`The pattern ${shownPattern} cannot be used: ${clipText((err as Error).message, 500)}. Give a shorter or simpler glob pattern.`, { path: root });
+    }
     try {
       const st = await fsp.stat(compiled.base);
       if (!st.isDirectory()) throw new Error("not a directory");
     } catch {
-      return textResult(`No files match ${input.pattern}: ${compiled.base} does not exist or is not a directory.`, {
+      return textResult(`No files match ${shownPattern}: ${compiled.base} does not exist or is not a directory.`, {
         filenames: [],
         numFiles: 0,
         totalMatches: 0,
@@ -70,19 +81,37 @@ export const globTool = defineTool({
     }
     outcome ??= await globWithNode(request, compiled);
     ctx.log.debug("glob listed", { engine: outcome.engine, ripgrep: rg?.path, total: outcome.total, ms: Date.now() - started });
-    const files = outcome.matches.map((m) => m.path);
+    const files: string[] = [];
+    const lines: string[] = [];
+    let chars = 0;
+    let cutByChars = false;
+    for (const m of outcome.matches) {
+      const shown = displayPath(m.path, cwd);
+      chars += shown.length + m.path.length + 2;
+      if (chars > GLOB_MAX_OUTPUT_CHARS && files.length > 0) {
+        cutByChars = true;
+        break;
+      }
+      files.push(m.path);
+      lines.push(shown);
+    }
     const truncated = outcome.total > files.length;
-    const lines = files.map((f) => displayPath(f, cwd));
     const notes: string[] = [];
     if (outcome.timedOut) {
       notes.push(`[Search timed out after ${Math.round(timeoutMs / 1000)} s: partial results. Narrow the pattern or give a smaller path.]`);
     }
-    if (truncated) notes.push(`[Showing the ${files.length} most recently modified of ${outcome.total} matches. Narrow the pattern or path, or raise limit.]`);
+    if (truncated) {
+      notes.push(
+        cutByChars
+          ? `[Showing the ${files.length} most recently modified of ${outcome.total} matches (output capped at ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters). Narrow the pattern or path.]`
+          : `[Showing the ${files.length} most recently modified of ${outcome.total} matches. Narrow the pattern or path, or raise limit.]`,
+      );
+    }
     const text =
       files.length === 0
         ? outcome.timedOut
-          ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before any file matching ${input.pattern} was found (partial results: none). Narrow the pattern or give a smaller path.`
-          : `No files match ${input.pattern} in ${root}.`
+          ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before any file matching ${shownPattern} was found (partial results: none). Narrow the pattern or give a smaller path.`
+          : `No files match ${shownPattern} in ${root}.`
         : [lines.join("\n"), ...notes].join("\n\n");
     return textResult(text, {
       filenames: files,

@@ -8,8 +8,11 @@ import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { VCS_DIRS } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
+import { clipText } from "../util/text.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
+/** How much of the pattern a result repeats. */
+const ECHOED_PATTERN_CHARS = 500;
 const GREP_MAX_COLUMNS = 500;
 /** Files kept (newest first) in files_with_matches mode when no head_limit is given. */
 const DEFAULT_FILES_KEPT = 5_000;
@@ -100,17 +103,19 @@ class Pager {
     private readonly headLimit: number | undefined,
   ) {}
 
-  add(entry: string): void {
+  /** `alsoChars`: what the entry adds elsewhere in the result (a file's absolute path in `filenames`). */
+  add(entry: string, alsoChars = 0): void {
     const index = this.seen++;
     if (index < this.offset) return;
     if (this.headLimit !== undefined && this.kept.length >= this.headLimit) return;
     if (this.cutByChars) return;
-    if (this.chars + entry.length + 1 > GREP_MAX_OUTPUT_CHARS && this.kept.length > 0) {
+    const cost = entry.length + 1 + alsoChars;
+    if (this.chars + cost > GREP_MAX_OUTPUT_CHARS && this.kept.length > 0) {
       this.cutByChars = true;
       return;
     }
     this.kept.push(entry);
-    this.chars += entry.length + 1;
+    this.chars += cost;
   }
 
   get truncated(): boolean {
@@ -207,13 +212,18 @@ export const grepTool = defineTool({
     });
     if (!run.timedOut && !run.aborted) splitter.flush(onRecord);
     if (run.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error("aborted");
-    if (run.spawnError) return errorResult(`Could not run ripgrep (${rg.path}): ${run.spawnError}.`, { reason: "ripgrep-failed" });
+    if (run.spawnError) {
+      const tooLong = /E2BIG/.test(run.spawnError)
+        ? ` The pattern and globs (${args.reduce((n, a) => n + a.length, 0)} characters) are too long for one command line: search for a shorter pattern, or several times.`
+        : "";
+      return errorResult(`Could not run ripgrep (${rg.path}): ${run.spawnError}.${tooLong}`, { reason: "ripgrep-failed" });
+    }
 
     let filenames: string[] | undefined;
     if (mode === "files_with_matches") {
       for (const f of files) f.mtimeMs ||= mtime(f.abs);
       sortFiles();
-      for (const f of files) pager.add(f.path);
+      for (const f of files) pager.add(f.path, f.abs.length);
       pager.seen = numFiles;
       filenames = pager.kept.map((p) => path.resolve(cwd, p));
       numMatches = numFiles;
@@ -247,7 +257,7 @@ export const grepTool = defineTool({
       const where = displayPath(abs, cwd);
       const text = run.timedOut
         ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before anything matched (partial results: none). Narrow path, glob or type.`
-        : `No matches found for ${JSON.stringify(input.pattern)} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and .git were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
+        : `No matches found for ${JSON.stringify(clipText(input.pattern, ECHOED_PATTERN_CHARS))} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and .git were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
       return textResult(text, meta);
     }
 

@@ -9,6 +9,7 @@ import { accessSync, constants as fsConstants, realpathSync, statSync } from "no
 import path from "node:path";
 import { z } from "zod";
 import { isWithin } from "../util/paths.js";
+import { clipText } from "../util/text.js";
 import { defineTool, osString, type ToolContext, type ToolResult } from "../core/tool.js";
 import { explainEnding, isResourceError, signalNumber, type Failure } from "../shell/explain.js";
 import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
@@ -22,6 +23,8 @@ import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { TASKS } from "../tasks/manager.js";
 
 const RSC_NAME = "run_shell_command";
+/** How much of the command (and of bash's complaint about it) a result repeats. */
+const ECHOED_COMMAND_CHARS = 2000;
 export const RSC_DEFAULT_TIMEOUT_MS = 120_000;
 /** Progress goes out at most this often (the seed: output updated once a second). */
 const RSC_PROGRESS_INTERVAL_MS = 1000;
@@ -280,12 +283,13 @@ export const runShellCommandTool = defineTool({
 async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
   const prep = await prepare(input, ctx);
-  const base = { command: input.command, directory: prep.directory.display, timeoutMs };
+  // The result repeats the command (RSC-3): a long one only in part.
+  const base = { command: clipText(input.command, ECHOED_COMMAND_CHARS), directory: prep.directory.display, timeoutMs };
   if (!prep.directory.ok) return result({ ...base, error: prep.directory.failure.message, errorKind: prep.directory.failure.kind });
   if (prep.syntaxError) {
     return result({
       ...base,
-      error: `Syntax error: bash cannot parse the command, so nothing ran (${prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim()}). Fix the quoting or the structure of the command.`,
+      error: `Syntax error: bash cannot parse the command, so nothing ran (${clipText(prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim(), ECHOED_COMMAND_CHARS)}). Fix the quoting or the structure of the command.`,
       errorKind: "syntax-error",
     });
   }

@@ -3,6 +3,11 @@ import { z } from "zod";
 import type { Session } from "../base/session.js";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { TASKS, findTaskManager, type TaskInfo } from "../tasks/manager.js";
+import { taskSummary } from "../tasks/notices.js";
+import { clipText } from "../util/text.js";
+
+/** How much of a task's command, and of an unknown task id, a result repeats. */
+const ECHOED_CHARS = 500;
 
 const TASK_STOP_DESCRIPTION = `Stops a background task started by Bash — with run_in_background, moved to the background when it ran past its timeout, or moved there by the user — together with every process it started (the whole process tree). Give the task ID from the Bash result. Stopping a task that has already finished tells you how it ended.`;
 
@@ -23,15 +28,8 @@ function ending(task: TaskInfo): string {
 }
 
 function summary(task: TaskInfo) {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    exitCode: task.exitCode,
-    signal: task.signal,
-    outputPath: task.outputPath,
-    command: task.command,
-    task,
-  };
+  const shown = taskSummary(task);
+  return { ...shown, task: { ...task, command: shown.command } };
 }
 
 export const taskStopTool = defineTool({
@@ -46,20 +44,20 @@ export const taskStopTool = defineTool({
     const outcome = await manager?.stop(taskId, "agent");
     if (!outcome) {
       return errorResult(
-        `No such task: "${taskId}". Task IDs come from Bash results ("Command running in background with ID: …"); a task is forgotten when its session ends.`,
-        { taskId, stopped: false },
+        `No such task: "${clipText(taskId, ECHOED_CHARS)}". Task IDs come from Bash results ("Command running in background with ID: …"); a task is forgotten when its session ends.`,
+        { taskId: clipText(taskId, ECHOED_CHARS), stopped: false },
       );
     }
     const { task } = outcome;
     if (outcome.stopped) {
-      return textResult(`Stopped task ${task.taskId} (${task.command}) and every process it started. Its output is in ${task.outputPath}`, {
+      return textResult(`Stopped task ${task.taskId} (${clipText(task.command, ECHOED_CHARS)}) and every process it started. Its output is in ${task.outputPath}`, {
         stopped: true,
         ...summary(task),
       });
     }
     let text = `Task ${task.taskId} had already ${ending(task)}; there was nothing to stop. Output: ${task.outputPath}`;
     if (outcome.stoppedSurvivors?.length) {
-      text += `\nStopped the processes it had left running: ${outcome.stoppedSurvivors.map((s) => `${s.pid} ${s.command}`).join("; ")}`;
+      text += `\nStopped the processes it had left running: ${outcome.stoppedSurvivors.map((s) => `${s.pid} ${clipText(s.command, ECHOED_CHARS)}`).join("; ")}`;
     }
     return textResult(text, { stopped: false, ...summary(task), stoppedSurvivors: outcome.stoppedSurvivors ?? [] });
   },

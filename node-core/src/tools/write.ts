@@ -4,7 +4,7 @@
 import { promises as fsp, type Stats } from "node:fs";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
-import { structuredDiff, wholeTextRegion } from "../fs/diff.js";
+import { countNewlines, emptyDiff, structuredDiff, unavailableDiff, wholeTextRegion } from "../fs/diff.js";
 import { withFileLock } from "../fs/fileLock.js";
 import { commitChange, describeFsError, isToolResult, loadForChange, SPLIT_NOTE } from "./fileChange.js";
 import { fileKey, resolveToolPath } from "../fs/paths.js";
@@ -30,7 +30,7 @@ const inputSchema = z.strictObject({
 
 function countLines(text: string): number {
   if (text === "") return 0;
-  const n = text.split("\n").length;
+  const n = countNewlines(text, 0, text.length) + 1;
   return text.endsWith("\n") ? n - 1 : n;
 }
 
@@ -95,7 +95,7 @@ export const writeTool = defineTool({
           ...shape,
           type: "unchanged",
           writeMethod: null,
-          diff: { hunks: [], linesAdded: 0, linesRemoved: 0, truncated: false },
+          diff: emptyDiff(),
         });
       }
 
@@ -103,10 +103,7 @@ export const writeTool = defineTool({
       if (isToolResult(committed)) return committed;
       const before = stat ? oldNormalized : "";
       const region = before !== undefined ? wholeTextRegion(before, newNormalized) : undefined;
-      const diff =
-        before !== undefined
-          ? await structuredDiff(before, newNormalized, region ? [region] : [])
-          : { hunks: [], linesAdded: 0, linesRemoved: 0, truncated: true };
+      const diff = before !== undefined ? await structuredDiff(before, newNormalized, region ? [region] : []) : unavailableDiff();
       const verb = committed.created ? "Created" : "Overwrote";
       const notes: string[] = [];
       if (content !== input.content) notes.push("Line endings were written as CRLF, like the rest of the file.");

@@ -1,6 +1,7 @@
 // File predicates every layer asks: one answer for "is this a file, a directory, something this
-// process may execute". Symlinks are followed (as exec and open do); nothing here throws.
-import { accessSync, constants, statSync } from "node:fs";
+// process may execute". Symlinks are followed (as exec and open do); nothing here throws. And
+// reading a whole file in as few reads as its size allows.
+import { accessSync, constants, promises as fsp, statSync } from "node:fs";
 
 export function isFile(file: string): boolean {
   try {
@@ -26,5 +27,29 @@ export function isExecutableFile(file: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * A whole file, read in one go when its size holds still (fs.promises.readFile reads in 512 KB
+ * steps, three times slower on a 2 MB file); a file that grows meanwhile is read to its end.
+ */
+export async function readWholeFile(file: string): Promise<Buffer> {
+  const handle = await fsp.open(file, "r");
+  try {
+    const chunks: Buffer[] = [];
+    let size = (await handle.stat()).size;
+    let position = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.max(size - position, 64 * 1024));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, position);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      position += bytesRead;
+      size = Math.max(size, position);
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  } finally {
+    await handle.close();
   }
 }

@@ -109,6 +109,7 @@ const sessionsList = defineHostMethod({
       parentSessionId: s.parent?.id,
       cwd: s.cwd,
       originalCwd: s.originalCwd,
+      ...(s.client ? { client: s.client } : {}),
     })),
   }),
 });

@@ -197,6 +197,21 @@ describe("the sandbox policy", () => {
     expect(hooksPathOf("[core]\n\thooksPath = .husky/_\n")).toBe(".husky/_");
     expect(hooksPathOf('[CORE]\nHOOKSPATH="a b" ; x\n')).toBe("a b");
     expect(hooksPathOf('[alias]\n\thooksPath = no\n[core]\n\tbare = false\n')).toBeUndefined();
+  });
 
+  it("Wave's state directories are unreadable and unwritable; one that holds the home or a writable place gives up only its lock folder", () => {
+    const l = layout();
+    const state = dir(path.join(l.home, ".wave/ide"));
+    const inWorkspace = dir(path.join(l.ws, ".wave-state/ide"));
+    const p = buildPolicy(input(l, { stateDirectories: [path.dirname(state), path.dirname(inWorkspace), path.join(l.base, "missing")] }));
+    expect(p.denied).toEqual(expect.arrayContaining([{ path: path.dirname(state), directory: true }, { path: path.dirname(inWorkspace), directory: true }]));
+    expect(p.denied.map((d) => d.path)).not.toContain(path.join(l.base, "missing"));
+    // The one inside the workspace is a mount point of its own: it cannot be renamed away and replaced.
+    expect(p.writable).toContain(l.ws);
+
+    dir(path.join(l.ws, "ide"));
+    const broad = buildPolicy(input(l, { stateDirectories: [l.ws, l.base] }));
+    expect(broad.denied.map((d) => d.path).sort()).toEqual([path.join(l.ws, "ide")]);
+    expect(broad.writable).toContain(l.ws);
   });
 });

@@ -4,7 +4,8 @@
 // really lead, what is in this directory), so tests can give any machine layout.
 //
 // Reading: everything the user can read, minus credential stores (DENY_READ_IN_HOME, the private
-// keys in ~/.ssh, sockets of daemons that run programs for the caller, `sandbox.denyRead`).
+// keys in ~/.ssh, sockets of daemons that run programs for the caller, `sandbox.denyRead`) and
+// Wave's state directories, where listening cores keep their bearer tokens (base/stateDir.ts).
 // Writing: only the allowed directories, `sandbox.allowWrite`, the private temporary directory,
 // this command's own output and cwd files, and named package-manager caches; inside those, the
 // gate's sensitive workspace files (base/sensitive.ts), git's config and hooks, and in the home
@@ -12,6 +13,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
+import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
 import type { SandboxNetwork } from "../../base/settings.js";
 
@@ -279,6 +281,11 @@ export interface PolicyInput {
   allowWrite: readonly string[];
   /** `sandbox.denyRead`, absolute. */
   denyRead: readonly string[];
+  /**
+   * Wave's state directories (base/stateDir.ts), absolute: unreadable and unwritable, as they hold
+   * the tokens of listening cores. Only those that exist can be masked: create them first.
+   */
+  stateDirectories?: readonly string[];
   /** The private temporary directory (TMPDIR inside the sandbox). */
   tmpDir: string;
   /** This command's own output file(s) and cwd file. */
@@ -455,6 +462,10 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     const ssh = path.join(input.home, ".ssh");
     for (const name of fs.list(ssh)) if (!SSH_READABLE.test(name)) denyCandidates.push(path.join(ssh, name));
   }
+  // A state directory that holds a writable place or the home directory (WAVE_STATE_DIR=~) cannot
+  // be masked whole: then its lock folder is.
+  const holdsOthers = (dir: string) => (home !== undefined && isWithin(home, dir)) || writableAll.some((w) => isWithin(w, dir));
+  for (const s of existing(input.stateDirectories ?? [])) denyCandidates.push(holdsOthers(s) ? path.join(s, LOCK_FOLDER) : s);
   const deniedPaths = outermost(existing(denyCandidates).filter((p) => p !== "/" && !(home !== undefined && isWithin(home, p))));
   const denied: DeniedPath[] = deniedPaths.map((p) => ({ path: p, directory: fs.kind(p) === "dir" }));
 

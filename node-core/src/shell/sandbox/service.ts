@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { EventBus } from "../../base/events.js";
 import { isWithin } from "../../util/paths.js";
+import { LOCK_FOLDER, waveStateDirectories } from "../../base/stateDir.js";
 import type { Session } from "../../base/session.js";
 import type { Workspace } from "../../base/workspace.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
@@ -227,6 +228,7 @@ export class SandboxService {
         allowedDirectories: dirs.allowed,
         allowWrite: dirs.allowWrite,
         denyRead: dirs.denyRead,
+        stateDirectories: ensureStateDirectories(),
         tmpDir: privateTmpDir(),
         runFiles: cmd.runFiles,
         network,
@@ -297,6 +299,23 @@ export function formatSandboxStatus(s: SandboxStatus): string {
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * Wave's state directories, each created (0700, with its lock folder) when missing: only a
+ * directory that exists can be masked, and a core that starts listening later would otherwise
+ * publish its token where a command started earlier can read it. One that cannot be created (no
+ * home, a read-only disk) stays unmasked; no core can publish there either.
+ */
+export function ensureStateDirectories(dirs: readonly string[] = waveStateDirectories()): readonly string[] {
+  for (const dir of dirs) {
+    try {
+      mkdirSync(path.join(dir, LOCK_FOLDER), { recursive: true, mode: 0o700 });
+    } catch (err) {
+      log.debug(`cannot create the state directory ${dir}`, { error: (err as Error).message });
+    }
+  }
+  return dirs;
 }
 
 let tmpDir: string | undefined;

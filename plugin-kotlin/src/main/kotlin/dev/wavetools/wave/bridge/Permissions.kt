@@ -45,6 +45,14 @@ class PermissionQuestion internal constructor(
 ) {
     val isOpen: Boolean get() = !reply.isDone && !cancelled.isDone
 
+    /** Runs [action] once the question is answered (here or elsewhere) or withdrawn. */
+    fun whenSettled(action: () -> Unit) {
+        val once = java.util.concurrent.atomic.AtomicBoolean()
+        val run = { if (once.compareAndSet(false, true)) action() }
+        reply.whenComplete { _, _ -> run() }
+        cancelled.whenComplete { _, _ -> run() }
+    }
+
     /** Sends [answer] unless the question was answered or withdrawn already; says whether it was sent. */
     fun answer(answer: PermissionAnswer): Boolean = !cancelled.isDone && reply.complete(answer)
 }

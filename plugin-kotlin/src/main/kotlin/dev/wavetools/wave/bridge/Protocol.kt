@@ -63,6 +63,9 @@ data class WorkspaceInfo(
 
 data class ToolInfo(val name: String = "", val description: String = "", val inputSchema: JsonObject? = null)
 
+/** Where agents reach a core started with `--listen`, and whether they can discover it (`problem`). */
+data class AgentEndpoint(val url: String = "", val lockFile: String? = null, val problem: String? = null)
+
 data class InitializeResult(
     val protocolVersion: String = "",
     val serverInfo: ServerInfo = ServerInfo(),
@@ -70,6 +73,8 @@ data class InitializeResult(
     val workspace: WorkspaceInfo = WorkspaceInfo(),
     val sessionId: String = "main",
     val tools: List<ToolInfo> = emptyList(),
+    /** Null when the core does not listen for agents. */
+    val agents: AgentEndpoint? = null,
 )
 
 data class ToolsListResult(val tools: List<ToolInfo> = emptyList())
@@ -114,11 +119,18 @@ data class CallsListResult(val calls: List<CallInfo> = emptyList())
 
 // ---- sessions ---------------------------------------------------------------------------------
 
+/** An MCP client's `clientInfo`: the agent behind an attached session. */
+data class ClientInfo(val name: String = "", val version: String? = null) {
+    override fun toString() = if (version.isNullOrBlank()) name else "$name $version"
+}
+
 data class SessionInfo(
     val sessionId: String = "",
     val parentSessionId: String? = null,
     val cwd: String = "",
     val originalCwd: String = "",
+    /** Set for an attached agent's session. */
+    val client: ClientInfo? = null,
 )
 
 data class SessionsListResult(val sessions: List<SessionInfo> = emptyList())
@@ -383,7 +395,13 @@ data class SessionCwdChanged(
 
 data class SessionEvent(val sessionId: String = "", val parentSessionId: String? = null, val cwd: String? = null)
 
-data class TaskEvent(val task: TaskInfo = TaskInfo())
+data class TaskEvent(val sessionId: String? = null, val task: TaskInfo = TaskInfo(), val stoppedBy: String? = null)
+
+/** `session/opened`: an agent connected over MCP and has its own session. */
+data class AgentSessionOpened(val sessionId: String = "", val client: ClientInfo = ClientInfo(), val cwd: String = "", val transport: String = "")
+
+/** `session/closed`: that agent's connection ended; its calls were cut short and its tasks stopped. */
+data class AgentSessionClosed(val sessionId: String = "", val client: ClientInfo = ClientInfo(), val reason: String = "")
 
 /** Method names of the notifications the core sends. */
 object CoreNotifications {
@@ -392,6 +410,8 @@ object CoreNotifications {
     const val TOOL_FINISHED = "tool/finished"
     const val SESSION_CREATED = "session/created"
     const val SESSION_DISPOSED = "session/disposed"
+    const val SESSION_OPENED = "session/opened"
+    const val SESSION_CLOSED = "session/closed"
     const val SESSION_CWD_CHANGED = "session/cwdChanged"
     const val DIRECTORIES_CHANGED = "workspace/directoriesChanged"
     const val TASK_STARTED = "task/started"
@@ -417,6 +437,8 @@ interface CoreEvents {
     fun cwdChanged(event: SessionCwdChanged) {}
     fun sessionCreated(event: SessionEvent) {}
     fun sessionDisposed(event: SessionEvent) {}
+    fun agentSessionOpened(event: AgentSessionOpened) {}
+    fun agentSessionClosed(event: AgentSessionClosed) {}
     fun taskStarted(task: TaskInfo) {}
     fun taskFinished(task: TaskInfo) {}
     fun envStatusChanged(status: EnvStatus) {}
@@ -435,6 +457,8 @@ interface CoreEvents {
                 CoreNotifications.SESSION_CWD_CHANGED -> listener.cwdChanged(Json.decode(params))
                 CoreNotifications.SESSION_CREATED -> listener.sessionCreated(Json.decode(params))
                 CoreNotifications.SESSION_DISPOSED -> listener.sessionDisposed(Json.decode(params))
+                CoreNotifications.SESSION_OPENED -> listener.agentSessionOpened(Json.decode(params))
+                CoreNotifications.SESSION_CLOSED -> listener.agentSessionClosed(Json.decode(params))
                 CoreNotifications.TASK_STARTED -> listener.taskStarted(Json.decode<TaskEvent>(params).task)
                 CoreNotifications.TASK_FINISHED -> listener.taskFinished(Json.decode<TaskEvent>(params).task)
                 CoreNotifications.ENV_STATUS_CHANGED -> listener.envStatusChanged(Json.decode(params))

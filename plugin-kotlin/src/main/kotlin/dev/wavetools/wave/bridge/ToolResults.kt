@@ -150,26 +150,48 @@ data class DiffLine(
     val newNumber: Int?,
     /** [start, end) ranges of UTF-16 code units within [text] — Kotlin string indices. */
     val highlights: List<IntRange> = emptyList(),
+    /** The whole line's length when the core cut [text] to keep the result bounded; null when whole. */
+    val fullLength: Int? = null,
+    /** Lines of the hunk the core left out right after this one. */
+    val omittedAfter: Int = 0,
 ) {
     enum class Kind { CONTEXT, ADDED, REMOVED }
+
+    val cut: Boolean get() = fullLength != null
 }
 
-data class DiffHunk(val oldStart: Int, val oldLines: Int, val newStart: Int, val newLines: Int, val lines: List<DiffLine>)
+data class DiffHunk(
+    val oldStart: Int,
+    val oldLines: Int,
+    val newStart: Int,
+    val newLines: Int,
+    val lines: List<DiffLine>,
+    /** Lines of this hunk the core left out, in all; each gap follows a line with [DiffLine.omittedAfter]. */
+    val linesOmitted: Int = 0,
+)
 
 data class DiffModel(
     val filePath: String?,
     val hunks: List<DiffHunk>,
+    /** Over the whole change, including what was left out. */
     val linesAdded: Int,
     val linesRemoved: Int,
-    /** Hunks were left out to keep the result bounded; the counts still cover the whole change. */
+    /** Something was left out to keep the result bounded: hunks, lines of hunks, or ends of lines. */
     val truncated: Boolean,
+    val hunksOmitted: Int = 0,
+    val linesOmitted: Int = 0,
+    val linesCut: Int = 0,
+    /** A region's line diff gave up and shows its changed lines removed whole and added whole. */
+    val coarse: Boolean = false,
 )
 
 /**
  * Reads the structured diff of an Edit or Write result, exactly as the core writes it
  * (node-core/src/fs/diff.ts, README "File tools"): `structuredContent.diff` is
- * `{hunks: [{oldStart, oldLines, newStart, newLines, lines}], linesAdded, linesRemoved, truncated}`,
- * a line is `{type: "context" | "removed" | "added", text, oldLine?, newLine?, changes?: [{start, end}]}`.
+ * `{hunks: [{oldStart, oldLines, newStart, newLines, lines, linesOmitted?}], linesAdded, linesRemoved,
+ * truncated, hunksOmitted, linesOmitted, linesCut, coarse}`, a line is
+ * `{type: "context" | "removed" | "added", text, oldLine?, newLine?, changes?: [{start, end}], fullLength?}`
+ * (node-core/PROTOCOL.md "Bounded results").
  */
 object EditDiffAdapter {
     private data class WireRange(val start: Int = 0, val end: Int = 0)
@@ -180,6 +202,8 @@ object EditDiffAdapter {
         val oldLine: Int? = null,
         val newLine: Int? = null,
         val changes: List<WireRange>? = null,
+        val fullLength: Int? = null,
+        val omittedAfter: Int = 0,
     )
 
     private data class WireHunk(
@@ -188,6 +212,7 @@ object EditDiffAdapter {
         val newStart: Int = 0,
         val newLines: Int = 0,
         val lines: List<WireLine> = emptyList(),
+        val linesOmitted: Int = 0,
     )
 
     private data class WireDiff(
@@ -195,6 +220,10 @@ object EditDiffAdapter {
         val linesAdded: Int = 0,
         val linesRemoved: Int = 0,
         val truncated: Boolean = false,
+        val hunksOmitted: Int = 0,
+        val linesOmitted: Int = 0,
+        val linesCut: Int = 0,
+        val coarse: Boolean = false,
     )
 
     /** The diff of a successful Edit/Write result; null when it carries none (an error, an older core). */
@@ -204,10 +233,14 @@ object EditDiffAdapter {
         val wire = Json.decode<WireDiff>(diff)
         return DiffModel(
             filePath = s.str("filePath"),
-            hunks = wire.hunks.map { h -> DiffHunk(h.oldStart, h.oldLines, h.newStart, h.newLines, h.lines.map(::line)) },
+            hunks = wire.hunks.map { h -> DiffHunk(h.oldStart, h.oldLines, h.newStart, h.newLines, h.lines.map(::line), h.linesOmitted) },
             linesAdded = wire.linesAdded,
             linesRemoved = wire.linesRemoved,
             truncated = wire.truncated,
+            hunksOmitted = wire.hunksOmitted,
+            linesOmitted = wire.linesOmitted,
+            linesCut = wire.linesCut,
+            coarse = wire.coarse,
         )
     }
 
@@ -224,7 +257,7 @@ object EditDiffAdapter {
             val b = r.end.coerceIn(a, l.text.length)
             if (b > a) a until b else null
         }
-        return DiffLine(kind, l.text, l.oldLine, l.newLine, ranges)
+        return DiffLine(kind, l.text, l.oldLine, l.newLine, ranges, l.fullLength?.takeIf { it > l.text.length }, l.omittedAfter.coerceAtLeast(0))
     }
 }
 
@@ -265,8 +298,20 @@ data class DiffTexts(val before: String, val after: String, val wholeFile: Boole
         }
 
         private fun regionsOnly(model: DiffModel): DiffTexts {
-            fun side(skip: DiffLine.Kind) =
-                model.hunks.joinToString("\n$REGION_SEPARATOR\n") { h -> h.lines.filter { it.kind != skip }.joinToString("\n") { it.text } }
+            // Lines left out inside a hunk are set apart like hunks; a cut line ends with the separator.
+            fun side(skip: DiffLine.Kind) = model.hunks.joinToString("\n$REGION_SEPARATOR\n") { h ->
+                buildList {
+                    var gap = false
+                    for (l in h.lines) {
+                        if (l.kind != skip) {
+                            if (gap && isNotEmpty()) add(REGION_SEPARATOR)
+                            gap = false
+                            add(l.text + if (l.cut) " $REGION_SEPARATOR" else "")
+                        }
+                        if (l.omittedAfter > 0) gap = true
+                    }
+                }.joinToString("\n")
+            }
             return DiffTexts(side(DiffLine.Kind.ADDED), side(DiffLine.Kind.REMOVED), wholeFile = false)
         }
     }

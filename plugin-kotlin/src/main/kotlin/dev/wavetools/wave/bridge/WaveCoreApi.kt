@@ -95,6 +95,12 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun moveToBackground(callId: String): CompletableFuture<MoveToBackgroundResult> =
         rpc.request<MoveToBackgroundResult>("calls/moveToBackground", mapOf("callId" to callId), DEFAULT_TIMEOUT).future
 
+    /**
+     * Stops a call this host did not make — an attached agent's — by its call id (from
+     * `tool/started`): the core kills its process tree and the agent gets the aborted result.
+     */
+    fun cancelCall(callId: String) = rpc.notify("\$/cancelRequest", mapOf("callId" to callId))
+
     fun callsList(sessionId: String? = null, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<List<CallInfo>> =
         rpc.request<CallsListResult>("calls/list", sessionParams(sessionId), timeout).future.thenApply { it.calls }
 
@@ -103,6 +109,10 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
 
     fun tasksStop(taskId: String, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<TaskStopResult> =
         rpc.request<TaskStopResult>("tasks/stop", mapOf("taskId" to taskId), timeout).future
+
+    /** Every session, with the client of each attached agent's. */
+    fun sessionsList(): CompletableFuture<List<SessionInfo>> =
+        rpc.request<SessionsListResult>("sessions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future.thenApply { it.sessions }
 
     fun envStatus(timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<EnvStatus> =
         rpc.request<EnvStatus>("env/status", emptyMap<String, Any>(), timeout).future

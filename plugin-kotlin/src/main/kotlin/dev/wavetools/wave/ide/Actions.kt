@@ -18,7 +18,7 @@ abstract class LatestCallAction(id: String, icon: Icon, private val bashOnly: Bo
     override fun getActionUpdateThread() = ActionUpdateThread.EDT
 
     override fun update(e: AnActionEvent) {
-        e.presentation.isEnabled = controller(e)?.panel?.feed?.latestControllable(bashOnly = bashOnly) != null
+        e.presentation.isEnabled = controller(e)?.panel?.visibleFeed?.latestControllable(bashOnly = bashOnly) != null
     }
 
     override fun actionPerformed(e: AnActionEvent) {

@@ -17,6 +17,7 @@ import com.intellij.testFramework.LightVirtualFile
 import dev.wavetools.wave.bridge.DiffModel
 import dev.wavetools.wave.bridge.DiffTexts
 import dev.wavetools.wave.ui.HostServices
+import dev.wavetools.wave.ui.LinkAction
 import dev.wavetools.wave.ui.WaveBundle
 import java.nio.file.Files
 import java.nio.file.Paths
@@ -90,6 +91,9 @@ class IdeHostServices(private val project: Project) : HostServices {
      */
     override val downloadNode: (() -> Unit)?
         get() = if (ManagedNodeService.getInstance().canDownload()) ({ ManagedNodeService.getInstance().download(project) }) else null
+
+    /** The empty state's "Connect an Agent" (the seam the tool window leaves for the IDE's links). */
+    override fun emptyStateActions() = listOf(LinkAction(WaveBundle.message("connect.link")) { ConnectAgentDialog.show(project) })
 
     override fun invokeLater(task: () -> Unit) = ApplicationManager.getApplication().invokeLater { task() }
 

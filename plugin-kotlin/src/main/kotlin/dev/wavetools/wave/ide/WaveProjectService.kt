@@ -4,6 +4,7 @@ import com.intellij.notification.NotificationAction
 import com.intellij.notification.NotificationGroupManager
 import com.intellij.notification.NotificationType
 import com.intellij.openapi.Disposable
+import com.intellij.openapi.application.ApplicationInfo
 import com.intellij.openapi.application.PluginPathManager
 import com.intellij.openapi.components.Service
 import com.intellij.openapi.components.service
@@ -13,6 +14,8 @@ import com.intellij.openapi.options.ShowSettingsUtil
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.util.text.StringUtil
 import com.intellij.util.EnvironmentUtil
+import dev.wavetools.wave.bridge.AttachCommand
+import dev.wavetools.wave.bridge.AttachedAgents
 import dev.wavetools.wave.bridge.BridgeLog
 import dev.wavetools.wave.bridge.CoreLaunch
 import dev.wavetools.wave.bridge.CoreLaunchException
@@ -54,6 +57,12 @@ class WaveProjectService(private val project: Project) : Disposable {
     /** Serves the core's permission questions and persists the project's rules when the core reports a change. */
     val permissions = PermissionBridge(WaveProjectSettings.getInstance(project).permissionStore, bridgeLog).also { it.attachTo(supervisor) }
 
+    /** Agents attached to this project's core over MCP (`wave-core mcp --attach`): their tabs and the status line's count. */
+    val agents = AttachedAgents(bridgeLog).also { it.attachTo(supervisor) }
+
+    /** An agent's question while the tool window is hidden raises a balloon with Allow Once and Deny. */
+    private val balloons = ApprovalBalloons(project, permissions, agents)
+
     /** The tool window's controller, for the actions; null while the tool window has no content. */
     @Volatile
     var controller: WaveController? = null
@@ -93,13 +102,21 @@ class WaveProjectService(private val project: Project) : Disposable {
         val environment = ideEnvironment.toMutableMap()
         settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
         settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }
-        return CoreLaunch(node = node, coreScript = script, workspaceRoot = Paths.get(root), environment = environment)
+        // Agents reach this core with `wave-core mcp --attach` (the lock file says where; README "Agents in the IDE").
+        return CoreLaunch(node = node, coreScript = script, workspaceRoot = Paths.get(root), environment = environment, extraArgs = listOf("--listen", "127.0.0.1:0"))
+    }
+
+    /** What an agent runs to reach this core: this installation's node and bundled core (throws [CoreLaunchException] when there is none). */
+    fun attachCommand(): AttachCommand {
+        val launch = supervisor.process()?.launch ?: launch()
+        return AttachCommand(launch.node.toString(), launch.coreScript.toString())
     }
 
     // The default timeout is not a core setting: the controller passes it with each typed command.
     private fun initializeParams(): InitializeParams = permissions.initializeParams(
         InitializeParams(
-            hostInfo = HostInfo("wave-jetbrains"),
+            // The lock file names the IDE, so an agent's stderr says which IDE it attached to.
+            hostInfo = ApplicationInfo.getInstance().let { HostInfo(it.fullApplicationName, it.fullVersion) },
             workspaceRoot = project.basePath,
             additionalDirectories = WaveProjectSettings.getInstance(project).state.additionalDirectories.toList(),
         ),
@@ -124,6 +141,7 @@ class WaveProjectService(private val project: Project) : Disposable {
     /** Synchronous: returns once the core and its process trees are gone. */
     override fun dispose() {
         controller = null
+        balloons.close()
         supervisor.close()
     }
 

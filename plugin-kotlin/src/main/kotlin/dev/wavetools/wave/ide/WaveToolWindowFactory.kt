@@ -27,6 +27,7 @@ class WaveToolWindowFactory : ToolWindowFactory, DumbAware {
             host = IdeHostServices(project),
             defaultTimeoutMs = { WaveSettings.getInstance().state.defaultTimeoutSeconds.takeIf { it > 0 }?.let { it * 1000L } },
             permissions = service.permissions,
+            agents = service.agents,
         )
         controller.attach()
         service.controller = controller
@@ -50,7 +51,12 @@ class WaveToolWindowFactory : ToolWindowFactory, DumbAware {
             toolWindow.disposable,
         )
         val actions = ActionManager.getInstance()
-        toolWindow.setTitleActions(listOfNotNull(actions.getAction(MoveToBackgroundAction.ID), actions.getAction(StopCallAction.ID), actions.getAction(RestartCoreAction.ID)))
+        toolWindow.setTitleActions(listOfNotNull(
+            actions.getAction(MoveToBackgroundAction.ID),
+            actions.getAction(StopCallAction.ID),
+            actions.getAction(ConnectAgentAction.ID),
+            actions.getAction(RestartCoreAction.ID),
+        ))
 
         service.start()
     }

@@ -7,8 +7,11 @@ import dev.wavetools.wave.bridge.DiffModel
  * layer supplies [HostServices] for what only the IDE can do.
  */
 interface CallActions {
-    /** Whether this host can stop / background the call (it made it and it is still running). */
+    /** Whether this host can stop / background the call (it made it, or an attached agent did, and it is still running). */
     fun canControl(callId: String): Boolean
+
+    /** Whether the person made the call here (typed it), rather than an agent: an approval then asks "Run this command?". */
+    fun isOwnCall(callId: String): Boolean = canControl(callId)
     fun moveToBackground(callId: String)
     fun stop(callId: String)
     fun stopTask(taskId: String)

@@ -77,26 +77,12 @@ class LinkLabel(text: String, icon: Icon? = null, val isData: Boolean = false, p
     private var hovered = false
 
     init {
-        isFocusable = true
-        cursor = Cursor.getPredefinedCursor(Cursor.HAND_CURSOR)
         styled { t ->
             foreground = t.link
             font = t.font
             iconTextGap = t.px(4)
         }
-        addMouseListener(object : MouseAdapter() {
-            override fun mouseClicked(e: MouseEvent) = onClick()
-            override fun mouseEntered(e: MouseEvent) { hovered = true; repaint() }
-            override fun mouseExited(e: MouseEvent) { hovered = false; repaint() }
-        })
-        addFocusListener(object : FocusAdapter() {
-            override fun focusGained(e: FocusEvent) = repaint()
-            override fun focusLost(e: FocusEvent) = repaint()
-        })
-        for (key in listOf(KeyEvent.VK_ENTER, KeyEvent.VK_SPACE)) getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(key, 0), "activate")
-        actionMap.put("activate", object : AbstractAction() {
-            override fun actionPerformed(e: ActionEvent) = onClick()
-        })
+        activatable(onClick) { hovered = it }
         getAccessibleContext().accessibleName = text
     }
 
@@ -109,6 +95,28 @@ class LinkLabel(text: String, icon: Icon? = null, val isData: Boolean = false, p
         if (!hovered && !isFocusOwner) return f
         return f.deriveFont(mapOf(TextAttribute.UNDERLINE to TextAttribute.UNDERLINE_ON))
     }
+}
+
+/**
+ * Makes a component act like a link or a tab: clicked, or Enter or Space while it has the focus,
+ * runs [onActivate]; it repaints when hovered ([onHover]) or focused, to show that.
+ */
+fun JComponent.activatable(onActivate: () -> Unit, onHover: (Boolean) -> Unit) {
+    isFocusable = true
+    cursor = Cursor.getPredefinedCursor(Cursor.HAND_CURSOR)
+    addMouseListener(object : MouseAdapter() {
+        override fun mouseClicked(e: MouseEvent) = onActivate()
+        override fun mouseEntered(e: MouseEvent) { onHover(true); repaint() }
+        override fun mouseExited(e: MouseEvent) { onHover(false); repaint() }
+    })
+    addFocusListener(object : FocusAdapter() {
+        override fun focusGained(e: FocusEvent) = repaint()
+        override fun focusLost(e: FocusEvent) = repaint()
+    })
+    for (key in listOf(KeyEvent.VK_ENTER, KeyEvent.VK_SPACE)) getInputMap(JComponent.WHEN_FOCUSED).put(KeyStroke.getKeyStroke(key, 0), "activate")
+    actionMap.put("activate", object : AbstractAction() {
+        override fun actionPerformed(e: ActionEvent) = onActivate()
+    })
 }
 
 /** A small round status marker. */

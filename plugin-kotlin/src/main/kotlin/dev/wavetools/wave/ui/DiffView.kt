@@ -20,7 +20,11 @@ class DiffView(val model: DiffModel) : JComponent() {
     val rows: List<Row> = buildList {
         model.hunks.forEachIndexed { i, h ->
             if (i > 0) add(Row(null, true))
-            h.lines.forEach { add(Row(it, false)) }
+            // Lines the core left out of a hunk show as a separator where they were.
+            h.lines.forEachIndexed { j, line ->
+                add(Row(line, false))
+                if (line.omittedAfter > 0 && j < h.lines.size - 1) add(Row(null, true))
+            }
         }
     }
 
@@ -52,7 +56,7 @@ class DiffView(val model: DiffModel) : JComponent() {
 
     override fun getPreferredSize(): Dimension {
         val fm = getFontMetrics(font)
-        val widest = rows.maxOfOrNull { fm.stringWidth(it.line?.text ?: "") } ?: 0
+        val widest = rows.maxOfOrNull { fm.stringWidth((it.line?.text ?: "") + if (it.line?.cut == true) " ⋯" else "") } ?: 0
         return Dimension(gutterWidth() + widest + WaveTheme.current.px(12), rows.size * fm.height)
     }
 
@@ -92,6 +96,10 @@ class DiffView(val model: DiffModel) : JComponent() {
             }
             g2.color = t.outputForeground
             g2.drawString(line.text, gutter, y + fm.ascent)
+            if (line.cut) {
+                g2.color = t.secondary
+                g2.drawString(" ⋯", gutter + fm.stringWidth(line.text), y + fm.ascent)
+            }
         }
     }
 }

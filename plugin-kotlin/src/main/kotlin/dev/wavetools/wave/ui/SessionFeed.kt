@@ -83,7 +83,7 @@ class SessionFeed(actions: CallActions, clock: java.time.Clock = java.time.Clock
         approvals[model.key]?.let { return it }
         val callId = model.prompt.callId
         val card = callId?.let { cards[it] }
-        val view = ApprovalView(model, ownCall = callId != null && context.actions.canControl(callId), root = workspaceRoot)
+        val view = ApprovalView(model, ownCall = callId != null && context.actions.isOwnCall(callId), root = workspaceRoot)
         approvals[model.key] = view
         if (card != null) {
             card.attachApproval(view)

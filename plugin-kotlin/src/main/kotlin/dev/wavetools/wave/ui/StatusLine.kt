@@ -1,5 +1,6 @@
 package dev.wavetools.wave.ui
 
+import dev.wavetools.wave.bridge.AgentsStatus
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.EnvStatus
 import dev.wavetools.wave.bridge.SandboxStatus
@@ -18,7 +19,8 @@ class StatusLine : JPanel(BorderLayout()), Themed {
     val coreLabel = ToneLabel(WaveBundle.message("status.core.stopped"), Tone.NORMAL, small = true)
     val envLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
     val sandboxLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
-    private val items = wrapRow(wrapRow(coreDot, coreLabel, hgap = 5), envLabel, sandboxLabel, hgap = 14)
+    val agentsLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
+    private val items = wrapRow(wrapRow(coreDot, coreLabel, hgap = 5), envLabel, sandboxLabel, agentsLabel, hgap = 14)
 
     init {
         add(items, BorderLayout.CENTER)
@@ -50,6 +52,7 @@ class StatusLine : JPanel(BorderLayout()), Themed {
         if (state !is CoreState.Ready) {
             envLabel.isVisible = false
             sandboxLabel.isVisible = false
+            agentsLabel.isVisible = false
         }
         revalidate()
         repaint()
@@ -65,6 +68,28 @@ class StatusLine : JPanel(BorderLayout()), Themed {
         envLabel.toolTipText = envTooltip(status)
         envLabel.isVisible = true
         status.sandbox?.let { showSandbox(it) }
+        revalidate()
+        repaint()
+    }
+
+    /** Whether agents can reach this core (`mcp --attach`) and how many are attached; hidden when the core does not listen. */
+    fun showAgents(status: AgentsStatus) {
+        val endpoint = status.endpoint
+        agentsLabel.isVisible = endpoint != null
+        if (endpoint != null) {
+            agentsLabel.text = when {
+                endpoint.problem != null -> WaveBundle.message("status.agents.unreachable")
+                status.connected == 0 -> WaveBundle.message("status.agents.none")
+                status.connected == 1 -> WaveBundle.message("status.agents.one")
+                else -> WaveBundle.message("status.agents.many", status.connected)
+            }
+            agentsLabel.tone = if (endpoint.problem != null) Tone.WARNING else Tone.SECONDARY
+            agentsLabel.toolTipText = if (endpoint.problem != null) {
+                WaveBundle.message("status.agents.unreachable.tooltip", endpoint.url, endpoint.problem)
+            } else {
+                WaveBundle.message("status.agents.tooltip", endpoint.url)
+            }
+        }
         revalidate()
         repaint()
     }

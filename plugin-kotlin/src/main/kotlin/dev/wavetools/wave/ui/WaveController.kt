@@ -1,6 +1,8 @@
 package dev.wavetools.wave.ui
 
 import com.google.gson.JsonElement
+import dev.wavetools.wave.bridge.AttachedAgent
+import dev.wavetools.wave.bridge.AttachedAgents
 import dev.wavetools.wave.bridge.BashRequest
 import dev.wavetools.wave.bridge.CoreEvents
 import dev.wavetools.wave.bridge.CoreState
@@ -31,19 +33,32 @@ class WaveController(
     clock: Clock = Clock.systemUTC(),
     /** Permission questions of the core become approval cards; null: this window does not show them. */
     private val permissions: PermissionBridge? = null,
+    /** Agents attached over MCP: each gets a tab, the status line counts them; null: no tabs. */
+    private val agents: AttachedAgents? = null,
 ) : CallActions {
+    private val clock = clock
     val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
     private val subscriptions = mutableListOf<AutoCloseable>()
 
+    /** Attached agents' calls that are running (read and written on the UI thread). */
+    private val agentCalls = HashSet<String>()
+
     private val events = object : CoreEvents {
-        override fun toolStarted(event: ToolStarted) = ui { panel.feed.toolStarted(event) }
-        override fun toolProgress(event: ToolProgress) = ui { panel.feed.toolProgress(event) }
-        override fun toolFinished(event: ToolFinished) = ui { panel.feed.toolFinished(event) }
-        override fun cwdChanged(event: SessionCwdChanged) = ui { panel.feed.cwdChanged(event) }
+        override fun toolStarted(event: ToolStarted) = ui {
+            val feed = feedFor(event.sessionId)
+            if (feed !== panel.feed) agentCalls += event.callId
+            feed.toolStarted(event)
+        }
+        override fun toolProgress(event: ToolProgress) = ui { feedFor(event.sessionId).toolProgress(event) }
+        override fun toolFinished(event: ToolFinished) = ui {
+            agentCalls -= event.callId
+            feedFor(event.sessionId).toolFinished(event)
+        }
+        override fun cwdChanged(event: SessionCwdChanged) = ui { feedFor(event.sessionId).cwdChanged(event) }
         override fun taskStarted(task: TaskInfo) = ui { panel.tasks.upsert(task) }
         override fun taskFinished(task: TaskInfo) = ui { panel.tasks.upsert(task) }
         override fun envStatusChanged(status: EnvStatus) = ui { panel.statusLine.showEnv(status) }
-        override fun permissionDecided(event: PermissionDecided) = ui { panel.feed.permissionDecided(event) }
+        override fun permissionDecided(event: PermissionDecided) = ui { feedFor(event.sessionId).permissionDecided(event) }
         override fun other(method: String, params: JsonElement?) {}
     }
 
@@ -51,12 +66,70 @@ class WaveController(
         subscriptions += supervisor.addEventListener(events)
         subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
         permissions?.let { subscriptions += it.addQuestionListener(::asked) }
+        agents?.let { a -> subscriptions += a.addListener { ui { syncAgents() } } }
     }
 
     /** On the bridge's thread: the card is built on the UI thread, and taken down when the core stops waiting. */
     private fun asked(question: PermissionQuestion) {
-        ui { panel.feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer)) }
-        question.cancelled.thenRun { ui { panel.feed.permissionWithdrawn(question.key) } }
+        ui {
+            val feed = feedFor(question.prompt.sessionId)
+            feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer))
+            question.cancelled.thenRun { ui { feed.permissionWithdrawn(question.key) } }
+        }
+    }
+
+    /**
+     * The feed a session's events go to: an attached agent's tab (made on first use, so an event
+     * that overtakes the agents' list still lands there), else the project's own feed.
+     */
+    private fun feedFor(sessionId: String?): SessionFeed {
+        if (sessionId == null) return panel.feed
+        panel.sessions.agent(sessionId)?.let { return it.feed }
+        val agent = agents?.agent(sessionId) ?: return panel.feed
+        return openTab(agent).feed
+    }
+
+    private fun openTab(agent: AttachedAgent): AgentTab {
+        panel.sessions.agent(agent.sessionId)?.let { return it }
+        val tab = AgentTab(agent.sessionId, agent.client, AgentCallActions(agent.sessionId), clock, panel.softWrap, onClose = ::closeTab)
+        tab.feed.workspaceRoot = panel.feed.workspaceRoot
+        panel.sessions.addAgent(tab)
+        if (!agent.connected) tab.closed(agent.closeReason)
+        panel.sessions.refresh(tab)
+        return tab
+    }
+
+    /** The agents' list changed: a tab for each new agent, closed tabs for the ones that left, the status line's count. */
+    private fun syncAgents() {
+        val a = agents ?: return
+        for (agent in a.snapshot()) {
+            val tab = panel.sessions.agent(agent.sessionId) ?: openTab(agent)
+            when {
+                !agent.connected && tab.connected -> tab.closed(agent.closeReason)
+                agent.connected && !tab.connected -> tab.reopened(agent.client)
+            }
+            panel.sessions.refresh(tab)
+        }
+        panel.statusLine.showAgents(a.status())
+    }
+
+    private fun closeTab(tab: AgentTab) {
+        panel.sessions.removeAgent(tab.sessionId)
+        agents?.forget(tab.sessionId)
+    }
+
+    /**
+     * An attached agent's calls: this host did not make them, but it steers them — Move to
+     * Background through the core, Stop by call id (the agent gets the aborted result).
+     */
+    private inner class AgentCallActions(private val sessionId: String) : CallActions by this@WaveController {
+        override fun canControl(callId: String): Boolean = callId in agentCalls && panel.sessions.agent(sessionId)?.connected == true
+
+        override fun isOwnCall(callId: String) = false
+
+        override fun stop(callId: String) {
+            supervisor.api()?.cancelCall(callId)
+        }
     }
 
     fun dispose() {
@@ -77,9 +150,12 @@ class WaveController(
         if (panel.showingFallback) panel.showSession()
         if (state is CoreState.Ready) {
             panel.feed.workspaceRoot = state.info.workspace.root
+            panel.sessions.agents().forEach { it.feed.workspaceRoot = state.info.workspace.root }
             panel.feed.refreshControls()
             loadInitialState()
         }
+        if (state !is CoreState.Ready) agentCalls.clear()
+        syncAgents()
     }
 
     /** Tasks and the probe's state may predate this window; ask once the core is ready. Older cores lack them. */
@@ -105,7 +181,7 @@ class WaveController(
         val api = supervisor.api() ?: return
         api.moveToBackground(callId).whenComplete { r, e ->
             ui {
-                val card = panel.feed.card(callId) as? BashCard
+                val card = (panel.feed.card(callId) ?: panel.sessions.agents().firstNotNullOfOrNull { it.feed.card(callId) }) as? BashCard
                 when {
                     e != null -> card?.moveRefused(WaveBundle.message("card.moveRefused.error", unwrap(e)?.message ?: ""))
                     !r.moved -> card?.moveRefused(r.reason ?: WaveBundle.message("card.moveRefused.noReason"))
@@ -136,15 +212,16 @@ class WaveController(
 
     /** Ctrl+B in the tool window: background the newest running command this window can control. */
     fun moveLatestToBackground(): Boolean {
-        val card = panel.feed.latestControllable(bashOnly = true) as? BashCard ?: return false
+        val card = panel.visibleFeed.latestControllable(bashOnly = true) as? BashCard ?: return false
         card.requestMove()
         return true
     }
 
     /** Stop in the tool window: stop the newest running call this window can control. */
     fun stopLatest(): Boolean {
-        val card = panel.feed.latestControllable(bashOnly = false) ?: return false
-        if (card is CommandCard) card.requestStop() else stop(card.callId)
+        val feed = panel.visibleFeed
+        val card = feed.latestControllable(bashOnly = false) ?: return false
+        if (card is CommandCard) card.requestStop() else feed.context.actions.stop(card.callId)
         return true
     }
 

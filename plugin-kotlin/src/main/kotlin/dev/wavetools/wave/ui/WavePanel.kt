@@ -7,7 +7,6 @@ import java.awt.Graphics
 import java.awt.event.MouseAdapter
 import java.awt.event.MouseEvent
 import java.time.Clock
-import javax.swing.BorderFactory
 import javax.swing.JPanel
 import javax.swing.JScrollPane
 import javax.swing.JSplitPane
@@ -28,11 +27,11 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     val input = BashInput(onRun)
     val emptyState = EmptyState(host) { input.field.requestFocusInWindow() }
     val fallback = FallbackPanel(host, onRetry)
-    val feedScroll = JScrollPane(feed, JScrollPane.VERTICAL_SCROLLBAR_AS_NEEDED, JScrollPane.HORIZONTAL_SCROLLBAR_NEVER).apply {
-        border = BorderFactory.createEmptyBorder()
-    }
-    private val feedArea = JPanel(CardLayout())
-    val split = ThinSplitPane(feedArea)
+    private val feedArea = FeedArea(feed, emptyState)
+    val feedScroll: JScrollPane get() = feedArea.scroll
+    /** The project's own feed, then one tab per attached agent. */
+    val sessions = SessionTabs(feedArea)
+    val split = ThinSplitPane(sessions)
 
     /** Set once the person drags the splitter; from then on their choice stands. */
     private var dividerPlacedByPerson = false
@@ -48,11 +47,7 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         private set
 
     init {
-        feedArea.add(emptyState, EMPTY)
-        feedArea.add(feedScroll, FEED)
-        feed.onEmptyChanged { empty -> (feedArea.layout as CardLayout).show(feedArea, if (empty) EMPTY else FEED) }
-        (feedArea.layout as CardLayout).show(feedArea, EMPTY)
-        middle.add(feedArea, BorderLayout.CENTER)
+        middle.add(sessions, BorderLayout.CENTER)
         tasks.onChange = ::tasksChanged
         split.onDividerPressed = { dividerPlacedByPerson = true }
         val session = JPanel(BorderLayout())
@@ -66,9 +61,6 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     }
 
     override fun themeChanged(theme: Theme) {
-        feedScroll.viewport.background = theme.background
-        feedScroll.verticalScrollBar.unitIncrement = theme.px(16)
-        feedArea.background = theme.background
         middle.background = theme.background
     }
 
@@ -76,13 +68,13 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     private fun tasksChanged() {
         val show = tasks.isVisible
         if (show && split.parent == null) {
-            middle.remove(feedArea)
-            split.topComponent = feedArea
+            middle.remove(sessions)
+            split.topComponent = sessions
             split.bottomComponent = tasks
             middle.add(split, BorderLayout.CENTER)
         } else if (!show && split.parent != null) {
             middle.remove(split)
-            middle.add(feedArea, BorderLayout.CENTER)
+            middle.add(sessions, BorderLayout.CENTER)
         }
         middle.revalidate()
         middle.repaint()
@@ -107,20 +99,22 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         (layout as CardLayout).show(this, FALLBACK)
     }
 
+    /** The feed of the tab that is showing: the project's own, or an attached agent's. */
+    val visibleFeed: SessionFeed get() = sessions.selectedAgent?.feed ?: feed
+
     /** The component keyboard shortcuts are scoped to (Ctrl+B, Stop): the whole tool window content. */
     val shortcutScope: JPanel get() = this
 
     fun dispose() {
         themeSubscription.close()
         feed.cards().forEach { it.dispose() }
+        sessions.dispose()
         tasks.dispose()
     }
 
     companion object {
         const val SESSION = "session"
         const val FALLBACK = "fallback"
-        private const val EMPTY = "empty"
-        private const val FEED = "feed"
     }
 }
 

@@ -1,6 +1,9 @@
 package dev.wavetools.wave.ui
 
+import dev.wavetools.wave.bridge.AgentEndpoint
+import dev.wavetools.wave.bridge.AgentsStatus
 import dev.wavetools.wave.bridge.CallToolResult
+import dev.wavetools.wave.bridge.ClientInfo
 import dev.wavetools.wave.bridge.ContentItem
 import dev.wavetools.wave.bridge.CoreState
 import dev.wavetools.wave.bridge.EnvStatus
@@ -176,6 +179,61 @@ object Scenes {
         feed.toolStarted(started("r2", "run_shell_command", mapOf("command" to "npm run test:e2e -- --project=chromium --reporter=list", "description" to "End-to-end tests"), "2026-05-04T10:02:51Z"))
         feed.toolProgress(ToolProgress("r2", "main",
             "  ✓ cart › adds an item (812ms)\n  ✓ cart › removes an item (640ms)\n  ✓ checkout › pays with a card (2.1s)\n  ◌ checkout › applies a coupon\n[stderr]\n(node:48301) ExperimentalWarning: VM Modules is an experimental feature and might change at any time", 29.0))
+        return panel
+    }
+
+    /** Connect an Agent with [kind]'s tab open, for a user whose PATH has the agent's CLI (paths as a real installation has them). */
+    fun connect(kind: dev.wavetools.wave.bridge.AgentKind): ConnectAgentPanel {
+        val home = java.nio.file.Paths.get("/home/dev")
+        val attach = dev.wavetools.wave.bridge.AttachCommand("/home/dev/.nvm/versions/node/v22.11.0/bin/node", "/home/dev/.local/share/JetBrains/IntelliJIdea2025.3/wave-tools/core/wave-core.js")
+        // The repository's node_modules/.bin has the claude CLI: Apply is offered, as for a user who has it.
+        val path = System.getProperty("wave.repoRoot")?.let { "$it/node_modules/.bin" } ?: ""
+        val connect = dev.wavetools.wave.bridge.AgentConnect(attach, home, mapOf("PATH" to path), dev.wavetools.wave.bridge.OsFamily.LINUX)
+        val host = object : ConnectHost {
+            override fun copy(text: String) {}
+            override fun apply(kind: dev.wavetools.wave.bridge.AgentKind, turnOffOwnTools: Boolean, done: (ApplyOutcome) -> Unit) {}
+        }
+        return ConnectAgentPanel(connect, host, kind)
+    }
+
+    /**
+     * Two agents attached over MCP: Claude Code's tab showing (a read, a finished test run, a build
+     * that runs with its controls, a push waiting for approval) and Codex's tab, disconnected.
+     */
+    fun agentSession(): WavePanel {
+        val clock = fixedClock("2026-05-04T10:12:40Z")
+        val panel = WavePanel(host, FakeActions(), clock, onRun = {}, onRetry = {})
+        ready(panel)
+        panel.statusLine.showAgents(AgentsStatus(AgentEndpoint("http://127.0.0.1:53124/mcp", "/home/dev/.wave/ide/4242.json"), 1))
+        // The agent's running calls can be stopped and backgrounded here; its questions are its own.
+        val agentActions = object : CallActions by FakeActions(mutableSetOf("a3", "a4")) {
+            override fun isOwnCall(callId: String) = false
+        }
+        val claude = AgentTab("mcp-1a2b3c4d", ClientInfo("claude-code", "2.1.197"), agentActions, clock, panel.softWrap) {}
+        val codex = AgentTab("mcp-9f8e7d6c", ClientInfo("codex-mcp-client", "0.171.0"), FakeActions(), clock, panel.softWrap) {}
+        for (tab in listOf(claude, codex)) {
+            tab.feed.workspaceRoot = ROOT
+            panel.sessions.addAgent(tab)
+        }
+        codex.closed("the agent disconnected")
+        panel.sessions.refresh(codex)
+        panel.sessions.select(claude.sessionId)
+        val feed = claude.feed
+        fun started(id: String, name: String, args: Map<String, Any?>, at: String) = ToolStarted(id, claude.sessionId, name, Json.encode(args).asJsonObject, at)
+        fun finished(id: String, name: String, structured: Map<String, Any?>, text: String, durationMs: Long, isError: Boolean = false) =
+            ToolFinished(id, claude.sessionId, name, isError, durationMs, CallToolResult(listOf(ContentItem(text = text)), Json.encode(structured).asJsonObject, isError))
+        feed.toolStarted(started("a1", "Read", mapOf("file_path" to "$ROOT/src/cart.ts"), "2026-05-04T10:11:02Z"))
+        feed.toolFinished(finished("a1", "Read", mapOf("filePath" to "$ROOT/src/cart.ts", "startLine" to 1, "numLines" to 120, "totalLines" to 120), "", 4))
+        feed.toolStarted(started("a2", "Bash", mapOf("command" to "npm test -- cart", "description" to "Run the cart tests"), "2026-05-04T10:11:10Z"))
+        feed.toolFinished(finished("a2", "Bash", mapOf("success" to true, "exitCode" to 0, "output" to "> shop@1.4.0 test\n> vitest run cart\n\n ✓ src/cart.test.ts (12 tests) 41ms\n\n Test Files  1 passed (1)\n      Tests  12 passed (12)\n", "durationMs" to 2140), "", 2140))
+        feed.toolStarted(started("a3", "Bash", mapOf("command" to "npm run build", "description" to "Build the shop"), "2026-05-04T10:12:01Z"))
+        feed.toolStarted(started("a4", "Bash", mapOf("command" to "git push origin feature/coupons", "description" to "Push the branch"), "2026-05-04T10:12:35Z"))
+        feed.permissionAsked(ApprovalModel("q1", PermissionPrompt(
+            callId = "a4", sessionId = claude.sessionId, tool = "Bash", command = "git push origin feature/coupons", description = "Push the branch",
+            directory = ROOT, reason = "No rule allows `git push origin feature/coupons`.",
+            parts = listOf(PartVerdict("git push origin feature/coupons", status = "needs-approval", suggestedRule = "git push:*")),
+            suggestedRules = listOf("git push:*"), timeoutMs = 600000, sandboxed = true,
+        )) { true })
         return panel
     }
 

@@ -1,6 +1,7 @@
 package dev.wavetools.wave.ui.screenshots
 
 import com.google.gson.JsonElement
+import dev.wavetools.wave.bridge.AgentKind
 import dev.wavetools.wave.bridge.BashResult
 import dev.wavetools.wave.bridge.CoreNotifications
 import dev.wavetools.wave.bridge.CoreState
@@ -23,6 +24,7 @@ import java.io.File
 import java.nio.file.Files
 import java.util.concurrent.TimeUnit
 import javax.imageio.ImageIO
+import javax.swing.JComponent
 
 /**
  * `npm run ui:screenshots`: paints the tool window headless, every scene at 340, 420 and 820 px
@@ -47,17 +49,20 @@ fun main(args: Array<String>) {
         Scene("approvals") { Scenes.approvals() },
         Scene("shell-command") { Scenes.shellCommand() },
         Scene("tasks") { Scenes.tasks() },
+        Scene("agent-session") { Scenes.agentSession() },
+        Scene("connect-claude", widths = DIALOG_WIDTHS) { Scenes.connect(AgentKind.CLAUDE_CODE) },
+        Scene("connect-codex", widths = DIALOG_WIDTHS) { Scenes.connect(AgentKind.CODEX) },
         Scene("live-bash") { live.panel() },
     )
     try {
         for (theme in listOf(TestThemes.light, TestThemes.dark)) {
             onEdt { TestThemes.install(theme) }
-            for (scene in scenes) for (width in WIDTHS) {
+            for (scene in scenes) for (width in scene.widths) {
                 val file = File(out, "${scene.name}-$width-${if (theme.isDark) "dark" else "light"}.png")
                 val image = onEdt {
                     val panel = scene.build()
-                    val height = scene.fixedHeight ?: naturalHeight(panel, width)
-                    paint(panel, Dimension(width, height)).also { panel.dispose() }
+                    val height = scene.fixedHeight ?: if (panel is WavePanel) naturalHeight(panel, width) else preferredHeight(panel, width)
+                    paint(panel, Dimension(width, height)).also { (panel as? WavePanel)?.dispose() }
                 }
                 ImageIO.write(image, "png", file)
                 println("wrote $file")
@@ -72,12 +77,23 @@ fun main(args: Array<String>) {
 
 private val WIDTHS = listOf(340, 420, 820)
 
-private class Scene(val name: String, val fixedHeight: Int? = null, val build: () -> WavePanel)
+/** The Connect an Agent dialog's content, at the widths a dialog has. */
+private val DIALOG_WIDTHS = listOf(560, 760)
+
+private class Scene(val name: String, val fixedHeight: Int? = null, val widths: List<Int> = WIDTHS, val build: () -> JComponent)
+
+/** The height a component asks for at [width] (its text wrapped to that width). */
+private fun preferredHeight(c: JComponent, width: Int): Int {
+    repeat(3) { layoutTree(c, Dimension(width, 3200)) }
+    return c.preferredSize.height.coerceIn(300, 3200)
+}
 
 /** The height the panel needs at [width] to show everything, the feed not scrolled (at most 3,200 px). */
 private fun naturalHeight(panel: WavePanel, width: Int): Int {
     repeat(3) { layoutTree(panel, Dimension(width, 3200)) }
-    val feed = if (panel.feed.isEmpty) 300 else panel.feed.preferredSize.height
+    val shown = panel.visibleFeed
+    val strip = if (panel.sessions.strip.isVisible) panel.sessions.strip.preferredSize.height else 0
+    val feed = strip + if (shown.isEmpty) 300 else shown.preferredSize.height
     // The tasks panel gets at most 45 % of the height between the status line and the input.
     val middle = if (panel.tasks.isVisible) {
         val tasks = panel.tasks.preferredSize.height + panel.split.dividerSize
