@@ -277,6 +277,43 @@ describe("atomic writes bound to what was checked", () => {
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("a file that grew past the expected bytes (same start) is caught by the last comparison", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "grown.txt");
+    writeFileSync(target, "aaaa");
+    utimesSync(target, 1_700_000_000, 1_700_000_000);
+    const stat = statSync(target);
+    const err = await writeFileAtomic(target, Buffer.from("mine"), {
+      expected: { kind: "file", stat, bytes: Buffer.from("aaaa") },
+      hooks: { beforeRename: () => appendFileSync(target, "tail") },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetChanged);
+    expect(readFileSync(target, "utf8")).toBe("aaaatail");
+  });
+
+  it("whileFlushing runs once, after the new bytes are in the temporary file and before the rename; its exception stops nothing", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "f.txt");
+    writeFileSync(target, "old\n");
+    const seen: string[] = [];
+    const outcome = await writeFileAtomic(target, Buffer.from("new\n"), {
+      whileFlushing: () => {
+        const temps = readdirSync(dir).filter((n) => n !== "f.txt");
+        seen.push(`${readFileSync(target, "utf8")}|${temps.map((t) => readFileSync(path.join(dir, t), "utf8")).join(",")}`);
+        throw new Error("the caller's own failure");
+      },
+    });
+    expect(outcome.method).toBe("atomic");
+    expect(seen).toEqual(["old\n|new\n"]);
+    expect(readFileSync(target, "utf8")).toBe("new\n");
+    // An in-place rewrite (several hard links) has no temporary file to flush: not called.
+    linkSync(target, path.join(dir, "other-name.txt"));
+    let called = 0;
+    const inPlace = await writeFileAtomic(target, Buffer.from("newer\n"), { whileFlushing: () => void called++ });
+    expect(inPlace.method).toBe("in-place");
+    expect(called).toBe(0);
+  });
+
   it("a same-size rewrite that kept the mtime is caught by comparing the bytes", async () => {
     const dir = tempDir();
     const target = path.join(dir, "same.txt");

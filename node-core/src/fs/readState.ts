@@ -1,7 +1,7 @@
 // What this conversation (session) has read or written, per file: the basis of read-before-edit
 // (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
 // Each session owns its own; a sub-agent's reads are not its parent's.
-import { createHash, webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Session, SessionService } from "../base/session.js";
 import { ServiceKey } from "../base/services.js";
 import { fileKey, resolveToolPath } from "./paths.js";
@@ -68,13 +68,6 @@ export function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/**
- * sha256 (hex, as `sha256`) computed on the thread pool: started before a write, it costs the
- * write nothing on a large file instead of a millisecond per 2 MB on the main thread.
- */
-export async function sha256Async(data: Uint8Array): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest("SHA-256", data)).toString("hex");
-}
 
 export type Freshness =
   | { fresh: true; mtimeChanged: boolean }

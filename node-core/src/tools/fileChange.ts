@@ -8,7 +8,7 @@ import type { Session } from "../base/session.js";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, type WriteExpectation, type WriteOutcome } from "../fs/atomicWrite.js";
 import { fileKey } from "../fs/paths.js";
-import { READ_STATE, checkFreshness, sha256, sha256Async, type ReadSource } from "../fs/readState.js";
+import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
 import { HARD_LINKED } from "../permissions/paths.js";
 import { readWholeFile } from "../util/files.js";
 
@@ -138,13 +138,18 @@ export async function commitChange(
   source: ReadSource,
   tool: ToolName,
   expected: WriteExpectation,
+  whileFlushing?: () => void,
 ): Promise<Committed | ToolResult> {
   let outcome: WriteOutcome;
-  // Hashed beside the write's disk work rather than after it.
-  const hashing = sha256Async(data);
-  hashing.catch(() => undefined);
+  // Hashed while the disk flushes the new content, where the write would only wait (an in-place
+  // rewrite has no such moment: hashed after it).
+  let hash: string | undefined;
+  const flushing = () => {
+    hash = sha256(data);
+    whileFlushing?.();
+  };
   try {
-    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, ...approvalOf(ctx) });
+    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, whileFlushing: flushing, ...approvalOf(ctx) });
   } catch (err) {
     if (err instanceof TargetChanged) return staleError(abs, tool, err.how);
     if (err instanceof PathChanged) return errorResult(err.message, { filePath: abs, reason: "path-changed" });
@@ -153,7 +158,7 @@ export async function commitChange(
   ctx.session.service(READ_STATE).set(fileKey(abs), {
     mtimeMs: outcome.stat.mtimeMs,
     size: outcome.stat.size,
-    hash: await hashing,
+    hash: hash ?? sha256(data),
     source,
     full: true,
   });
