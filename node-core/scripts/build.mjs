@@ -20,10 +20,13 @@ const englishOnlyZodLocales = {
   },
 };
 
-// The shell parser and glob matcher serve only permission checks. esbuild would put them in the
-// bundle as code V8 has to scan at every start (~5-9 ms for ~180 KB); embedded as strings they
-// cost nothing until the first check compiles them.
-const LAZY_LIBRARIES = ["unbash", "picomatch"];
+// Libraries the core reaches only through a dynamic import() on first need: the shell parser and
+// glob matcher (permission checks), the legacy encodings (iconv-lite's tables, chardet: non-UTF-8
+// files only), jsdiff (the first edit) and image-size (the first image Read). esbuild would put
+// them in the bundle as code V8 has to scan at every start (~1 ms per 100 KB; iconv-lite alone is
+// ~500 KB); embedded as strings they cost nothing until first use compiles them. Each must be
+// self-contained (no package the core also imports, or there would be two copies).
+const LAZY_LIBRARIES = ["unbash", "picomatch", "iconv-lite", "chardet", "diff", "image-size"];
 async function lazyLibrarySource(name) {
   const out = await build({
     entryPoints: [name],
@@ -44,7 +47,7 @@ const lazySources = Object.fromEntries(await Promise.all(LAZY_LIBRARIES.map(asyn
 const lazyLibraries = {
   name: "lazy-libraries",
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(${LAZY_LIBRARIES.join("|")})$`) }, (args) => ({ path: args.path, namespace: "lazy-library" }));
+    b.onResolve({ filter: new RegExp(`^(${LAZY_LIBRARIES.map((n) => n.replace(/[-/]/g, "\\$&")).join("|")})$`) }, (args) => ({ path: args.path, namespace: "lazy-library" }));
     b.onLoad({ filter: /.*/, namespace: "lazy-library" }, (args) => ({
       loader: "js",
       contents: `const m = { exports: {} };\nnew Function("module", "exports", "require", ${JSON.stringify(lazySources[args.path])})(m, m.exports, require);\nmodule.exports = m.exports;\n`,
