@@ -12,8 +12,11 @@ export interface ReadRecord {
   /** mtime in ms (fractional) when read or written. */
   mtimeMs: number;
   size: number;
-  /** sha256 of the whole file's bytes; present for full reads and after Edit/Write. */
-  hash?: string;
+  /**
+   * sha256 of the whole file's bytes; present for full reads and after Edit/Write (there as a
+   * function that computes it once, when first needed or right after the call, see deferredSha256).
+   */
+  hash?: string | (() => string);
   source: ReadSource;
   /** The Read call's `offset`/`limit` exactly as given (undefined when not given). */
   offset?: number;
@@ -68,6 +71,25 @@ export function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/**
+ * sha256 of bytes just written, off the write's path: computed on the next turn of the event loop
+ * (after the call's answer has gone out) or earlier if a stale check asks first, then the bytes are
+ * let go. The caller must not change `data` afterwards.
+ */
+export function deferredSha256(data: Uint8Array): () => string {
+  let bytes: Uint8Array | undefined = data;
+  let value: string | undefined;
+  const get = (): string => {
+    if (value === undefined) {
+      value = sha256(bytes!);
+      bytes = undefined;
+    }
+    return value;
+  };
+  setImmediate(get);
+  return get;
+}
+
 
 export type Freshness =
   | { fresh: true; mtimeChanged: boolean }
@@ -81,5 +103,6 @@ export type Freshness =
 export function checkFreshness(record: ReadRecord, currentMtimeMs: number, currentHash: () => string): Freshness {
   if (!(currentMtimeMs > record.mtimeMs)) return { fresh: true, mtimeChanged: false };
   if (!record.full || record.hash === undefined) return { fresh: false, reason: "partial-read-outdated" };
-  return currentHash() === record.hash ? { fresh: true, mtimeChanged: true } : { fresh: false, reason: "modified" };
+  const recorded = typeof record.hash === "function" ? record.hash() : record.hash;
+  return currentHash() === recorded ? { fresh: true, mtimeChanged: true } : { fresh: false, reason: "modified" };
 }

@@ -8,7 +8,7 @@ import type { Session } from "../base/session.js";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, type WriteExpectation, type WriteOutcome } from "../fs/atomicWrite.js";
 import { fileKey } from "../fs/paths.js";
-import { READ_STATE, checkFreshness, sha256, type ReadSource } from "../fs/readState.js";
+import { READ_STATE, checkFreshness, deferredSha256, sha256, type ReadSource } from "../fs/readState.js";
 import { HARD_LINKED } from "../permissions/paths.js";
 import { readWholeFile } from "../util/files.js";
 
@@ -141,15 +141,8 @@ export async function commitChange(
   whileFlushing?: () => void,
 ): Promise<Committed | ToolResult> {
   let outcome: WriteOutcome;
-  // Hashed while the disk flushes the new content, where the write would only wait (an in-place
-  // rewrite has no such moment: hashed after it).
-  let hash: string | undefined;
-  const flushing = () => {
-    hash = sha256(data);
-    whileFlushing?.();
-  };
   try {
-    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, whileFlushing: flushing, ...approvalOf(ctx) });
+    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, whileFlushing, ...approvalOf(ctx) });
   } catch (err) {
     if (err instanceof TargetChanged) return staleError(abs, tool, err.how);
     if (err instanceof PathChanged) return errorResult(err.message, { filePath: abs, reason: "path-changed" });
@@ -158,7 +151,8 @@ export async function commitChange(
   ctx.session.service(READ_STATE).set(fileKey(abs), {
     mtimeMs: outcome.stat.mtimeMs,
     size: outcome.stat.size,
-    hash: hash ?? sha256(data),
+    // The answer does not wait for the hash (2 MB cost a millisecond): only a later stale check needs it.
+    hash: deferredSha256(data),
     source,
     full: true,
   });
