@@ -6,7 +6,8 @@
 // (after the first request has run), stores the cache for the next start.
 // A cache is code the core runs: it lives in Wave's state directory (`${WAVE_STATE_DIR:-~/.wave}/cache`,
 // base/stateDir.ts), which the sandbox hides from commands and the permission gate guards, and is
-// used only when that folder and the file are the user's own and writable by nobody else.
+// used only when that folder and the file are the user's own and writable by nobody else (on
+// Windows, where the mode bits do not say that, the check fails and no cache is used).
 // WAVE_COMPILE_CACHE=0 turns all of this off.
 (function startWaveCore() {
   const fs = require("fs");
