@@ -36,6 +36,50 @@ await compareEchoLatency({
   check: () => {},
 });
 
+// 1b. Where the rest goes: the same shell started the way the core starts it (its environment:
+// BASH_ENV start-up file with the cwd trap, the shims prelude, the run markers; detached, output to
+// a file) but by a raw spawn, against the plain raw spawn. The difference is what the shell itself
+// spends on the core's start-up file; what remains of the tools/call figure is the core's own work
+// (protocol, permission check, files, spawning from a larger process).
+{
+  const seen = await bashCall({ command: "tr '\\0' '\\n' < /proc/$$/environ" });
+  const shellEnv = {};
+  for (const line of seen.structuredContent.output.split("\n")) {
+    const eq = line.indexOf("=");
+    if (eq > 0) shellEnv[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  const cwdFile = path.join(outDir, "baseline.cwd");
+  const outFile = path.join(outDir, "baseline.log");
+  // Its own cwd file, and markers of no run of the core's (values of the same length).
+  shellEnv.WAVE_CWD_FILE = cwdFile;
+  shellEnv.WAVE_RUN_ID = "x".repeat(shellEnv.WAVE_RUN_ID.length);
+  shellEnv.WAVE_CORE_PID = "0".repeat(shellEnv.WAVE_CORE_PID.length);
+  if (!shellEnv.BASH_ENV || !shellEnv.WAVE_SHIMS_FILE) throw new Error(`the core's shell environment lacks its start-up files: ${Object.keys(shellEnv)}`);
+  const { openSync, closeSync } = await import("node:fs");
+  const asCore = () =>
+    new Promise((resolve) => {
+      const fd = openSync(outFile, "w");
+      const child = spawn(bash, ["-c", "echo hi"], { env: shellEnv, stdio: ["ignore", fd, fd], detached: true });
+      closeSync(fd);
+      child.once("close", resolve);
+    });
+  const plain = [];
+  const withStartup = [];
+  for (let i = 0; i < 20; i++) {
+    await rawSpawn("echo hi");
+    await asCore();
+  }
+  for (let i = 0; i < 150; i++) {
+    let t = nowMs();
+    await rawSpawn("echo hi");
+    plain.push(nowMs() - t);
+    t = nowMs();
+    await asCore();
+    withStartup.push(nowMs() - t);
+  }
+  report({ name: "  the shell alone, started as the core starts it (start-up file, cwd trap, shims prelude)", value: median(withStartup), baseline: median(plain), baselineName: "raw spawn p50" });
+}
+
 // 2. 1 GiB of output (three interleaved runs each; medians)
 {
   const GiB = 1024 * 1024 * 1024;

@@ -1,5 +1,6 @@
 // Core start-up and protocol round trip.
-//  - cold start: spawn → `initialize` answered, vs `node -e 0` run to exit (goal ≤ 2×)
+//  - cold start: spawn → `initialize` answered, vs `node -e 0` run to exit (goal ≤ 2×), with the
+//    code cache a previous start stored, and without it
 //  - round trip of a trivial tools/call (Read of a 3-line file) over the protocol, vs a bare node
 //    process echoing JSON lines over the same kind of pipes
 import { spawn } from "node:child_process";
@@ -18,16 +19,17 @@ function timeNodeNoop() {
   });
 }
 
-function timeInitialize(root) {
+/** Spawn → `initialize` answered; the core then stays up `stayMs` (it stores its code cache after 500 ms). */
+function timeInitialize(root, env = process.env, stayMs = 0) {
   return new Promise((resolve, reject) => {
     const t0 = nowMs();
-    const c = spawn(process.execPath, [coreBundle, "serve", "--root", root], { stdio: ["pipe", "pipe", "inherit"] });
+    const c = spawn(process.execPath, [coreBundle, "serve", "--root", root], { stdio: ["pipe", "pipe", "inherit"], env });
     let out = "";
     c.stdout.on("data", (d) => {
       out += d;
       if (out.includes('"id":1')) {
         const t = nowMs() - t0;
-        c.stdin.end();
+        setTimeout(() => c.stdin.end(), stayMs);
         c.on("exit", () => resolve(t));
       }
     });
@@ -66,13 +68,19 @@ async function echoRoundTrips(n) {
 const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-core-"));
 writeFileSync(path.join(root, "f.txt"), "one\ntwo\nthree\n");
 try {
+  // The first start of a build stores its code cache (scripts/compileCache.cjs); every later one uses it.
+  await timeInitialize(root, process.env, 800);
+  const noCache = { ...process.env, WAVE_COMPILE_CACHE: "0" };
   const noop = [];
   const init = [];
+  const initNoCache = [];
   for (let i = 0; i < RUNS; i++) {
     noop.push(await timeNodeNoop());
     init.push(await timeInitialize(root));
+    initNoCache.push(await timeInitialize(root, noCache));
   }
   report({ name: "cold start to initialize answered (median)", value: median(init), baseline: median(noop), baselineName: "node -e 0", goal: 2 });
+  report({ name: "  same without the code cache (WAVE_COMPILE_CACHE=0)", value: median(initNoCache), baseline: median(noop), baselineName: "node -e 0" });
 
   const core = startCore(["--root", root]);
   await core.request("initialize", {});

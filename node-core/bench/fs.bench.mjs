@@ -339,13 +339,18 @@ async function benchWriteLongLine() {
      await core.callTool({ name: "Read", arguments: { file_path: file, limit: 1 }, origin: "cli" });
      const ours = [], atomic = [];
      let largest = 0;
+     // Work either side leaves for after its answer (Write: the read-state hash, the replaced file's
+     // last close) must not land in the other side's measurement: a pause between the two.
+     const settle = () => new Promise((r) => setTimeout(r, 20));
      for (let i = 0; i < writes + 2; i++) {
        const next = (i + 1) % 2;
+       await settle();
        let t = performance.now();
        const r = await core.callTool({ name: "Write", arguments: { file_path: file, content: contents[next] }, origin: "cli" });
        const ms = performance.now() - t;
        if (r.isError) throw new Error(JSON.stringify(r.content));
        largest = Math.max(largest, Buffer.byteLength(JSON.stringify(r)));
+       await settle();
        t = performance.now();
        await writeFileAtomic(baselineFile, buffers[next]);
        if (i >= 2) { ours.push(ms); atomic.push(performance.now() - t); }

@@ -44,7 +44,8 @@ SANDBOX:     --sandbox auto|on|off, --sandbox-network allow|deny
 Tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.
 Environment: WAVE_LOG_LEVEL=debug|info|warn|error (logs go to stderr; default info, warn for call);
              WAVE_STATE_DIR=DIR where listening cores publish themselves (default ~/.wave);
-             WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env).
+             WAVE_LOGIN_ENV=0 turns off adopting the login shell's PATH, proxies, ... (see wave-core env);
+             WAVE_COMPILE_CACHE=0 turns off the start-up code cache (in WAVE_STATE_DIR/cache).
 Protocol reference: node-core/PROTOCOL.md.
 `;
 

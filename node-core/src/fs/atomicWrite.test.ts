@@ -277,7 +277,41 @@ describe("atomic writes bound to what was checked", () => {
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 
-  it("a same-size rewrite that kept the mtime is caught by comparing the bytes", async () => {
+  it("whileFlushing runs once, after the new bytes are in the temporary file and before the rename; its exception stops nothing", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "f.txt");
+    writeFileSync(target, "old\n");
+    const seen: string[] = [];
+    const outcome = await writeFileAtomic(target, Buffer.from("new\n"), {
+      whileFlushing: () => {
+        const temps = readdirSync(dir).filter((n) => n !== "f.txt");
+        seen.push(`${readFileSync(target, "utf8")}|${temps.map((t) => readFileSync(path.join(dir, t), "utf8")).join(",")}`);
+        throw new Error("the caller's own failure");
+      },
+    });
+    expect(outcome.method).toBe("atomic");
+    expect(seen).toEqual(["old\n|new\n"]);
+    expect(readFileSync(target, "utf8")).toBe("new\n");
+    // An in-place rewrite (several hard links) has no temporary file to flush: not called.
+    linkSync(target, path.join(dir, "other-name.txt"));
+    let called = 0;
+    const inPlace = await writeFileAtomic(target, Buffer.from("newer\n"), { whileFlushing: () => void called++ });
+    expect(inPlace.method).toBe("in-place");
+    expect(called).toBe(0);
+  });
+
+  it.each([
+    [
+      "a same-size rewrite",
+      (target: string) => {
+        const fd = openSync(target, "r+");
+        writeSync(fd, "bbbb", 0);
+        closeSync(fd);
+      },
+      "bbbb",
+    ],
+    ["an append (the expected bytes still start the file)", (target: string) => appendFileSync(target, "tail"), "aaaatail"],
+  ])("%s that kept the mtime is caught by comparing the bytes", async (_what, change, after) => {
     const dir = tempDir();
     const target = path.join(dir, "same.txt");
     writeFileSync(target, "aaaa");
@@ -288,16 +322,14 @@ describe("atomic writes bound to what was checked", () => {
       expected: { kind: "file", stat, bytes: Buffer.from("aaaa") },
       hooks: {
         beforeRename: () => {
-          const fd = openSync(target, "r+");
-          writeSync(fd, "bbbb", 0);
-          closeSync(fd);
+          change(target);
           utimesSync(target, 1_700_000_000, 1_700_000_000);
         },
       },
     }).catch((e: unknown) => e);
     expect(statSync(target).mtimeMs).toBe(stat.mtimeMs);
     expect(err).toBeInstanceOf(TargetChanged);
-    expect(readFileSync(target, "utf8")).toBe("bbbb");
+    expect(readFileSync(target, "utf8")).toBe(after);
   });
 
   it("a write to the replaced file between the last check and the rename is put back (with lines appended since), and reported stale", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkFreshness, ReadState, sha256, sha256Async, type ReadRecord } from "./readState.js";
+import { checkFreshness, deferredSha256, ReadState, sha256, type ReadRecord } from "./readState.js";
 
-const full: ReadRecord = { mtimeMs: 1000, size: 3, hash: sha256(Buffer.from("abc")), source: "read", full: true };
+const ABC = sha256(Buffer.from("abc"));
+const full: ReadRecord = { mtimeMs: 1000, size: 3, hash: ABC, source: "read", full: true };
 const partial: ReadRecord = { mtimeMs: 1000, size: 3, source: "read", offset: 1, limit: 2, full: false };
 
 describe("stale detection", () => {
@@ -19,13 +20,21 @@ describe("stale detection", () => {
     expect(checkFreshness(full, 2000, () => sha256(Buffer.from("abd")))).toEqual({ fresh: false, reason: "modified" });
   });
 
-  it("FS-STALE-2 the hash computed beside a write is the one a later check compares with", async () => {
-    const big = Buffer.alloc(3 * 1024 * 1024, "héllo\n");
-    for (const data of [Buffer.from(""), Buffer.from("abc"), big]) expect(await sha256Async(data)).toBe(sha256(data));
+  it("FS-STALE-2 a newer mtime after a partial read is refused even with identical content", () => {
+    expect(checkFreshness({ ...partial, hash: full.hash }, 2000, () => ABC)).toEqual({ fresh: false, reason: "partial-read-outdated" });
   });
 
-  it("FS-STALE-2 a newer mtime after a partial read is refused even with identical content", () => {
-    expect(checkFreshness({ ...partial, hash: full.hash }, 2000, () => full.hash!)).toEqual({ fresh: false, reason: "partial-read-outdated" });
+  it("FS-STALE-2 the hash of written bytes is computed after the call (or when a check asks first), once, and compared like any other", async () => {
+    const data = Buffer.from("abc");
+    const early = deferredSha256(data);
+    // A check before the next turn computes it on the spot.
+    expect(checkFreshness({ ...full, hash: early }, 2000, () => ABC)).toEqual({ fresh: true, mtimeChanged: true });
+    expect(checkFreshness({ ...full, hash: early }, 2000, () => sha256(Buffer.from("abd")))).toEqual({ fresh: false, reason: "modified" });
+    const later = deferredSha256(Buffer.from("abc"));
+    await new Promise((r) => setImmediate(r));
+    expect(later()).toBe(ABC);
+    const big = Buffer.alloc(3 * 1024 * 1024, "héllo\n");
+    expect(deferredSha256(big)()).toBe(sha256(big));
   });
 
   it("FS-ATOMIC-3 read state is per instance, can forget some or all files, and empties on dispose", () => {

@@ -1,7 +1,7 @@
 // What this conversation (session) has read or written, per file: the basis of read-before-edit
 // (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
 // Each session owns its own; a sub-agent's reads are not its parent's.
-import { createHash, webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Session, SessionService } from "../base/session.js";
 import { ServiceKey } from "../base/services.js";
 import { fileKey, resolveToolPath } from "./paths.js";
@@ -12,8 +12,11 @@ export interface ReadRecord {
   /** mtime in ms (fractional) when read or written. */
   mtimeMs: number;
   size: number;
-  /** sha256 of the whole file's bytes; present for full reads and after Edit/Write. */
-  hash?: string;
+  /**
+   * sha256 of the whole file's bytes; present for full reads and after Edit/Write (there as a
+   * function that computes it once, when first needed or right after the call, see deferredSha256).
+   */
+  hash?: string | (() => string);
   source: ReadSource;
   /** The Read call's `offset`/`limit` exactly as given (undefined when not given). */
   offset?: number;
@@ -69,12 +72,24 @@ export function sha256(data: Uint8Array): string {
 }
 
 /**
- * sha256 (hex, as `sha256`) computed on the thread pool: started before a write, it costs the
- * write nothing on a large file instead of a millisecond per 2 MB on the main thread.
+ * sha256 of bytes just written, off the write's path: computed on the next turn of the event loop
+ * (after the call's answer has gone out) or earlier if a stale check asks first, then the bytes are
+ * let go. The caller must not change `data` afterwards.
  */
-export async function sha256Async(data: Uint8Array): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest("SHA-256", data)).toString("hex");
+export function deferredSha256(data: Uint8Array): () => string {
+  let bytes: Uint8Array | undefined = data;
+  let value: string | undefined;
+  const get = (): string => {
+    if (value === undefined) {
+      value = sha256(bytes!);
+      bytes = undefined;
+    }
+    return value;
+  };
+  setImmediate(get);
+  return get;
 }
+
 
 export type Freshness =
   | { fresh: true; mtimeChanged: boolean }
@@ -88,5 +103,6 @@ export type Freshness =
 export function checkFreshness(record: ReadRecord, currentMtimeMs: number, currentHash: () => string): Freshness {
   if (!(currentMtimeMs > record.mtimeMs)) return { fresh: true, mtimeChanged: false };
   if (!record.full || record.hash === undefined) return { fresh: false, reason: "partial-read-outdated" };
-  return currentHash() === record.hash ? { fresh: true, mtimeChanged: true } : { fresh: false, reason: "modified" };
+  const recorded = typeof record.hash === "function" ? record.hash() : record.hash;
+  return currentHash() === recorded ? { fresh: true, mtimeChanged: true } : { fresh: false, reason: "modified" };
 }

@@ -1,7 +1,7 @@
 import iconv from "iconv-lite";
 
 import { describe, expect, it } from "vitest";
-import { canEncode, decodeText, detectBom, detectLineEndings, encodeText, lineEndingStyle, sniffFormat } from "./textCodec.js";
+import { canEncode, decodeText, detectBom, detectLineEndings, encodeText, lineEndingStyle, sniffFormat, textShape } from "./textCodec.js";
 
 const utf16le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(s, "utf-16le")]);
 const utf16be = (s: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(s, "utf-16be")]);
@@ -59,6 +59,35 @@ describe("text encodings", () => {
   it("FS-EDIT-4 names the style without counting, and agrees with the count", () => {
     for (const text of ["a\r\nb\r\n", "a\nb\n", "a\r\nb\nc\n", "\na\r\n", "a\r\n\n", "no newline", "", "\r\r\n", "x".repeat(100_000) + "\r\n"]) {
       expect(lineEndingStyle(text), JSON.stringify(text.slice(0, 20))).toBe(detectLineEndings(text).style);
+    }
+  });
+
+  it("FS-WRITE textShape says what decodeText and lineEndingStyle say, decoding UTF-8 only when the text is wanted", async () => {
+    const samples = [
+      Buffer.from(""),
+      Buffer.from("one line, no newline"),
+      Buffer.from("a\nb\n"),
+      Buffer.from("a\r\nb\r\n"),
+      Buffer.from("a\r\nb\nc\r\n"),
+      Buffer.from("\nstarts with LF\r\n"),
+      Buffer.from("lone\rCR\n"),
+      Buffer.from("\ufeffBOM ü\r\nzwei\r\n", "utf8"),
+      Buffer.from("\ufeff", "utf8"),
+      Buffer.from([0xef, 0xbb, 0xbf, 0xff, 0x0d, 0x0a]), // a UTF-8 BOM before bytes that are not UTF-8
+      Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]), // latin1
+      utf16le("little\r\nendian\r\n"),
+      utf16be("big\nendian"),
+      iconv.encode("成功: 已终止进程，文件已保存。\r\n".repeat(4), "gbk"),
+    ];
+    for (const bytes of samples) {
+      const decoded = await decodeText(bytes);
+      const shape = await textShape(bytes);
+      expect({ format: shape.format, roundTrips: shape.roundTrips, lineEnding: shape.lineEnding }).toEqual({
+        format: decoded.format,
+        roundTrips: decoded.roundTrips,
+        lineEnding: lineEndingStyle(decoded.text),
+      });
+      expect(shape.text()).toBe(decoded.text);
     }
   });
 });

@@ -119,6 +119,50 @@ export async function decodeText(buf: Uint8Array): Promise<DecodedText> {
   return { text: decodeAs(buf, "latin1"), format: { encoding: "latin1", bom: false }, roundTrips: true };
 }
 
+/**
+ * What a change needs to know about a file's text before writing: its format, whether that format
+ * reads the bytes back exactly, its line-ending style, and the text itself on demand. UTF-8 (with
+ * or without a BOM) is recognised on the bytes: in valid UTF-8, bytes 13 and 10 are CR and LF and
+ * nothing else, so the style is found natively and the decoding waits until the text is wanted.
+ */
+export interface TextShape {
+  format: TextFormat;
+  roundTrips: boolean;
+  lineEnding: LineEndingStyle;
+  text(): string;
+}
+
+export async function textShape(buf: Uint8Array): Promise<TextShape> {
+  const bom = detectBom(buf);
+  if (!bom || bom.encoding === "utf-8") {
+    const body = bom ? buf.subarray(bom.length) : buf;
+    if (isValidUtf8(body)) {
+      const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      let text: string | undefined;
+      return {
+        format: bom ? { encoding: "utf-8", bom: true } : UTF8,
+        roundTrips: true,
+        lineEnding: bytesLineEndingStyle(bytes),
+        text: () => (text ??= decodeAs(body, "utf-8")),
+      };
+    }
+  }
+  const decoded = await decodeText(buf);
+  return { format: decoded.format, roundTrips: decoded.roundTrips, lineEnding: lineEndingStyle(decoded.text), text: () => decoded.text };
+}
+
+/** lineEndingStyle for bytes of an ASCII-compatible encoding, searched natively. */
+function bytesLineEndingStyle(bytes: Buffer): LineEndingStyle {
+  if (!bytes.includes(CRLF_BYTES)) return bytes.includes(LF) ? "LF" : "none";
+  for (let i = bytes.indexOf(LF); i !== -1; i = bytes.indexOf(LF, i + 1)) {
+    if (i === 0 || bytes[i - 1] !== 13) return "mixed";
+  }
+  return "CRLF";
+}
+
+const LF = 10;
+const CRLF_BYTES = Buffer.from("\r\n");
+
 /** The encoding to show a file in, guessed from its first bytes (for windows of large files). */
 export async function sniffFormat(head: Uint8Array, complete: boolean): Promise<TextFormat> {
   const bom = detectBom(head);

@@ -2,7 +2,7 @@
 // between the shell exiting, the call's timeout and the caller's cancel (plus any ending a tool
 // adds, such as Bash's move to the background); what a cancel said; the output files read into
 // bounded summaries; and the files removed once the result is on its way.
-import { rmSync } from "node:fs";
+import { unlink } from "node:fs";
 import { summarizeOutput, type OutputSummary } from "./output.js";
 import type { ShellRun } from "./runner.js";
 import { longTimeout } from "./timer.js";
@@ -64,16 +64,13 @@ export function readOutputSummary(file: string | undefined, limit?: number): Out
   }
 }
 
-/** Removes output files after the result is on its way: nobody waits for the unlink. */
+/**
+ * Removes output files after the result is on its way: nobody waits for the unlink, which runs
+ * off the event loop (a large file takes a while to free). A leftover in our own output
+ * directory is removed with it.
+ */
 export function removeFilesLater(files: ReadonlyArray<string | undefined>): void {
   setImmediate(() => {
-    for (const f of files) {
-      if (!f) continue;
-      try {
-        rmSync(f, { force: true });
-      } catch {
-        // A leftover in our own output directory is removed with it.
-      }
-    }
+    for (const f of files) if (f) unlink(f, () => {});
   });
 }

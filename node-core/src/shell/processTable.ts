@@ -2,7 +2,7 @@
 // its process group, its descendants by parent link, and (Linux) every process whose environment
 // carries the command's WAVE_RUN_ID marker — which also finds children that called setsid() or
 // were re-parented after their parent exited.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { hostPlatform, type Platform } from "../util/platform.js";
 
 export interface ProcInfo {
@@ -95,14 +95,25 @@ export function listProcPids(): number[] {
   return out;
 }
 
+// Kept open: every command's survivor check reads it, and one pread costs less than open, read
+// and close. The kernel produces the file's text afresh at each read from offset 0.
+let lastPidFd: number | undefined;
+const lastPidText = Buffer.alloc(32);
+
 /** The last pid the kernel handed out (Linux), to scan only processes born after a given one. */
 export function lastAllocatedPid(): number | undefined {
-  try {
-    const n = Number(readFileSync("/proc/sys/kernel/ns_last_pid", "latin1").trim());
-    return Number.isInteger(n) && n > 0 ? n : undefined;
-  } catch {
-    return undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      lastPidFd ??= openSync("/proc/sys/kernel/ns_last_pid", "r");
+      const length = readSync(lastPidFd, lastPidText, 0, lastPidText.length, 0);
+      const n = Number(lastPidText.toString("latin1", 0, length).trim());
+      return Number.isInteger(n) && n > 0 ? n : undefined;
+    } catch {
+      // A descriptor closed behind our back: open it again once.
+      lastPidFd = undefined;
+    }
   }
+  return undefined;
 }
 
 export function procHasMarker(pid: number, query: MarkerQuery): boolean {
@@ -234,9 +245,12 @@ export function psProcessTable(platform: Platform): ProcessTable {
   };
 }
 
+// Whether this machine has a /proc to read: asked once (every command's survivor check needs it).
+let hasProc: boolean | undefined;
+
 /** The table for a platform; undefined on Windows (taskkill walks the tree itself). */
 export function processTableFor(platform: Platform = hostPlatform()): ProcessTable | undefined {
   if (platform.name === "win32") return undefined;
-  if (platform.name === "linux" && existsSync("/proc/self/stat")) return linuxProcessTable;
+  if (platform.name === "linux" && (hasProc ??= existsSync("/proc/self/stat"))) return linuxProcessTable;
   return psProcessTable(platform);
 }

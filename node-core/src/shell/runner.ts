@@ -5,7 +5,7 @@
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync, statSync, unlinkSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
@@ -259,19 +259,23 @@ export class ShellRun {
       if (!groupExists(pid)) pids = [];
       else if ((init = this.namespaceInit()) !== undefined) pids = readProcEntry(init) === undefined ? [] : procDescendants(init);
     }
+    const recent = table === linuxProcessTable && this.durationMs < RECENT_PID_SCAN_MAX_MS;
+    const last = !pids && recent ? lastAllocatedPid() : undefined;
     if (pids) {
       // found through the namespace
-    } else if (table === linuxProcessTable && !groupExists(pid) && this.durationMs < RECENT_PID_SCAN_MAX_MS) {
+    } else if (last === pid) {
+      // No pid was handed out since the shell's own: it started nothing that could still be alive.
+      pids = [];
+    } else if (recent && !groupExists(pid)) {
       // Fast path: the group is empty, and any escaped descendant was born after the shell and
       // carries the marker, so only pids handed out since need a look.
-      const last = lastAllocatedPid();
       if (last === undefined) {
         pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
       } else {
         const born = (p: number) => (last >= pid ? p > pid && p <= last : p > pid || p <= last);
         // Usually only a handful of pids were handed out meanwhile: probe them directly.
         const candidates = last >= pid && last - pid <= 256 ? range(pid + 1, last) : listProcPids().filter(born);
-        pids = candidates.filter((p) => p !== process.pid && readProcEntry(p) !== undefined && procHasMarker(p, { runId: this.runId }));
+        pids = candidates.filter((p) => p !== process.pid && mayCarryOurMarker(p) && readProcEntry(p) !== undefined && procHasMarker(p, { runId: this.runId }));
       }
     } else {
       pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
@@ -319,13 +323,14 @@ export class ShellRun {
     return native ? { cwd: native } : { reason: `cannot map Git Bash path ${JSON.stringify(text)} to a Windows path` };
   }
 
-  /** Removes the cwd file (after each command; BASH-WIN-4). */
+  /** Removes the cwd file (after each command; BASH-WIN-4): one unlink, nothing to look up first. */
   discardCwdFile(): void {
-    if (!this.cwdFile) return;
+    const file = this.cwdFile;
+    if (!file) return;
     try {
-      rmSync(this.cwdFile, { force: true });
+      unlinkSync(file);
     } catch (err) {
-      log.debug("could not remove the cwd file", { file: this.cwdFile, error: err });
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") log.debug("could not remove the cwd file", { file, error: err });
     }
   }
 }
@@ -335,6 +340,23 @@ function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let p = from; p <= to; p++) out.push(p);
   return out;
+}
+
+/**
+ * Whether a pid is a live process whose environment we could read: a stat, never an exception,
+ * for the many pids of other programs a busy machine hands out meanwhile. Another user's
+ * process cannot show us its environment (unless we are root), so it cannot be found by marker.
+ */
+function mayCarryOurMarker(pid: number): boolean {
+  let st;
+  try {
+    st = statSync(`/proc/${pid}`, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  if (!st) return false;
+  const uid = process.getuid?.();
+  return uid === undefined || uid === 0 || st.uid === uid;
 }
 
 function groupExists(pgid: number): boolean {

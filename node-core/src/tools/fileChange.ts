@@ -8,7 +8,7 @@ import type { Session } from "../base/session.js";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, type WriteExpectation, type WriteOutcome } from "../fs/atomicWrite.js";
 import { fileKey } from "../fs/paths.js";
-import { READ_STATE, checkFreshness, sha256, sha256Async, type ReadSource } from "../fs/readState.js";
+import { READ_STATE, checkFreshness, deferredSha256, sha256, type ReadSource } from "../fs/readState.js";
 import { HARD_LINKED } from "../permissions/paths.js";
 import { readWholeFile } from "../util/files.js";
 import { errorKindOfErrno } from "../base/toolErrors.js";
@@ -145,13 +145,11 @@ export async function commitChange(
   source: ReadSource,
   tool: ToolName,
   expected: WriteExpectation,
+  whileFlushing?: () => void,
 ): Promise<Committed | ToolResult> {
   let outcome: WriteOutcome;
-  // Hashed beside the write's disk work rather than after it.
-  const hashing = sha256Async(data);
-  hashing.catch(() => undefined);
   try {
-    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, ...approvalOf(ctx) });
+    outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, whileFlushing, ...approvalOf(ctx) });
   } catch (err) {
     if (err instanceof TargetChanged) return staleError(abs, tool, err.how);
     if (err instanceof PathChanged) return errorResult("path_changed", err.message, { filePath: abs });
@@ -160,7 +158,8 @@ export async function commitChange(
   ctx.session.service(READ_STATE).set(fileKey(abs), {
     mtimeMs: outcome.stat.mtimeMs,
     size: outcome.stat.size,
-    hash: await hashing,
+    // The answer does not wait for the hash (2 MB cost a millisecond): only a later stale check needs it.
+    hash: deferredSha256(data),
     source,
     full: true,
   });

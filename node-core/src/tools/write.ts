@@ -10,7 +10,7 @@ import { commitChange, fsErrorResult, isToolResult, loadForChange, SPLIT_NOTE } 
 import { fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256 } from "../fs/readState.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
-import { canEncode, decodeText, describeFormat, encodeText, lineEndingStyle, UTF8, type TextFormat } from "../fs/textCodec.js";
+import { canEncode, describeFormat, encodeText, lineEndingStyle, textShape, UTF8, type TextFormat } from "../fs/textCodec.js";
 
 const description = `Writes a file: creates it (with any missing parent directories) or replaces its whole content.
 
@@ -58,17 +58,18 @@ export const writeTool = defineTool({
 
       let content = input.content;
       let format: TextFormat = UTF8;
-      let oldNormalized: string | undefined;
+      // The old text, decoded only for the diff (UTF-8 needs no decoding to choose the format).
+      let oldText: (() => string) | undefined;
       let loadedBytes: Buffer | undefined;
       if (stat) {
         const loaded = await loadForChange(ctx.session, abs, stat, "Write");
         if (isToolResult(loaded)) return loaded;
         loadedBytes = loaded.bytes;
         if (loaded.bytes && !looksBinary(loaded.bytes.subarray(0, SNIFF_BYTES))) {
-          const old = await decodeText(loaded.bytes);
+          const old = await textShape(loaded.bytes);
           if (old.roundTrips) format = old.format;
-          oldNormalized = old.text.replace(/\r\n/g, "\n");
-          if (lineEndingStyle(old.text) === "CRLF" && !content.includes("\r")) content = content.replace(/\n/g, "\r\n");
+          oldText = old.text;
+          if (old.lineEnding === "CRLF" && !content.includes("\r")) content = content.replace(/\n/g, "\r\n");
         }
       }
       if (!canEncode(content, format)) {
@@ -100,11 +101,21 @@ export const writeTool = defineTool({
         });
       }
 
-      const committed = await commitChange(ctx, abs, data, "write", "Write", stat ? { kind: "file", stat, bytes: loadedBytes } : { kind: "absent" });
+      const describe = async () => {
+        const before = stat ? oldText?.().replace(/\r\n/g, "\n") : "";
+        if (before === undefined) return unavailableDiff();
+        const region = wholeTextRegion(before, newNormalized);
+        return structuredDiff(before, newNormalized, region ? [region] : []);
+      };
+      // Described while the new content is flushed to disk, where the write would only wait.
+      let describing: ReturnType<typeof describe> | undefined;
+      const whileFlushing = () => {
+        describing = describe();
+        describing.catch(() => undefined);
+      };
+      const committed = await commitChange(ctx, abs, data, "write", "Write", stat ? { kind: "file", stat, bytes: loadedBytes } : { kind: "absent" }, whileFlushing);
       if (isToolResult(committed)) return committed;
-      const before = stat ? oldNormalized : "";
-      const region = before !== undefined ? wholeTextRegion(before, newNormalized) : undefined;
-      const diff = before !== undefined ? await structuredDiff(before, newNormalized, region ? [region] : []) : unavailableDiff();
+      const diff = await (describing ?? describe());
       const verb = committed.created ? "Created" : "Overwrote";
       const notes: string[] = [];
       if (content !== input.content) notes.push("Line endings were written as CRLF, like the rest of the file.");

@@ -105,7 +105,10 @@ export class SandboxService {
 
   constructor(private readonly deps: SandboxDeps) {
     this.platform = deps.platform ?? hostPlatform();
-    this.availability = sandboxAvailability(this.platform, deps.env ?? process.env).then((a) => {
+    // Checked from the next turn of the event loop on: the probe's fork and exec of bwrap (a few
+    // milliseconds) never delays what the core is answering now, such as `initialize`.
+    const env = deps.env ?? process.env;
+    this.availability = new Promise<void>((resolve) => setImmediate(resolve)).then(() => sandboxAvailability(this.platform, env)).then((a) => {
       this.landed = a;
       if (!a.available) log.info("no OS sandbox: shell commands run unsandboxed", { reason: a.reason, remedy: a.remedy });
       this.refresh();

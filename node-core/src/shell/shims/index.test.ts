@@ -195,6 +195,46 @@ describe("injection files", () => {
     injector.dispose();
   });
 
+  it("are reused while nothing changed, and a definition removed behind the prelude's back is written again", async () => {
+    const parent = path.join(tmp, "reused");
+    mkdirSync(parent);
+    const injector = new ShimInjector({ vendorRoots: () => [realVendor], files: new InjectionFiles(() => parent) });
+    const first = await injector.injection(linux("bash"));
+    const dir = path.dirname(first.prelude!);
+    const written = statSync(path.join(dir, "grep.bash")).ino;
+    const again = await injector.injection(linux("bash"));
+    expect(again).toBe(first);
+    expect(statSync(path.join(dir, "grep.bash")).ino).toBe(written);
+
+    // A tmp cleaner that takes one definition and leaves the prelude (read at every command, so
+    // recently used) must not leave grep without its shim for the rest of the session.
+    rmSync(path.join(dir, "grep.bash"));
+    const repaired = await injector.injection(linux("bash"));
+    expect(repaired.prelude).toBe(first.prelude);
+    const r = await runShell("bash", `grep -rl ${tree.needle} .`, { cwd: treeDir, env: baseEnv(home), injection: repaired });
+    expect(sortedLines(r.stdout)).toEqual(tree.expected);
+    injector.dispose();
+  });
+
+  it("follow the vendor binaries: one that appears or goes away changes the next injection", async () => {
+    const copy = path.join(tmp, "vendor-follow");
+    cpSync(realVendor, copy, { recursive: true });
+    const tag = readdirSync(copy)[0]!;
+    const parent = path.join(tmp, "follow");
+    mkdirSync(parent);
+    const injector = new ShimInjector({ vendorRoots: () => [copy], files: new InjectionFiles(() => parent) });
+    const all = await injector.injection(linux("bash"));
+    rmSync(path.join(copy, tag, "ugrep"));
+    const withoutUgrep = await injector.injection(linux("bash"));
+    expect(withoutUgrep.prelude).not.toBe(all.prelude);
+    expect(readFileSync(withoutUgrep.prelude!, "utf8")).not.toMatch(/function grep/);
+    cpSync(path.join(realVendor, tag, "ugrep"), path.join(copy, tag, "ugrep"));
+    const back = await injector.injection(linux("bash"));
+    expect(back.prelude).toBe(all.prelude);
+    expect(readFileSync(back.prelude!, "utf8")).toMatch(/function grep/);
+    injector.dispose();
+  });
+
   it("sweep the directories of core processes that died without exiting, and only those", () => {
     const parent = path.join(tmp, "sweep");
     const dead = spawnSync("true").pid;

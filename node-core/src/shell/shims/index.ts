@@ -13,7 +13,7 @@
 // once per binary per process, lazily; the core's start-up (startup.ts) warms them as soon as the
 // shell is known, off the hot path, and the core's shutdown removes the files its injector wrote.
 import { createHash } from "node:crypto";
-import { accessSync, chmodSync, constants, statSync } from "node:fs";
+import { accessSync, chmodSync, constants, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { isExecutableFile, isFile } from "../../util/files.js";
 import { createLogger, type Logger } from "../../util/log.js";
@@ -115,6 +115,21 @@ function ensureExecutable(file: string, restored?: (file: string) => void): bool
   }
 }
 
+/** The directory holding an injection's files, as it is now ("" for no files, "-" when it is gone). */
+function filesState(injection: ShimInjection): string {
+  if (!injection.prelude) return "";
+  const s = statOrUndefined(path.dirname(injection.prelude));
+  return s ? `${s.ino}:${s.mtimeMs}:${s.ctimeMs}` : "-";
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 // Keyed by the binary's path, size and mtime: a pure memo, like the shell resolution cache.
 const PROCESS_PROBES = new ProbeCache();
 
@@ -129,6 +144,13 @@ export class ShimInjector {
   private readonly reported = new Set<string>();
   /** Directory names by shell kind and plan (a hash of both). */
   private readonly names = new Map<string, string>();
+  /**
+   * The last injection per shell kind and platform, with what it was made from: the state of every
+   * vendor candidate file, and the directory its files were written to. While none of those
+   * changed (removing a file changes its directory), the next command reuses it: one stat per
+   * place instead of the probes' lookups, hashing and a check of every file.
+   */
+  private readonly reusable = new Map<string, { binaries: string; files: string; injection: ShimInjection }>();
 
   constructor(deps: Partial<ShimDependencies> = {}) {
     this.deps = {
@@ -174,8 +196,15 @@ export class ShimInjector {
 
   /** The injection for `shell`; never throws: any failure means no shims (BASH-SHIM-7). */
   async injection(shell: ResolvedShell): Promise<ShimInjection> {
+    const key = `${shell.kind}\0${shell.platform}`;
+    const binaries = this.binariesState(shell.platform);
+    const last = this.reusable.get(key);
+    if (last && last.binaries === binaries && last.files === filesState(last.injection)) return last.injection;
     try {
-      return await this.build(shell);
+      const injection = await this.build(shell);
+      // Only what was built from the files as they are now may be reused.
+      if (this.binariesState(shell.platform) === binaries) this.reusable.set(key, { binaries, files: filesState(injection), injection });
+      return injection;
     } catch (error) {
       this.once(`failed:${error instanceof Error ? error.message : String(error)}`, "search shims unavailable, the system commands run instead", {
         error,
@@ -205,7 +234,24 @@ export class ShimInjector {
 
   /** Removes the files written for shells (tests; the process removes them at exit anyway). */
   dispose(): void {
+    this.reusable.clear();
     this.deps.files.dispose();
+  }
+
+  /**
+   * Every place a bundled binary may be, and what is there (identity, size, time and mode): the
+   * plan changes only when this does. Missing places cost a failed stat each.
+   */
+  private binariesState(platform: PlatformName): string {
+    const roots = this.deps.vendorRoots();
+    let state = "";
+    for (const tool of ["ugrep", "bfs", "rg"] as const) {
+      for (const file of vendorCandidates(tool, roots, platform, this.deps.arch)) {
+        const s = statOrUndefined(file);
+        state += s ? `${file}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}\n` : `${file}:-\n`;
+      }
+    }
+    return state;
   }
 
   private executable(file: string): boolean {
