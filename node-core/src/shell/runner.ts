@@ -88,6 +88,9 @@ export class SpawnFailed extends Error {
 /** Survivor scans may look only at pids handed out after the shell's while the pid space cannot have wrapped. */
 const RECENT_PID_SCAN_MAX_MS = 10_000;
 
+/** How long a survivor caught in the middle of exec (a name, no command line yet) may take to settle. */
+const MID_EXEC_WAIT_MS = 1000;
+
 export class ShellRun {
   readonly startedAt = Date.now();
   private endedAt: number | undefined;
@@ -289,11 +292,15 @@ export class ShellRun {
       // still shows the shell's own command line — or, caught in the middle of exec, no command
       // line at all (only its new name). Give it a moment to become what it runs (a subshell that
       // never execs keeps the shell's line, which is then the truth).
+      // One in the middle of exec is about to settle, however loaded the machine: it gets up to a
+      // second; one showing the shell's line gets 50 ms (a subshell keeps that line for good).
       const shellLine = this.shellLine;
-      const unsettled = (s: { pid: number; command: string }) => s.command === shellLine || procArguments(s.pid) === undefined;
-      for (let i = 0; i < 5 && survivors.some(unsettled); i++) {
+      const since = Date.now();
+      const midExec = (s: Survivor) => procArguments(s.pid) === undefined && readProcEntry(s.pid) !== undefined;
+      const unsettled = (s: Survivor, waited: number) => (s.command === shellLine && waited < 50) || (waited < MID_EXEC_WAIT_MS && midExec(s));
+      for (let waited = 0; survivors.some((s) => unsettled(s, waited)); waited = Date.now() - since) {
         await delay(10);
-        for (const s of survivors) if (unsettled(s)) s.command = procCommandLine(s.pid);
+        for (const s of survivors) if (unsettled(s, 0)) s.command = procCommandLine(s.pid);
       }
     }
     this.dropSandboxInfo();
