@@ -13,7 +13,11 @@ import javax.swing.SwingUtilities
  * the rest of the line and shrinks first (a label ends with "…", its full text in the tooltip),
  * and the [trailing] status; below it, indented under the flex part, an optional [below] line that
  * wraps (a description). [actions] sit at the end of the line as text buttons while the flex part
- * keeps at least [minFlexWidth]; when it would not, they turn into icon buttons with tooltips.
+ * keeps at least [minFlexWidth]; when it would not, they turn into icon buttons with tooltips. When
+ * a flex text that wraps needs more room than is left beside them — less than [minFlexWidth], or a
+ * word wider than what is left (a command waiting for approval, a URL) — it moves onto a line
+ * of its own under the marks, status and buttons, and wraps at the card's width instead of
+ * breaking inside its words.
  * 180 px keeps about 20 characters of a command in the editor font: at 340 px a "Stop" text button
  * left only 13 ("npm run test:…"), too few to tell two commands apart.
  */
@@ -77,6 +81,20 @@ class CardHeader(
 
         private fun flexX(): Int = rowWidth(visible(leading))
 
+        /** Whether the flex part goes on a line of its own below the first (see the class comment). */
+        private fun stacked(width: Int, compact: Boolean): Boolean {
+            // Only text that wraps: a one-line label keeps its line and ends with "…" instead.
+            val text = flex as? TextBlock ?: return false
+            if (width <= 0) return false
+            val available = width - flexX() - rowWidth(visible(trailing)) - rowWidth(actionButtons(compact))
+            if (text.preferredSize.width <= available) return false
+            return available < WaveTheme.current.px(minFlexWidth) || text.widestWord > available
+        }
+
+        /** The height of the first line's single-line parts (marks, status, buttons). */
+        private fun firstLineHeight(compact: Boolean): Int =
+            (visible(leading) + visible(trailing) + actionButtons(compact)).maxOfOrNull { it.preferredSize.height } ?: 0
+
         private fun lineHeight(compact: Boolean, flexHeight: Int): Int =
             (visible(leading) + visible(trailing) + actionButtons(compact)).maxOfOrNull { it.preferredSize.height }?.coerceAtLeast(flexHeight) ?: flexHeight
 
@@ -85,9 +103,14 @@ class CardHeader(
             val width = if (parent.width > 0) parent.width - insets.left - insets.right else 0
             val compact = width > 0 && chooseCompact(width)
             val fixedRight = rowWidth(visible(trailing)) + rowWidth(actionButtons(compact))
-            val flexWidth = if (width > 0) (width - flexX() - fixedRight).coerceAtLeast(0) else flex.preferredSize.width
+            val stack = stacked(width, compact)
+            val flexWidth = when {
+                width <= 0 -> flex.preferredSize.width
+                stack -> (width - flexX()).coerceAtLeast(0)
+                else -> (width - flexX() - fixedRight).coerceAtLeast(0)
+            }
             val flexHeight = heightFor(flex, flexWidth)
-            var h = lineHeight(compact, flexHeight)
+            var h = if (stack) firstLineHeight(compact) + WaveTheme.current.px(2) + flexHeight else lineHeight(compact, flexHeight)
             val b = below?.takeIf { it.isVisible }
             if (b != null) h += WaveTheme.current.px(2) + heightFor(b, if (width > 0) width - flexX() else b.preferredSize.width)
             val w = if (width > 0) width else flexX() + flex.preferredSize.width + fixedRight
@@ -107,18 +130,24 @@ class CardHeader(
             val buttons = actionButtons(compact)
             val right = visible(trailing) + buttons
             val fixedRight = rowWidth(right)
-            val flexWidth = (width - flexX() - fixedRight).coerceAtLeast(0)
+            val stack = stacked(width, compact)
+            val flexWidth = (width - flexX() - if (stack) 0 else fixedRight).coerceAtLeast(0)
             val flexHeight = heightFor(flex, flexWidth)
-            val line = lineHeight(compact, flexHeight)
+            val line = if (stack) firstLineHeight(compact) + WaveTheme.current.px(2) + flexHeight else lineHeight(compact, flexHeight)
             // Single-line parts sit on the first text line, centred on it.
-            val firstLine = minOf(line, visible(leading + trailing).maxOfOrNull { it.preferredSize.height } ?: line).coerceAtLeast(buttons.maxOfOrNull { it.preferredSize.height } ?: 0)
+            val firstLine = if (stack) firstLineHeight(compact) else minOf(line, visible(leading + trailing).maxOfOrNull { it.preferredSize.height } ?: line).coerceAtLeast(buttons.maxOfOrNull { it.preferredSize.height } ?: 0)
             var x = insets.left
             for (c in visible(leading)) {
                 val d = c.preferredSize
                 c.setBounds(x, insets.top + (firstLine - d.height) / 2, d.width, d.height)
                 x += d.width + gap()
             }
-            flex.setBounds(x, insets.top + if (flexHeight < firstLine) (firstLine - flexHeight) / 2 else 0, flexWidth, flexHeight)
+            val flexY = when {
+                stack -> firstLine + WaveTheme.current.px(2)
+                flexHeight < firstLine -> (firstLine - flexHeight) / 2
+                else -> 0
+            }
+            flex.setBounds(x, insets.top + flexY, flexWidth, flexHeight)
             x = insets.left + width - fixedRight + gap()
             for (c in right) {
                 val d = c.preferredSize

@@ -379,6 +379,13 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
     /** The text as shown (backticks gone). */
     val plainText: String get() = document.getText(0, document.length)
 
+    /** The width of its widest word: narrower than that, the word would have to break inside. */
+    val widestWord: Int
+        get() {
+            val metrics = getFontMetrics(font)
+            return plainText.split(Regex("\\s+")).maxOfOrNull { metrics.stringWidth(it) } ?: 0
+        }
+
     override fun themeChanged(theme: Theme) = render(theme)
 
     private fun render(t: Theme) {

@@ -90,6 +90,25 @@ class LayoutRulesTest {
         }
     }
 
+    @Test
+    fun `at 340 and 420 px a card header's wrapped text breaks only between words - a command waiting for approval or a URL moves to a line of its own`() = onEdt {
+        var checked = 0
+        for (width in listOf(340, 420)) {
+            for ((name, build) in scenes) {
+                val panel = laidOut(build, width)
+                for (header in cards(panel).flatMap { visibleUnder(it) }.filterIsInstance<CardHeader>()) {
+                    for (text in visibleUnder(header).filterIsInstance<TextBlock>().filter { it.parent === header && it.plainText.isNotBlank() }) {
+                        checked++
+                        // A word wider than the header itself has to break; every other one must fit its line.
+                        val room = minOf(text.widestWord, header.width)
+                        assertTrue(text.width >= room, "$name at $width px: \"${text.plainText.take(60)}\" is ${text.width} px wide, its widest word ${text.widestWord} px")
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 0, "no header text was checked: the approval scenes must have some")
+    }
+
     private fun describe(c: JComponent): String = when (c) {
         is javax.swing.JLabel -> "\"${c.text}\""
         is TextBlock -> "\"${c.plainText.take(40)}\""
