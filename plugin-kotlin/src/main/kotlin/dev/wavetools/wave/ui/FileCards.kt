@@ -163,8 +163,15 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
                 val lines = s.get("numLines").asInt
                 if (lines == 0) WaveBundle.message("card.compact.read.empty") else WaveBundle.message("card.compact.read.lines", start, start + lines - 1, s.get("totalLines")?.asInt ?: 0)
             }
-            started.name == "Glob" -> count(text.lines().count { it.isNotBlank() }, "card.compact.glob.file", "card.compact.glob.files")
-            started.name == "Grep" -> count(text.lines().count { it.isNotBlank() }, "card.compact.grep.line", "card.compact.grep.lines")
+            // The counts the core reports: the text may say "No files match …" (one line, no file),
+            // or be only a preview when the card was built from the call's summary.
+            started.name == "Glob" -> count(s?.get("numFiles")?.asInt ?: text.lines().count { it.isNotBlank() }, "card.compact.glob.file", "card.compact.glob.files")
+            started.name == "Grep" -> when (s?.get("mode")?.asString) {
+                "content" -> count(s.get("numLines")?.asInt ?: 0, "card.compact.grep.line", "card.compact.grep.lines")
+                "count" -> count(s.get("numMatches")?.asInt ?: 0, "card.compact.grep.line", "card.compact.grep.lines")
+                "files_with_matches" -> count(s.get("numFiles")?.asInt ?: 0, "card.compact.glob.file", "card.compact.glob.files")
+                else -> count(text.lines().count { it.isNotBlank() }, "card.compact.grep.line", "card.compact.grep.lines")
+            }
             else -> Format.firstLine(text, 80)
         }
         summaryLabel.text = "${subject()}  ·  $detailText"
