@@ -286,21 +286,22 @@ export class ShellRun {
     // A sandbox's namespace init (bwrap's reaper) lives exactly as long as the processes it holds: part of the tree, never a survivor.
     if (this.sandboxed) pids = pids.filter((p) => p !== init && !isNamespaceInit(p));
     if (pids.length === 0) unwatchGroup(pid);
-    const survivors = pids.map((p) => ({ pid: p, command: table === linuxProcessTable ? procCommandLine(p) : table.commandLine(p) }));
+    const survivors = pids.map((p) => ({ pid: p, command: table.commandLine(p) }));
     if (table === linuxProcessTable) {
       // A child the shell forked just before exiting may not have exec'd its program yet: it
-      // still shows the shell's own command line — or, caught in the middle of exec, no command
-      // line at all (only its new name). Give it a moment to become what it runs (a subshell that
-      // never execs keeps the shell's line, which is then the truth).
-      // One in the middle of exec is about to settle, however loaded the machine: it gets up to a
-      // second; one showing the shell's line gets 50 ms (a subshell keeps that line for good).
+      // still shows the shell's own command line (50 ms to change it: a subshell that never execs
+      // keeps that line, which is then the truth) — or, caught in the middle of exec, a name but no
+      // command line (up to a second, however loaded the machine: it is about to settle).
       const shellLine = this.shellLine;
       const since = Date.now();
       const midExec = (s: Survivor) => procArguments(s.pid) === undefined && readProcEntry(s.pid) !== undefined;
-      const unsettled = (s: Survivor, waited: number) => (s.command === shellLine && waited < 50) || (waited < MID_EXEC_WAIT_MS && midExec(s));
-      for (let waited = 0; survivors.some((s) => unsettled(s, waited)); waited = Date.now() - since) {
+      const unsettled = (s: Survivor) => s.command === shellLine || midExec(s);
+      for (;;) {
+        const waited = Date.now() - since;
+        const waiting = survivors.filter(unsettled);
+        if (!waiting.some((s) => (s.command === shellLine ? waited < 50 : waited < MID_EXEC_WAIT_MS))) break;
         await delay(10);
-        for (const s of survivors) if (unsettled(s, 0)) s.command = procCommandLine(s.pid);
+        for (const s of waiting) s.command = procCommandLine(s.pid);
       }
     }
     this.dropSandboxInfo();

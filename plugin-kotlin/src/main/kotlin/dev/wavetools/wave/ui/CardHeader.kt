@@ -95,8 +95,9 @@ class CardHeader(
         private fun firstLineHeight(compact: Boolean): Int =
             (visible(leading) + visible(trailing) + actionButtons(compact)).maxOfOrNull { it.preferredSize.height } ?: 0
 
-        private fun lineHeight(compact: Boolean, flexHeight: Int): Int =
-            (visible(leading) + visible(trailing) + actionButtons(compact)).maxOfOrNull { it.preferredSize.height }?.coerceAtLeast(flexHeight) ?: flexHeight
+        /** The height of the header's lines above [below]: one, or two when the flex part is [stack]ed. */
+        private fun lineHeight(compact: Boolean, flexHeight: Int, stack: Boolean): Int =
+            if (stack) firstLineHeight(compact) + WaveTheme.current.px(2) + flexHeight else firstLineHeight(compact).coerceAtLeast(flexHeight)
 
         override fun preferredLayoutSize(parent: Container): Dimension {
             val insets = parent.insets
@@ -110,7 +111,7 @@ class CardHeader(
                 else -> (width - flexX() - fixedRight).coerceAtLeast(0)
             }
             val flexHeight = heightFor(flex, flexWidth)
-            var h = if (stack) firstLineHeight(compact) + WaveTheme.current.px(2) + flexHeight else lineHeight(compact, flexHeight)
+            var h = lineHeight(compact, flexHeight, stack)
             val b = below?.takeIf { it.isVisible }
             if (b != null) h += WaveTheme.current.px(2) + heightFor(b, if (width > 0) width - flexX() else b.preferredSize.width)
             val w = if (width > 0) width else flexX() + flex.preferredSize.width + fixedRight
@@ -133,7 +134,7 @@ class CardHeader(
             val stack = stacked(width, compact)
             val flexWidth = (width - flexX() - if (stack) 0 else fixedRight).coerceAtLeast(0)
             val flexHeight = heightFor(flex, flexWidth)
-            val line = if (stack) firstLineHeight(compact) + WaveTheme.current.px(2) + flexHeight else lineHeight(compact, flexHeight)
+            val line = lineHeight(compact, flexHeight, stack)
             // Single-line parts sit on the first text line, centred on it.
             val firstLine = if (stack) firstLineHeight(compact) else minOf(line, visible(leading + trailing).maxOfOrNull { it.preferredSize.height } ?: line).coerceAtLeast(buttons.maxOfOrNull { it.preferredSize.height } ?: 0)
             var x = insets.left
