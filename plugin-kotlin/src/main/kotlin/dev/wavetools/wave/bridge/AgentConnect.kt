@@ -99,24 +99,26 @@ class AgentConnect(
     fun plan(kind: AgentKind, turnOffOwnTools: Boolean): List<ConnectStep> = when (kind) {
         AgentKind.CLAUDE_CODE -> {
             val claude = findOnPath("claude") ?: throw ConnectException("The claude command is not on the IDE's PATH. Run this in a terminal:\n${commandLine(claudeAddArgv("claude"))}")
-            val settings = JsonConfigEdit.parse(read(claudeSettingsFile), claudeSettingsFile.toString()).addToArray(listOf("permissions", "allow"), listOf(CLAUDE_ALLOW_RULE))
+            val before = read(claudeSettingsFile)
+            val settings = JsonConfigEdit.parse(before, claudeSettingsFile.toString()).addToArray(listOf("permissions", "allow"), listOf(CLAUDE_ALLOW_RULE))
             if (turnOffOwnTools) settings.addToArray(listOf("permissions", "deny"), CLAUDE_OWN_TOOLS)
             listOf(
                 ConnectStep.RunCommand(listOf(claude, "mcp", "remove", "--scope", "user", SERVER_NAME), "Remove an earlier \"$SERVER_NAME\" server, if any", allowFailure = true),
                 ConnectStep.RunCommand(claudeAddArgv(claude), "Add the \"$SERVER_NAME\" server for all your projects"),
-                editStep(claudeSettingsFile, settings.render(), if (turnOffOwnTools) "Pre-allow Wave's tools and turn off Claude's own shell and edit tools" else "Pre-allow Wave's tools"),
+                ConnectStep.EditFile(claudeSettingsFile, before, settings.render(), if (turnOffOwnTools) "Pre-allow Wave's tools and turn off Claude's own shell and edit tools" else "Pre-allow Wave's tools"),
             )
         }
         AgentKind.CODEX -> {
             val before = read(codexConfigFile)
             var after = TomlTableEdit.upsert(before, listOf("mcp_servers", SERVER_NAME), codexEntries(), codexConfigFile.toString())
             if (turnOffOwnTools) after = TomlTableEdit.upsert(after, listOf("features"), listOf("shell_tool" to TomlValue.Bool(false)), codexConfigFile.toString())
-            listOf(editStep(codexConfigFile, after, if (turnOffOwnTools) "Add the \"$SERVER_NAME\" server and turn off Codex's own shell" else "Add the \"$SERVER_NAME\" server"))
+            listOf(ConnectStep.EditFile(codexConfigFile, before, after, if (turnOffOwnTools) "Add the \"$SERVER_NAME\" server and turn off Codex's own shell" else "Add the \"$SERVER_NAME\" server"))
         }
         AgentKind.GEMINI -> {
-            val settings = JsonConfigEdit.parse(read(geminiSettingsFile), geminiSettingsFile.toString()).set(listOf("mcpServers", SERVER_NAME), geminiServer())
+            val before = read(geminiSettingsFile)
+            val settings = JsonConfigEdit.parse(before, geminiSettingsFile.toString()).set(listOf("mcpServers", SERVER_NAME), geminiServer())
             if (turnOffOwnTools) settings.addToArray(listOf("tools", "exclude"), GEMINI_OWN_TOOLS)
-            listOf(editStep(geminiSettingsFile, settings.render(), if (turnOffOwnTools) "Add the \"$SERVER_NAME\" server and turn off Gemini's own shell and edit tools" else "Add the \"$SERVER_NAME\" server"))
+            listOf(ConnectStep.EditFile(geminiSettingsFile, before, settings.render(), if (turnOffOwnTools) "Add the \"$SERVER_NAME\" server and turn off Gemini's own shell and edit tools" else "Add the \"$SERVER_NAME\" server"))
         }
         AgentKind.OTHER -> throw ConnectException("Add the server in your client's MCP settings.")
     }
@@ -140,8 +142,6 @@ class AgentConnect(
             }
         }
     }
-
-    private fun editStep(path: Path, after: String, description: String): ConnectStep.EditFile = ConnectStep.EditFile(path, read(path), after, description)
 
     private fun claudeAddArgv(claude: String) = listOf(claude, "mcp", "add", "--scope", "user", SERVER_NAME, "--") + attach.argv
 
@@ -233,12 +233,8 @@ class AgentConnect(
             val tmp = Files.createTempFile(dir, ".${path.fileName}.", ".tmp")
             try {
                 Files.write(tmp, text.toByteArray(StandardCharsets.UTF_8))
-                val keep: Set<PosixFilePermission>? = permissions ?: try {
-                    setOf(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)
-                } catch (_: Exception) {
-                    null
-                }
-                if (keep != null) try {
+                val keep = permissions ?: setOf(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)
+                try {
                     Files.setPosixFilePermissions(tmp, keep)
                 } catch (_: UnsupportedOperationException) {
                     // not a POSIX file system (Windows)
