@@ -14,7 +14,7 @@ import { PermissionService, warningsForResult, type ParsedPolicy } from "../perm
 import { SandboxService } from "../shell/sandbox/service.js";
 import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import type { PermissionAsker } from "../permissions/types.js";
-import { summarizeResult } from "./callSummary.js";
+import { summarizeResult, type ToolCallSummary } from "./callSummary.js";
 import { DEFAULT_FINISHED_RESULT_LIMITS, FinishedResults, type FinishedResultLimits } from "./finishedResults.js";
 
 const log = createLogger("core");
@@ -258,16 +258,23 @@ export class WaveCore {
         log.error("a result hook failed", { tool: tool.name, callId, error: err });
       }
     }
-    const resultBytes = jsonBytes(result);
+    // Serialising a result (megabytes for an image) is work only a host reads the outcome of: the
+    // size and the summary are computed when the store or a listener first asks, once.
+    const done = result;
+    let bytes: number | undefined;
+    const resultBytes = () => (bytes ??= jsonBytes(done));
     // A session that ended while its call finished keeps nothing: its results were dropped with it.
-    if (!session.disposed) this.finished?.keep(callId, session.id, result, resultBytes);
+    if (this.finished && !session.disposed) this.finished.keep(callId, session.id, done, resultBytes());
+    let summary: ToolCallSummary | undefined;
     this.events.emit("tool/finished", {
       callId,
       sessionId: session.id,
       name: tool.name,
       isError: result.isError,
       durationMs: Date.now() - call.startedAt,
-      summary: summarizeResult(result, resultBytes),
+      get summary() {
+        return (summary ??= summarizeResult(done, resultBytes()));
+      },
     });
     return result;
   }
