@@ -26,11 +26,20 @@ export function waveStateDirectories(env: NodeJS.ProcessEnv = process.env, homes
   return [...new Set(out)];
 }
 
-/** The home directory of the account (the password database's), whatever HOME says. */
+let account: { home: string | undefined } | undefined;
+
+/**
+ * The home directory of the account (the password database's), whatever HOME says. Looked up once:
+ * every sandboxed command asks, the lookup may go through NSS, and the account does not change
+ * while the process runs.
+ */
 export function accountHome(): string | undefined {
-  try {
-    return os.userInfo().homedir || undefined;
-  } catch {
-    return undefined;
+  if (!account) {
+    try {
+      account = { home: os.userInfo().homedir || undefined };
+    } catch {
+      account = { home: undefined };
+    }
   }
+  return account.home;
 }

@@ -439,7 +439,8 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   // A writable place named through a symlink that lies inside another writable place could have
   // been planted by an earlier command (`rm -r cache && ln -s ~ cache`): such a name is ignored.
   const ignored: IgnoredPath[] = [];
-  const givenWritable = [...input.allowedDirectories, ...input.allowWrite, ...cacheDirectories(input.home, input.env)].map((p) => path.resolve(p));
+  const cacheDirs = cacheDirectories(input.home, input.env);
+  const givenWritable = [...input.allowedDirectories, ...input.allowWrite, ...cacheDirs].map((p) => path.resolve(p));
   const trusted = (given: string): string | undefined => {
     const r = real(given);
     if (r === undefined || r === given) return r;
@@ -450,7 +451,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   };
   const trustedAll = (list: readonly string[]) => unique(list.flatMap((p) => trusted(path.resolve(p)) ?? []));
   const roots = trustedAll([...input.allowedDirectories, ...input.allowWrite]).filter((p) => p !== "/");
-  const caches = trustedAll(cacheDirectories(input.home, input.env)).filter((p) => fs.kind(p) === "dir" && !tooBroad(p));
+  const caches = trustedAll(cacheDirs).filter((p) => fs.kind(p) === "dir" && !tooBroad(p));
   const tmpDir = real(input.tmpDir) ?? input.tmpDir;
   const runFiles = existing(input.runFiles);
   const writableAll = unique([...roots, ...caches, tmpDir, ...runFiles]);

@@ -198,7 +198,7 @@ export class SandboxService {
   async plan(opts: { session: Session; escape: boolean }): Promise<SandboxPlan> {
     const a = await this.availability;
     const e = this.effective();
-    const status = this.statusOf(a);
+    const status = describeSandbox(a, e, this.platform.name);
     const base = { kind: status.kind, network: status.network };
     if (e.mode === "off") return { ...base, sandboxed: false, outsideCause: "off", outsideReason: `sandbox mode is "off" (${e.modeSource})` };
     if (opts.escape) {
