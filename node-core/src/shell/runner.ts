@@ -113,7 +113,10 @@ export class ShellRun {
     private readonly platform: Platform,
     /** The shell's own command line (inside the sandbox's wrapper, when there is one). */
     shellLine?: string,
-    /** It runs inside an OS sandbox. */
+    /**
+     * It runs behind bwrap: a wrapper and its pid namespace's reaper stand between the core and the
+     * shell. Not so under sandbox-exec (macOS), which execs the shell in place.
+     */
     readonly sandboxed = false,
   ) {
     this.shellLine = shellLine ?? child.spawnargs.join(" ");
@@ -464,11 +467,11 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
       throw new SpawnFailed(`Could not prepare the sandbox for the command: ${(err as Error).message}.`, err);
     }
   }
-  const infoFd = "infoFd" in launch ? launch.infoFd : undefined;
+  const infoFd = launch.infoFd;
   const stdio: Array<"ignore" | number> = ["ignore", fd, errFd];
   // A file, not a pipe: read only when a survivor scan needs it, no stream to service per command.
   const infoFile = infoFd !== undefined ? path.join(processOutputDir(), `${spec.runId}.sandbox.json`) : undefined;
-  if (infoFd !== undefined && infoFile) {
+  if (infoFd !== undefined && infoFile !== undefined) {
     while (stdio.length < infoFd) stdio.push("ignore");
     try {
       stdio[infoFd] = openSync(infoFile, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | NO_FOLLOW, 0o600);
@@ -501,7 +504,7 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   // The child has its own copies now; ours would only keep the files open.
   closeOutputs();
   closeInfo();
-  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), launch !== inv);
+  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), infoFd !== undefined);
   if (infoFile) run.setSandboxInfoFile(infoFile);
   if (child.pid === undefined) {
     const status = await run.exited;
