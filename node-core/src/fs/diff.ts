@@ -8,7 +8,7 @@
 // line, serialised bytes), and so does the work. A region whose line diff would cost more than
 // `maxEditLength` edits (or runs past the time budget) is shown as what it is at worst, a
 // replacement of its changed lines as a whole: still a correct diff, marked `coarse`.
-import { cutChars } from "../util/text.js";
+import { cutChars, jsonBytes } from "../util/text.js";
 
 type DiffLib = typeof import("diff");
 
@@ -256,9 +256,6 @@ class Budget {
 /** `{"oldStart":…,"oldLines":…,"newStart":…,"newLines":…,"lines":[],"linesOmitted":…},` at most. */
 const HUNK_OVERHEAD_BYTES = 160;
 
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value), "utf8");
-}
 
 function makeLine(kind: LineKind, full: string, oldLine: number | undefined, newLine: number | undefined, maxChars: number): DiffLine {
   const text = cutChars(full, maxChars);

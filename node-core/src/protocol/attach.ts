@@ -10,7 +10,8 @@ import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { lockDir, processAlive, rankLocks, readLiveLocks, type IdeLock, type LockChoice } from "./ideLock.js";
+import { lockDir, rankLocks, readLiveLocks, type IdeLock, type LockChoice } from "./ideLock.js";
+import { processExists } from "../util/processes.js";
 import { LineSplitter, oversizedLineResponse, parseMessage } from "./jsonrpc.js";
 import { MCP_MAX_LINE_BYTES } from "./lineTransport.js";
 import { CLIENT_CWD_HEADER } from "./mcpHttp.js";
@@ -195,12 +196,12 @@ export async function startAttachProxy(target: AttachTarget, io: AttachIo, opts:
       toAgent(msg, raw);
     };
     // A broken stream may mean the core died: look now rather than at the next tick.
-    l.onerror = () => l.pid !== undefined && !processAlive(l.pid) && lost(l, "it exited");
+    l.onerror = () => l.pid !== undefined && !processExists(l.pid) && lost(l, "it exited");
     l.onclose = () => lost(l, "the connection closed");
     clearInterval(liveness);
     if (l.pid !== undefined) {
       const pid = l.pid;
-      liveness = setInterval(() => processAlive(pid) || lost(l, "it exited"), LIVENESS_INTERVAL_MS);
+      liveness = setInterval(() => processExists(pid) || lost(l, "it exited"), LIVENESS_INTERVAL_MS);
       liveness.unref();
     }
     if (reinitialize && initialize) {

@@ -10,6 +10,7 @@ import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, chmodSync, openS
 import path from "node:path";
 import { LOCK_FOLDER, waveStateDir } from "../base/stateDir.js";
 import { isWithin } from "../util/paths.js";
+import { processExists } from "../util/processes.js";
 import { isLoopbackAddress } from "./mcpHttpGuards.js";
 
 export const LOCK_FORMAT_VERSION = 1;
@@ -113,15 +114,6 @@ export function removeLock(dir: string, pid: number): void {
   }
 }
 
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function parseLock(text: string): IdeLock | undefined {
   let value: unknown;
   try {
@@ -168,7 +160,7 @@ export interface LockScan {
  * The lock files of live cores. Files of dead processes are removed; files that are not ours,
  * not regular, or not readable are skipped and named in `problems`.
  */
-export function readLiveLocks(dir: string, isAlive: (pid: number) => boolean = processAlive): LockScan {
+export function readLiveLocks(dir: string, isAlive: (pid: number) => boolean = processExists): LockScan {
   const scan: LockScan = { locks: [], removed: [], problems: [] };
   let names: string[];
   try {

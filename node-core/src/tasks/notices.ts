@@ -24,10 +24,10 @@ export function formatTaskNotice(task: TaskInfo): string {
   return line;
 }
 
-/** The fields an agent needs about a task's end (TaskStop's result, the `tasks` log message). */
-/** How much of a task's command a summary repeats (TaskStop's result, the tasks log message). */
-const ECHOED_COMMAND_CHARS = 500;
+/** How much of a task's command, or of a task id, a result or message repeats. */
+export const ECHOED_TASK_CHARS = 500;
 
+/** The fields an agent needs about a task's end (TaskStop's result, the `tasks` log message). */
 export function taskSummary(task: TaskInfo) {
   return {
     taskId: task.taskId,
@@ -35,7 +35,7 @@ export function taskSummary(task: TaskInfo) {
     exitCode: task.exitCode,
     signal: task.signal,
     outputPath: task.outputPath,
-    command: clipText(task.command, ECHOED_COMMAND_CHARS),
+    command: clipText(task.command, ECHOED_TASK_CHARS),
   };
 }
 

@@ -10,7 +10,7 @@ import { commitChange, fsErrorResult, isToolResult, loadForChange, SPLIT_NOTE } 
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { applyReplacements, findAll, lineNumberAt, nearMissHint, normalizeCrlf } from "../fs/replace.js";
 import { looksBinary, SNIFF_BYTES } from "../fs/sniff.js";
-import { clipText, cutChars } from "../util/text.js";
+import { clipText, cutChars, jsonBytes } from "../util/text.js";
 import { canEncode, decodeText, describeFormat, detectLineEndings, encodeText, lineEndingStyle } from "../fs/textCodec.js";
 
 const description = `Replaces exact text in a file: old_string becomes new_string.
@@ -89,7 +89,7 @@ function snippet(newText: string, from: number, to: number, firstLine: number): 
     const nl = newText.indexOf("\n", lineStart);
     const lineEnd = nl === -1 ? newText.length : nl;
     const line = `${String(firstLine - up + out.length).padStart(6)}\t${lineWindow(newText.slice(lineStart, lineEnd), lineStart, from, to)}`;
-    const cost = Buffer.byteLength(JSON.stringify(line), "utf8");
+    const cost = jsonBytes(line);
     if (bytes + cost > SNIPPET_MAX_BYTES && out.length > 0) {
       out.push("[… the rest of the change is not shown here]");
       break;

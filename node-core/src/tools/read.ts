@@ -73,12 +73,25 @@ function formatBytes(n: number): string {
 
 function statError(err: unknown, abs: string, cwd: string): ToolResult {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return errorResult("not_found", describeMissing(abs, cwd), { filePath: abs });
-  if (code === "EACCES" || code === "EPERM") return errorResult("permission_denied", `Permission denied reading ${abs}. Choose a file you can read, or check its permissions with Bash \`ls -l\`.`, { filePath: abs });
-  if (code === "ELOOP") return errorResult("invalid_path", `${abs} is a symbolic link loop (a link that leads back to itself). Fix the link.`, { filePath: abs });
-  if (code === "ENOTDIR") return errorResult("invalid_path", `${abs} cannot exist: part of its path is a file, not a directory. Check the path.`, { filePath: abs });
-  if (code === "ENAMETOOLONG") return errorResult("invalid_path", `The path is too long: ${abs.slice(0, 200)}…`, { filePath: abs });
-  return errorResult(errorKindOfErrno(code), `Cannot read ${abs}: ${(err as Error).message}`, { filePath: abs });
+  return errorResult(errorKindOfErrno(code), statErrorText(code, abs, cwd, err), { filePath: abs });
+}
+
+function statErrorText(code: string | undefined, abs: string, cwd: string, err: unknown): string {
+  switch (code) {
+    case "ENOENT":
+      return describeMissing(abs, cwd);
+    case "EACCES":
+    case "EPERM":
+      return `Permission denied reading ${abs}. Choose a file you can read, or check its permissions with Bash \`ls -l\`.`;
+    case "ELOOP":
+      return `${abs} is a symbolic link loop (a link that leads back to itself). Fix the link.`;
+    case "ENOTDIR":
+      return `${abs} cannot exist: part of its path is a file, not a directory. Check the path.`;
+    case "ENAMETOOLONG":
+      return `The path is too long: ${abs.slice(0, 200)}…`;
+    default:
+      return `Cannot read ${abs}: ${(err as Error).message}`;
+  }
 }
 
 function specialFileError(abs: string, st: Stats): ToolResult | undefined {

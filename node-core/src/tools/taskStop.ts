@@ -3,11 +3,8 @@ import { z } from "zod";
 import type { Session } from "../base/session.js";
 import { defineTool, errorResult, textResult } from "../core/tool.js";
 import { TASKS, findTaskManager, type TaskInfo } from "../tasks/manager.js";
-import { taskSummary } from "../tasks/notices.js";
+import { ECHOED_TASK_CHARS as ECHOED_CHARS, taskSummary } from "../tasks/notices.js";
 import { clipText } from "../util/text.js";
-
-/** How much of a task's command, and of an unknown task id, a result repeats. */
-const ECHOED_CHARS = 500;
 
 const TASK_STOP_DESCRIPTION = `Stops a background task started by Bash — with run_in_background, moved to the background when it ran past its timeout, or moved there by the user — together with every process it started (the whole process tree). Give the task ID from the Bash result. Stopping a task that has already finished tells you how it ended.`;
 
@@ -51,10 +48,8 @@ export const taskStopTool = defineTool({
     }
     const { task } = outcome;
     if (outcome.stopped) {
-      return textResult(`Stopped task ${task.taskId} (${clipText(task.command, ECHOED_CHARS)}) and every process it started. Its output is in ${task.outputPath}`, {
-        stopped: true,
-        ...summary(task),
-      });
+      const shown = summary(task);
+      return textResult(`Stopped task ${task.taskId} (${shown.command}) and every process it started. Its output is in ${task.outputPath}`, { stopped: true, ...shown });
     }
     let text = `Task ${task.taskId} had already ${ending(task)}; there was nothing to stop. Output: ${task.outputPath}`;
     if (outcome.stoppedSurvivors?.length) {

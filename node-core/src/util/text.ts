@@ -12,9 +12,7 @@ export function cutChars(text: string, max: number): string {
 
 /** `text` as given when short, else its first `max` characters and how many more there were. */
 export function clipText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const kept = cutChars(text, max);
-  return `${kept}... [${text.length - kept.length} more characters]`;
+  return text.length <= max ? text : cutWithMarker(text, max);
 }
 
 /** `text` cut to `kept` characters (never splitting a surrogate pair) with clipText's marker. */
