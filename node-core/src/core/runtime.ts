@@ -282,21 +282,9 @@ export class WaveCore {
   /** Stops every process tree and disposes every session. Safe to call more than once. */
   shutdown(): Promise<void> {
     this.shuttingDown ??= (async () => {
-      for (const hook of this.shutdownStartHooks) {
-        try {
-          await hook();
-        } catch (err) {
-          log.error("shutdown hook failed", { error: err });
-        }
-      }
+      await runShutdownHooks(this.shutdownStartHooks);
       await this.sessions.disposeAll();
-      for (const hook of this.shutdownHooks.reverse()) {
-        try {
-          await hook();
-        } catch (err) {
-          log.error("shutdown hook failed", { error: err });
-        }
-      }
+      await runShutdownHooks(this.shutdownHooks.reverse());
       await this.services.dispose();
     })();
     return this.shuttingDown;
@@ -339,4 +327,15 @@ function shownArguments(args: Record<string, unknown>): Record<string, unknown> 
     }
   }
   return shown ?? args;
+}
+
+/** Runs each hook in turn; one that fails is logged and the next still runs. */
+async function runShutdownHooks(hooks: ReadonlyArray<() => Promise<void> | void>): Promise<void> {
+  for (const hook of hooks) {
+    try {
+      await hook();
+    } catch (err) {
+      log.error("shutdown hook failed", { error: err });
+    }
+  }
 }

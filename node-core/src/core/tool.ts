@@ -12,7 +12,7 @@ import { commandLengthProblem } from "../shell/invocation.js";
 import { hostPlatform } from "../util/platform.js";
 import type { ToolErrorKind } from "../base/toolErrors.js";
 
-export { TOOL_ERROR_KINDS, isToolErrorKind, type ToolErrorKind } from "../base/toolErrors.js";
+export type { ToolErrorKind } from "../base/toolErrors.js";
 
 export type TextContent = { type: "text"; text: string };
 export type ImageContent = { type: "image"; data: string; mimeType: string };

@@ -17,7 +17,6 @@ export const SENSITIVE_SYSTEM = /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boo
 const SECRET_HOME = /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.netrc|\.npmrc|\.pypirc|\.git-credentials)$/;
 const SECRET_SYSTEM = /^\/(etc\/(shadow|gshadow|sudoers)|root|proc\/[^/]+\/environ)(\/|$|[-.])/;
 
-export { SENSITIVE_WORKSPACE, type SensitiveEntry } from "../base/sensitive.js";
 import { SENSITIVE_WORKSPACE } from "../base/sensitive.js";
 
 /** Python runs `.pth` files and sitecustomize in site-packages at every start. */

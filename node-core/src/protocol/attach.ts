@@ -313,6 +313,6 @@ export async function startAttachProxy(target: AttachTarget, io: AttachIo, opts:
   };
   io.stdin.once("end", ended);
   io.stdin.once("close", ended);
-  io.note(`wave-core: attached to ${target.choice.lock ? describe(target.choice.lock) : "the IDE"} for ${target.choice.folder}; this agent's calls show in its tool window.`);
+  io.note(`wave-core: attached to ${describe(target.choice.lock)} for ${target.choice.folder}; this agent's calls show in its tool window.`);
   return { done, stop };
 }

@@ -137,6 +137,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     initialized = true;
     log.debug("initialized", { host: p.hostInfo?.name, root: core.workspace.root });
     opts.onInitialized?.({ ...(p.hostInfo ? { hostInfo: { name: p.hostInfo.name, ...(p.hostInfo.version ? { version: p.hostInfo.version } : {}) } } : {}) });
+    const agents = opts.agents?.();
     return {
       protocolVersion: PROTOCOL_VERSION,
       serverInfo: { name: SERVER_NAME, version: CORE_VERSION },
@@ -155,7 +156,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
       },
       sessionId: core.sessions.main.id,
       tools: core.registry.list(),
-      ...(opts.agents?.() ? { agents: opts.agents() } : {}),
+      ...(agents ? { agents } : {}),
     };
   };
 

@@ -38,7 +38,6 @@ export interface McpConnection {
   readonly id: string;
   readonly session: Session;
   clientInfo?: ClientInfo;
-  readonly openedAt: Date;
 }
 
 export interface McpEndpointOptions {
@@ -60,9 +59,6 @@ export interface McpEndpointOptions {
 export interface McpEndpoint {
   readonly url: string;
   readonly token: string;
-  readonly host: string;
-  readonly port: number;
-  connections(): McpConnection[];
   /** Ends every connection (and its session), then stops listening. */
   close(): Promise<void>;
 }
@@ -140,7 +136,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
       maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
         const session = core.sessions.create({ id: `mcp-${randomBytes(4).toString("hex")}`, ...(cwd ? { cwd } : {}) });
-        const partial = { id, session, openedAt: new Date() } as Live;
+        const partial = { id, session } as Live;
         partial.transport = transport;
         partial.openStreams = 0;
         partial.opened = false;
@@ -224,9 +220,6 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
   return {
     url,
     token,
-    host: opts.host,
-    port: address.port,
-    connections: () => [...live.values()].map(({ id, session, clientInfo, openedAt }) => ({ id, session, clientInfo, openedAt })),
     close: async () => {
       stopping = true;
       await Promise.all([...live.values()].map((c) => closeConnection(c, "the core is shutting down")));
