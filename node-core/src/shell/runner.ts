@@ -165,11 +165,14 @@ export class ShellRun {
     return this.namespaceInitPid;
   }
 
-  /** Removes bwrap's report once the run is over (off the result's path). */
+  /**
+   * Removes bwrap's report once the run is over (off the result's path), keeping the reaper's pid
+   * only while the group still has members: once it is empty, every later scan answers without it.
+   */
   private dropSandboxInfo(): void {
     const file = this.sandboxInfoFile;
     if (!file) return;
-    this.namespaceInit();
+    if (this.pid !== undefined && groupExists(this.pid)) this.namespaceInit();
     this.sandboxInfoFile = undefined;
     rm(file, { force: true }, (err) => {
       if (err) log.debug("could not remove the sandbox report", { file, error: err });
