@@ -83,6 +83,11 @@ export class SpawnFailed extends Error {
     super(message);
     this.name = "SpawnFailed";
   }
+
+  /** The system's error code (EAGAIN, E2BIG, …): the cause's, else the one the message names. */
+  get code(): string | undefined {
+    return (this.cause as NodeJS.ErrnoException | undefined)?.code ?? /\((E[A-Z0-9]+)\)/.exec(this.message)?.[1];
+  }
 }
 
 /** Survivor scans may look only at pids handed out after the shell's while the pid space cannot have wrapped. */

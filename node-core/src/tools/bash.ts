@@ -190,10 +190,10 @@ export const bashTool = defineTool({
   },
   async run(input, ctx) {
     const plan = await planFor(input, ctx);
-    if (plan.refusal) return withSandboxOutcome(failure(ctx, "sandbox_unavailable", plan.refusal), plan, false);
+    if (plan.refusal) return failure(ctx, "sandbox_unavailable", plan.refusal);
     let started = false;
     const result = await runCommand(input, ctx, plan, () => (started = true));
-    return withSandboxOutcome(result, plan, started);
+    return started ? withSandboxOutcome(result, plan) : result;
   },
 });
 
@@ -234,7 +234,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   } catch (err) {
     ctx.setMoveToBackgroundHandler(undefined);
     if (err instanceof ShellNotFound) return failure(ctx, "shell_not_found", err.message);
-    if (err instanceof SpawnFailed) return failure(ctx, spawnFailureKind((err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.message), err.message);
+    if (err instanceof SpawnFailed) return failure(ctx, spawnFailureKind(err.code ?? err.message), err.message);
     throw err;
   }
 

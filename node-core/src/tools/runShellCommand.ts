@@ -280,7 +280,7 @@ export const runShellCommandTool = defineTool({
   async run(input, ctx) {
     let plan: SandboxPlan | undefined;
     const outcome = await runCommand(input, ctx, (p) => (plan = p));
-    return plan ? withSandboxOutcome(outcome, plan, true) : outcome;
+    return plan ? withSandboxOutcome(outcome, plan) : outcome;
   },
 });
 
@@ -318,7 +318,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   } catch (err) {
     if (err instanceof ShellNotFound) return result({ ...base, error: err.message, errorKind: "shell_not_found" });
     if (err instanceof SpawnFailed) {
-      const code = ((err.cause as NodeJS.ErrnoException | undefined)?.code as string | undefined) ?? /\((E[A-Z]+)\)/.exec(err.message)?.[1];
+      const code = err.code;
       return spawnFailureKind(code) === "out_of_resources"
         ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out_of_resources" })
         : result({ ...base, error: err.message, errorKind: "spawn_failed" });

@@ -42,10 +42,13 @@ export function outsideSandboxNote(plan: SandboxPlan): string | undefined {
   return `Ran outside the sandbox: ${plan.outsideCause === "escape" ? "dangerouslyDisableSandbox was set" : plan.outsideCause === "off" ? "sandbox mode is off" : "no sandbox is available here (wave-core env says why)"}.`;
 }
 
-/** Adds `sandboxed` to the result and, when it ran outside, the note as the last line. */
-export function withSandboxOutcome(result: ToolResult, plan: SandboxPlan, ran: boolean): ToolResult {
-  const fields = { sandboxed: ran && plan.sandboxed };
-  const note = ran ? outsideSandboxNote(plan) : undefined;
+/**
+ * Adds to the result of a command that started under `plan` whether it ran sandboxed and, when it
+ * ran outside, the note as the last line. (A command that never started says `sandboxed: false`.)
+ */
+export function withSandboxOutcome(result: ToolResult, plan: SandboxPlan): ToolResult {
+  const fields = { sandboxed: plan.sandboxed };
+  const note = outsideSandboxNote(plan);
   if (!note) return amendResult(result, result.content, fields);
   const content = [...result.content];
   const last = content.length - 1;
