@@ -70,7 +70,8 @@ const result = await build({
   sourcemap: false,
   legalComments: "none",
   metafile: true,
-  banner: { js: "#!/usr/bin/env node" },
+  // The loader below is what lands in outfile: esbuild hands the bundle over in memory.
+  write: false,
   define: { __WAVE_CORE_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 });
@@ -84,7 +85,7 @@ writeFileSync(join(root, "dist", "meta.json"), JSON.stringify(result.metafile));
 // a comment, compiled through V8's code cache (start-up spends most of its time compiling ~2 MB).
 // Inside the comment "*/" is stored as "*\0/", which the loader turns back; the code has no NUL
 // of its own (esbuild writes ASCII only, with escapes).
-const code = readFileSync(outfile, "utf8").replace(/^#!.*\n/, "");
+const code = result.outputFiles[0].text;
 if (code.includes("\0")) throw new Error("the bundle contains a NUL character; the compile-cache loader cannot carry it");
 const loader = readFileSync(join(root, "scripts", "compileCache.cjs"), "utf8").replace("__CODE_HASH__", createHash("sha256").update(code).digest("hex").slice(0, 16));
 writeFileSync(outfile, `#!/usr/bin/env node\n${loader}/*\0WAVE-CORE-CODE\n${code.replace(/\*\//g, "*\0/")}\n*/\n`);
