@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { constants, promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
 import { physicalPath } from "../util/paths.js";
+import { readAll } from "../util/files.js";
 
 export interface AtomicWriteHooks {
   /** Called after the temporary file is complete and flushed, just before the last checks and the rename (tests). */
@@ -251,19 +252,6 @@ async function writeAll(handle: fsp.FileHandle, data: Uint8Array, position = 0):
   }
 }
 
-/** The whole content of an open file, read by position (the handle's offset does not move). */
-async function readAllAt(handle: fsp.FileHandle): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let position = 0;
-  for (;;) {
-    const buf = Buffer.allocUnsafe(Math.max(64 * 1024, (await handle.stat()).size - position));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, position);
-    if (bytesRead === 0) return Buffer.concat(chunks);
-    chunks.push(buf.subarray(0, bytesRead));
-    position += bytesRead;
-  }
-}
-
 /**
  * Whether an open file holds exactly `expected`, read by position in chunks and compared as they
  * arrive: no copy of the whole file, and a longer file fails at its first extra byte.
@@ -367,12 +355,12 @@ async function undo(dir: Directory, name: string, ours: Staged, original: fsp.Fi
   const mine = await fsp.open(entry, constants.O_RDONLY | O_NOFOLLOW);
   try {
     if (!sameInode(await mine.stat(), ours.stat)) return "left";
-    const restored = await stageTemp(dir, name, await readAllAt(original), await original.stat());
+    const restored = await stageTemp(dir, name, await readAll(original), await original.stat());
     await fsp.rename(restored.path, entry).catch(async (err) => {
       await fsp.rm(restored.path, { force: true }).catch(() => undefined);
       throw err;
     });
-    const appended = (await readAllAt(mine)).subarray(ours.stat.size);
+    const appended = (await readAll(mine)).subarray(ours.stat.size);
     if (appended.length > 0) await fsp.appendFile(entry, appended);
     return "restored";
   } finally {
@@ -381,7 +369,7 @@ async function undo(dir: Directory, name: string, ours: Staged, original: fsp.Fi
 }
 
 async function writeInPlace(entry: string, target: string, data: Uint8Array, existing: Stats, original: fsp.FileHandle | undefined, dir: Directory, opts: AtomicWriteOptions): Promise<Stats> {
-  const previous = original ? await readAllAt(original) : await fsp.readFile(entry);
+  const previous = original ? await readAll(original) : await fsp.readFile(entry);
   // Staging proves the bytes fit on the disk before the target is touched.
   const staged = await stageTemp(dir, path.basename(target), data, existing);
   try {

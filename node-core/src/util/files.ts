@@ -37,19 +37,24 @@ export function isExecutableFile(file: string): boolean {
 export async function readWholeFile(file: string): Promise<Buffer> {
   const handle = await fsp.open(file, "r");
   try {
-    const chunks: Buffer[] = [];
-    let size = (await handle.stat()).size;
-    let position = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(Math.max(size - position, 64 * 1024));
-      const { bytesRead } = await handle.read(buf, 0, buf.length, position);
-      if (bytesRead === 0) break;
-      chunks.push(buf.subarray(0, bytesRead));
-      position += bytesRead;
-      size = Math.max(size, position);
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    return await readAll(handle);
   } finally {
     await handle.close();
   }
+}
+
+/** Everything in an open file from its start, by position (the handle's own offset is not used). */
+export async function readAll(handle: fsp.FileHandle): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = (await handle.stat()).size;
+  let position = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(Math.max(size - position, 64 * 1024));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, position);
+    if (bytesRead === 0) break;
+    chunks.push(buf.subarray(0, bytesRead));
+    position += bytesRead;
+    size = Math.max(size, position);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
