@@ -2,7 +2,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/processes.js";
-import { firstChars, lastChars, MAX_RESULT_CHARS, sanitize, summarizeOutput, trimIncompleteHead, trimIncompleteTail } from "./output.js";
+import { cutChars } from "../util/text.js";
+import { lastChars, MAX_RESULT_CHARS, sanitize, summarizeOutput, trimIncompleteHead, trimIncompleteTail } from "./output.js";
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -82,7 +83,7 @@ describe("output summaries", () => {
     expect(trimIncompleteTail(euro).toString()).toBe("a€");
     expect(trimIncompleteHead(euro.subarray(2)).length).toBe(0);
     expect(trimIncompleteHead(Buffer.from("€b").subarray(1)).toString()).toBe("b");
-    expect(firstChars("a😀", 2)).toBe("a");
+    expect(cutChars("a😀", 2)).toBe("a");
     expect(lastChars("😀b", 2)).toBe("b");
   });
 });

@@ -3,6 +3,7 @@
 // split UTF-16 surrogate pair or multi-byte character, invalid UTF-8 and binary bytes shown
 // safely. Only the head and tail windows are read, so a 1 GiB file costs no more than a small one.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { cutChars } from "../util/text.js";
 
 export const MAX_RESULT_CHARS = 30_000;
 /** Share of the budget given to the head; the rest (minus the marker) goes to the tail. */
@@ -47,16 +48,7 @@ export function trimIncompleteHead(buf: Buffer): Buffer {
   return buf.subarray(i);
 }
 
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
-
-/** The first `n` UTF-16 code units, never ending on half a surrogate pair. */
-export function firstChars(s: string, n: number): string {
-  if (s.length <= n) return s;
-  let end = n;
-  if (end > 0 && isHigh(s.charCodeAt(end - 1))) end--;
-  return s.slice(0, end);
-}
 
 /** The last `n` UTF-16 code units, never starting on half a surrogate pair. */
 export function lastChars(s: string, n: number): string {
@@ -106,7 +98,7 @@ function combine(head: string, tail: string, omittedBytes: number, totalBytes: n
   const marker = omissionMarker(omittedBytes, totalBytes, file);
   const headBudget = Math.floor((limit - marker.length) * HEAD_SHARE);
   const tailBudget = limit - marker.length - headBudget;
-  const h = headAtLine(firstChars(head, headBudget));
+  const h = headAtLine(cutChars(head, headBudget));
   const t = tailAtLine(lastChars(tail, tailBudget));
   return { h, t, marker };
 }
