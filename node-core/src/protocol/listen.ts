@@ -3,7 +3,7 @@
 import type { WaveCore } from "../core/runtime.js";
 import { createLogger } from "../util/log.js";
 import { lockDir, removeLock, writeLock, LOCK_FORMAT_VERSION, type IdeLock } from "./ideLock.js";
-import { startMcpEndpoint, type McpConnection, type McpEndpoint, type McpEndpointOptions } from "./mcpHttp.js";
+import { startMcpEndpoint, UNKNOWN_CLIENT, type McpConnection, type McpEndpoint, type McpEndpointOptions } from "./mcpHttp.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
 const log = createLogger("listen");
@@ -23,7 +23,7 @@ export async function startListening(
   core: WaveCore,
   opts: { host: string; port: number; env?: NodeJS.ProcessEnv } & Pick<McpEndpointOptions, "sessionOptions">,
 ): Promise<Listener> {
-  const client = (c: McpConnection) => c.clientInfo ?? { name: "unknown MCP client" };
+  const client = (c: McpConnection) => c.session.client ?? { name: UNKNOWN_CLIENT };
   const endpoint = await startMcpEndpoint({
     core,
     host: opts.host,

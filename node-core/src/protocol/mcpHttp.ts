@@ -25,19 +25,17 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * before it counts as gone. The SDK client reconnects after 1 s; an agent that exited never does.
  */
 export const STREAM_GONE_GRACE_MS = 3000;
+/** How an MCP client that did not name itself in `initialize` is shown. */
+export const UNKNOWN_CLIENT = "unknown MCP client";
+
 /** The header `mcp --attach` uses to tell the core the agent's working directory. */
 export const CLIENT_CWD_HEADER = "wave-client-cwd";
-
-export interface ClientInfo {
-  name: string;
-  version?: string;
-}
 
 export interface McpConnection {
   /** The transport's Mcp-Session-Id. */
   readonly id: string;
+  /** Its session; `session.client` names the agent once it has initialized. */
   readonly session: Session;
-  clientInfo?: ClientInfo;
 }
 
 export interface McpEndpointOptions {
@@ -98,7 +96,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
       conn.mcp.detach();
       await conn.mcp.server.close().catch(() => {});
       await core.sessions.dispose(conn.session.id);
-      log.info("MCP client disconnected", { client: conn.clientInfo?.name, session: conn.session.id, reason });
+      log.info("MCP client disconnected", { client: conn.session.client?.name, session: conn.session.id, reason });
       opts.onClosed?.(conn, reason);
     })();
     return conn.closing;
@@ -108,9 +106,8 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
     if (conn.opened) return;
     conn.opened = true;
     const info = conn.mcp.server.getClientVersion();
-    if (info) conn.clientInfo = { name: info.name, ...(info.version ? { version: info.version } : {}) };
-    conn.session.client = conn.clientInfo ?? { name: "unknown MCP client" };
-    log.info("MCP client connected", { client: conn.clientInfo?.name, version: conn.clientInfo?.version, session: conn.session.id });
+    conn.session.client = info ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : { name: UNKNOWN_CLIENT };
+    log.info("MCP client connected", { client: conn.session.client.name, version: conn.session.client.version, session: conn.session.id });
     opts.onOpened?.(conn);
   };
 
