@@ -16,7 +16,7 @@ import {
   type SplitCommand,
 } from "./commandParts.js";
 import { place, realPath, type Places, type Placement } from "./paths.js";
-import { sensitiveHomePath, sensitiveWorkspacePath, waveStatePath } from "./sensitive.js";
+import { sensitiveHomePath, sensitiveWritePath } from "./sensitive.js";
 
 export type WarningId =
   | "delete-outside-workspace"
@@ -536,7 +536,7 @@ function checkSensitiveWrite(part: CommandPart, inner: readonly ShellWord[], pla
     const r = resolveWordPath(word, part.cwd, places.home);
     if (!r.path) continue;
     const real = realPath(r.path);
-    const inside = sensitiveWorkspacePath(real, places.allowedDirectories) ?? waveStatePath(real, places.stateDirectories);
+    const inside = sensitiveWritePath(real, places.allowedDirectories, places.stateDirectories);
     if (inside) out.push(`${how} ${real}: ${inside.what}.`);
     else if (sensitiveHomePath(real, places.home)) out.push(`${how} ${real}, a shell start-up or credentials file.`);
   }

@@ -10,7 +10,7 @@ import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning 
 import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
-import { sensitiveOutsidePath, sensitiveWorkspacePath, waveStatePath } from "./sensitive.js";
+import { sensitiveOutsidePath, sensitiveWritePath } from "./sensitive.js";
 import { waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
@@ -296,7 +296,7 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   // Inside the workspace, files that run code or grant permissions later are asked for: only a
   // rule that names them (not `Write(**)`) allows them without a question.
   // Wave's state directory counts wherever it is: a broad rule (`Write(~/**)`) must not cover it.
-  const sensitive = (inside ? sensitiveWorkspacePath(abs, ctx.allowedDirectories) : undefined) ?? waveStatePath(abs, ctx.stateDirectories);
+  const sensitive = sensitiveWritePath(abs, inside ? ctx.allowedDirectories : [], ctx.stateDirectories);
   // A file with several names changes under all of them, and the others may be anywhere (another
   // checkout, a package store, a home directory file linked in): it counts as outside.
   const links = hardLinkCount(abs);

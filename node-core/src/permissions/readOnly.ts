@@ -278,11 +278,13 @@ export function readOnlyCall(part: CommandPart, places: { home: string; stateDir
   for (const w of words.slice(1)) {
     const v = w.value ?? w.globPrefix;
     if (v === undefined || v.startsWith("-")) continue;
-    const p = v === "~" || v.startsWith("~/") ? places.home + v.slice(1) : path.isAbsolute(v) ? v : cwd ? path.resolve(cwd, v) : undefined;
-    if (p === undefined || sensitiveReadPath(path.resolve(p), places.home)) return false;
-    if (searches && isWithin(places.home, path.resolve(p))) return false;
+    const given = v === "~" || v.startsWith("~/") ? places.home + v.slice(1) : path.isAbsolute(v) ? v : cwd ? path.resolve(cwd, v) : undefined;
+    if (given === undefined) return false;
+    const p = path.resolve(given);
+    if (sensitiveReadPath(p, places.home)) return false;
+    if (searches && isWithin(places.home, p)) return false;
     // Wave's state holds the tokens of listening cores: reading it, or searching a folder that holds it, is asked.
-    if (waveStatePath(path.resolve(p), places.stateDirectories) || (searches && holdsWaveState(path.resolve(p), places.stateDirectories))) return false;
+    if (waveStatePath(p, places.stateDirectories) || (searches && holdsWaveState(p, places.stateDirectories))) return false;
   }
   return true;
 }

@@ -55,6 +55,11 @@ export function waveStatePath(target: string, stateDirectories: readonly string[
   return anchor === undefined ? undefined : { anchor, what: "Wave's state directory: IDE cores publish there the endpoint and token agents attach with" };
 }
 
+/** What a write to `target` would touch that runs code or grants permissions later: a sensitive file of the workspace, or Wave's state. */
+export function sensitiveWritePath(target: string, allowedDirectories: readonly string[], stateDirectories: readonly string[] = []): { anchor: string; what: string } | undefined {
+  return sensitiveWorkspacePath(target, allowedDirectories) ?? waveStatePath(target, stateDirectories);
+}
+
 /** A folder that is or holds one of Wave's state directories (a recursive search of it reads the tokens). */
 export function holdsWaveState(target: string, stateDirectories: readonly string[] = []): boolean {
   return stateDirectories.some((d) => isWithin(d, target));
