@@ -42,7 +42,10 @@ fun tomlString(value: String): String = buildString {
     append('"')
 }
 
-private fun tomlKey(key: String): String = if (key.isNotEmpty() && key.all { it.isLetterOrDigit() && it.code < 128 || it == '_' || it == '-' }) key else tomlString(key)
+/** A character of a bare TOML key: ASCII letters and digits, `_` and `-`. */
+private fun isBareKeyChar(c: Char) = c.isLetterOrDigit() && c.code < 128 || c == '_' || c == '-'
+
+private fun tomlKey(key: String): String = if (key.isNotEmpty() && key.all(::isBareKeyChar)) key else tomlString(key)
 
 /**
  * Sets keys of one table in a TOML document, as text: everything else — other tables, comments,
@@ -224,7 +227,7 @@ object TomlTableEdit {
                     '\'' -> literalString(multiline = false)
                     else -> {
                         val from = pos
-                        while (pos < s.length && (s[pos].isLetterOrDigit() && s[pos].code < 128 || s[pos] == '_' || s[pos] == '-')) pos++
+                        while (pos < s.length && isBareKeyChar(s[pos])) pos++
                         if (pos == from) fail("expected a key")
                         s.substring(from, pos)
                     }
@@ -276,7 +279,7 @@ object TomlTableEdit {
                     c == '\n' -> newline()
                     c == '\r' || c == ',' || c == '=' -> pos++
                     c == '#' -> skipComment()
-                    open == '{' && c != '"' && c != '\'' && c != '[' && c != '{' && isKeyStart(c) && looksLikeKey() -> {
+                    open == '{' && c != '"' && c != '\'' && c != '[' && c != '{' && isBareKeyChar(c) && looksLikeKey() -> {
                         key()
                         skipBlanks()
                         if (peek() != '=') fail("expected '=' in an inline table")
@@ -287,12 +290,11 @@ object TomlTableEdit {
             }
         }
 
-        private fun isKeyStart(c: Char) = c.isLetterOrDigit() && c.code < 128 || c == '_' || c == '-'
 
         /** Inside `{…}`: a bare word followed by `=` or `.` is a key, not a value such as `true` or `1`. */
         private fun looksLikeKey(): Boolean {
             var i = pos
-            while (i < s.length && isKeyStart(s[i])) i++
+            while (i < s.length && isBareKeyChar(s[i])) i++
             while (i < s.length && (s[i] == ' ' || s[i] == '\t')) i++
             return i < s.length && (s[i] == '=' || s[i] == '.')
         }

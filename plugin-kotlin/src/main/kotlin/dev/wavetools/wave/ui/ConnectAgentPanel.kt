@@ -64,8 +64,11 @@ class ConnectAgentPanel(private val connect: AgentConnect, private val host: Con
     var kind: AgentKind = initial
         private set
 
+    /** What keeps Apply from working for the shown kind (null: nothing). */
+    private var blocker: ApplyBlocker? = null
+
     init {
-        for (k in AgentKind.values()) tabs.add(k.name, WaveBundle.message("connect.tab.${key(k)}"))
+        for (k in AgentKind.values()) tabs.add(k.name, displayName(k))
         val column = verticalStack()
         column.addRow(intro)
         column.addRow(gap(10))
@@ -109,16 +112,16 @@ class ConnectAgentPanel(private val connect: AgentConnect, private val host: Con
         val setup = connect.setup(k)
         // Texts about a file name it; the other client's have no file to name.
         val file = listOfNotNull(setup.file?.toString()).toTypedArray<Any>()
-        val name = WaveBundle.message("connect.tab.${key(k)}")
-        hint.source = WaveBundle.message("connect.${key(k)}.hint", *file)
+        val name = displayName(k)
+        hint.source = WaveBundle.message("connect.${keyOf(k)}.hint", *file)
         snippet.text = setup.snippet.trimEnd()
         snippet.caretPosition = 0
-        ownToolsNote.source = WaveBundle.message("connect.${key(k)}.ownTools", *file)
-        checkedNote.source = WaveBundle.message("connect.${key(k)}.checked")
+        ownToolsNote.source = WaveBundle.message("connect.${keyOf(k)}.ownTools", *file)
+        checkedNote.source = WaveBundle.message("connect.${keyOf(k)}.checked")
         // Codex can only turn off its shell; the others both their shell and edit tools.
-        val labelKey = "connect.${key(k)}.ownTools.label".takeIf { it in WaveBundle.keys() } ?: "connect.ownTools.label"
+        val labelKey = "connect.${keyOf(k)}.ownTools.label".takeIf { it in WaveBundle.keys() } ?: "connect.ownTools.label"
         ownTools.text = WaveBundle.message(labelKey, name)
-        val blocker = setup.applyBlocker
+        blocker = setup.applyBlocker
         applyButton.isVisible = blocker != ApplyBlocker.CLIENT_SETTINGS
         ownTools.isVisible = blocker == null
         applyButton.isEnabled = blocker == null
@@ -138,10 +141,11 @@ class ConnectAgentPanel(private val connect: AgentConnect, private val host: Con
         applyButton.isEnabled = false
         showOutcome(WaveBundle.message("connect.applying.text"), Tone.SECONDARY)
         host.apply(k, ownTools.isSelected) { result ->
-            applyButton.isEnabled = connect.setup(k).applyBlocker == null
+            // Applying never changes what blocks it (a missing CLI, a client without settings): the shown kind's stands.
+            applyButton.isEnabled = blocker == null
             if (kind != k) return@apply
             when (result) {
-                is ApplyOutcome.Applied -> showOutcome(WaveBundle.message("connect.applied.text", WaveBundle.message("connect.tab.${key(k)}")), Tone.SUCCESS)
+                is ApplyOutcome.Applied -> showOutcome(WaveBundle.message("connect.applied.text", displayName(k)), Tone.SUCCESS)
                 is ApplyOutcome.Cancelled -> showOutcome(null, Tone.SECONDARY)
                 is ApplyOutcome.Failed -> showOutcome(result.message, Tone.ERROR)
             }
@@ -157,10 +161,11 @@ class ConnectAgentPanel(private val connect: AgentConnect, private val host: Con
     }
 
     companion object {
-        /** The bundle keys' part for [k] (`connect.tab.<key>`, `connect.<key>.hint`, …). */
-        fun keyOf(k: AgentKind) = key(k)
+        /** [k]'s name as its tab shows it ("Claude Code"). */
+        fun displayName(k: AgentKind): String = WaveBundle.message("connect.tab.${keyOf(k)}")
 
-        private fun key(k: AgentKind) = when (k) {
+        /** The bundle keys' part for [k] (`connect.tab.<key>`, `connect.<key>.hint`, …). */
+        fun keyOf(k: AgentKind) = when (k) {
             AgentKind.CLAUDE_CODE -> "claude"
             AgentKind.CODEX -> "codex"
             AgentKind.GEMINI -> "gemini"
