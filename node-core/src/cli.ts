@@ -204,7 +204,8 @@ async function coreOptions(values: CoreOptionValues, defaultMode?: "allow-all"):
   return { root, additionalDirectories: dirs, permissions, sandbox };
 }
 
-function installSignalHandlers(core: WaveCore, exit: (code: number) => void): void {
+/** On SIGTERM, SIGINT or SIGHUP: `stop`, then exit with 128 + the signal's number. */
+function installSignalHandlers(stop: () => Promise<unknown>, exit: (code: number) => void): void {
   const signals: Array<[NodeJS.Signals, number]> = [
     ["SIGTERM", 143],
     ["SIGINT", 130],
@@ -212,7 +213,7 @@ function installSignalHandlers(core: WaveCore, exit: (code: number) => void): vo
   ];
   for (const [sig, code] of signals) {
     process.on(sig, () => {
-      void core.shutdown().then(() => exit(code));
+      void stop().then(() => exit(code));
     });
   }
 }
@@ -267,7 +268,7 @@ async function serve(argv: string[]): Promise<void> {
       );
     }
   }
-  installSignalHandlers(core, exitAfterFlush);
+  installSignalHandlers(() => core.shutdown(), exitAfterFlush);
   process.stdout.on("error", () => {
     // The host closed our stdout: nobody can hear us any more; stop cleanly.
     void core.shutdown().then(() => process.exit(0));
@@ -287,7 +288,7 @@ async function mcp(argv: string[]): Promise<number | void> {
 async function runLocalMcp(values: CoreOptionValues): Promise<void> {
   const core = await coreFromOptions(values);
   const { startMcpServer } = await import("./protocol/mcpServer.js");
-  installSignalHandlers(core, exitAfterFlush);
+  installSignalHandlers(() => core.shutdown(), exitAfterFlush);
   const handle = await startMcpServer(core);
   await handle.closed;
   exitAfterFlush(0);
@@ -335,8 +336,7 @@ async function attach(values: CoreOptionValues, required: boolean): Promise<numb
     return forProxy;
   };
   const proxy = await startAttachProxy(found.target, { stdin: process.stdin, stdout: process.stdout, note }, { dir, required, ...(required ? {} : { localFallback }) });
-  const stop = (code: number) => void proxy.stop().then(() => localCore?.shutdown()).then(() => exitAfterFlush(code));
-  for (const [sig, code] of [["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const) process.on(sig, () => stop(code));
+  installSignalHandlers(() => proxy.stop().then(() => localCore?.shutdown()), exitAfterFlush);
   await proxy.done;
   await localCore?.shutdown();
   exitAfterFlush(0);
