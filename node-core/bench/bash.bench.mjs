@@ -36,6 +36,23 @@ await compareEchoLatency({
   check: () => {},
 });
 
+// 1a. The same without shells started ahead (src/shell/warm.ts): every command starts its own shell
+// from the core, as the first command of a session, a zsh command or one after a settings change do.
+{
+  const cold = startCore(["--root", root, "--permission-mode", "allow-all", "--sandbox", "off"], { env: { ...env, WAVE_WARM_SHELL: "0" }, stdio: ["pipe", "pipe", "inherit"] });
+  await cold.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
+  await compareEchoLatency({
+    name: "  the same, each command starting its own shell (WAVE_WARM_SHELL=0), p50",
+    callTool: async () => {
+      const msg = await cold.request("tools/call", { name: "Bash", arguments: { command: "echo hi" } });
+      if (msg.error) throw new Error(JSON.stringify(msg.error));
+    },
+    raw: () => rawSpawn("echo hi"),
+    goal: null,
+  });
+  await cold.close();
+}
+
 // 1b. Where the rest goes: the same shell started the way the core starts it (its environment:
 // BASH_ENV start-up file with the cwd trap, the shims prelude, the run markers; detached, output to
 // a file) but by a raw spawn, against the plain raw spawn. The difference is what the shell itself

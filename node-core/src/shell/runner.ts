@@ -10,7 +10,7 @@ import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
 import { createLogger } from "../util/log.js";
-import { buildInvocation } from "./invocation.js";
+import { buildInvocation, type Invocation } from "./invocation.js";
 import { killTree, collectTree, type KillReport } from "./killTree.js";
 import type { ShellEngine } from "./engine.js";
 import { processOutputDir } from "./outputDir.js";
@@ -123,6 +123,11 @@ export class ShellRun {
      * shell. Not so under sandbox-exec (macOS), which execs the shell in place.
      */
     readonly sandboxed = false,
+    /**
+     * The last pid handed out before the command could start anything: the shell's own, or, for a
+     * shell started ahead of its command (shell/warm.ts), the last one when the command was given.
+     */
+    private readonly pidFloor: number | undefined = child.pid,
   ) {
     this.shellLine = shellLine ?? child.spawnargs.join(" ");
     this.exited = new Promise((resolve) => {
@@ -275,10 +280,11 @@ export class ShellRun {
     }
     const recent = table === linuxProcessTable && this.durationMs < RECENT_PID_SCAN_MAX_MS;
     const last = !pids && recent ? lastAllocatedPid() : undefined;
+    const floor = this.pidFloor ?? pid;
     if (pids) {
       // found through the namespace
-    } else if (last === pid) {
-      // No pid was handed out since the shell's own: it started nothing that could still be alive.
+    } else if (last === floor) {
+      // No pid was handed out since the command could start one: nothing it started can still be alive.
       pids = [];
     } else if (recent && !groupExists(pid)) {
       // Fast path: the group is empty, and any escaped descendant was born after the shell and
@@ -286,9 +292,9 @@ export class ShellRun {
       if (last === undefined) {
         pids = (await collectTree({ pid, marker: { runId: this.runId }, label: this.label() }, table)).map((p) => p.pid);
       } else {
-        const born = (p: number) => (last >= pid ? p > pid && p <= last : p > pid || p <= last);
+        const born = (p: number) => (last >= floor ? p > floor && p <= last : p > floor || p <= last);
         // Usually only a handful of pids were handed out meanwhile: probe them directly.
-        const candidates = last >= pid && last - pid <= 256 ? range(pid + 1, last) : listProcPids().filter(born);
+        const candidates = last >= floor && last - floor <= 256 ? range(floor + 1, last) : listProcPids().filter(born);
         pids = candidates.filter((p) => p !== process.pid && mayCarryOurMarker(p) && readProcEntry(p) !== undefined && procHasMarker(p, { runId: this.runId }));
       }
     } else {
@@ -427,11 +433,26 @@ function openOutput(file: string): number {
   }
 }
 
-/**
- * Spawns the command. Throws ShellNotFound (no usable shell) or SpawnFailed (the shell or the
- * output file could not be opened); both messages say what to do.
- */
-export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
+/** A run as decided before any file is touched: its shell, its invocation and the files it writes. */
+export interface RunPlan {
+  platform: Platform;
+  shell: ResolvedShell;
+  /** `<shell> -c <the command>` with its environment. */
+  inv: Invocation;
+  cwdFile: string | undefined;
+  /** Files the command writes by path (output, stderr, cwd file): a sandbox makes exactly these writable. */
+  runFiles: string[];
+}
+
+/** What a run's process is started as: the invocation, or the sandbox's wrapper around it. */
+export interface Launch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  infoFd?: number;
+}
+
+export async function planRun(spec: RunSpec): Promise<RunPlan> {
   const platform = spec.platform ?? hostPlatform();
   const baseEnv = await childEnvironment({ signal: spec.signal });
   const shell = resolveShellCached(baseEnv, platform, spec.shellKind);
@@ -449,7 +470,34 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     zshRcDir: rc.zshDir,
     corePid: process.pid,
   });
+  const runFiles = [spec.outputPath, ...(spec.stderrPath !== undefined ? [spec.stderrPath] : []), ...(cwdFile ? [cwdFile] : [])];
+  return { platform, shell, inv, cwdFile, runFiles };
+}
 
+/** `inv` as it is started: inside the sandbox when the spec's plan has one. Throws SpawnFailed. */
+export function launchOf(spec: RunSpec, plan: RunPlan, inv: Invocation): Launch {
+  if (!spec.sandbox?.wrap) return inv;
+  try {
+    return spec.sandbox.wrap({ file: inv.file, args: inv.args, env: inv.env, cwd: spec.cwd, runFiles: plan.runFiles });
+  } catch (err) {
+    throw new SpawnFailed(`Could not prepare the sandbox for the command: ${(err as Error).message}.`, err);
+  }
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  launch: Launch;
+  /** The file bwrap's --info-fd report goes to. */
+  infoFile: string | undefined;
+}
+
+/**
+ * Creates the run's files and spawns `inv` (wrapped in the sandbox when the spec says so). With
+ * `channelFd`, that descriptor of the child is a socket to the core (`child.stdio[channelFd]`).
+ * Throws SpawnFailed when a file cannot be created or the process cannot be started.
+ */
+export function spawnRun(spec: RunSpec, plan: RunPlan, inv: Invocation, channelFd?: number): Spawned {
+  const { cwdFile } = plan;
   // A sandbox binds exactly this file writable: it must exist, and be ours, before bwrap starts.
   if (cwdFile && spec.sandbox?.wrap) createCwdFile(cwdFile);
   const fd = openOutput(spec.outputPath);
@@ -464,19 +512,16 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
     closeSync(fd);
     if (errFd !== fd) closeSync(errFd);
   };
-  ensureWatchdog(platform);
-  const runFiles = [spec.outputPath, ...(spec.stderrPath !== undefined ? [spec.stderrPath] : []), ...(cwdFile ? [cwdFile] : [])];
-  let launch: { file: string; args: string[]; env: Record<string, string>; infoFd?: number } = inv;
-  if (spec.sandbox?.wrap) {
-    try {
-      launch = spec.sandbox.wrap({ file: inv.file, args: inv.args, env: inv.env, cwd: spec.cwd, runFiles });
-    } catch (err) {
-      closeOutputs();
-      throw new SpawnFailed(`Could not prepare the sandbox for the command: ${(err as Error).message}.`, err);
-    }
+  ensureWatchdog(plan.platform);
+  let launch: Launch;
+  try {
+    launch = launchOf(spec, plan, inv);
+  } catch (err) {
+    closeOutputs();
+    throw err;
   }
   const infoFd = launch.infoFd;
-  const stdio: Array<"ignore" | number> = ["ignore", fd, errFd];
+  const stdio: Array<"ignore" | "pipe" | number> = ["ignore", fd, errFd];
   // A file, not a pipe: read only when a survivor scan needs it, no stream to service per command.
   const infoFile = infoFd !== undefined ? path.join(processOutputDir(), `${spec.runId}.sandbox.json`) : undefined;
   if (infoFd !== undefined && infoFile !== undefined) {
@@ -491,6 +536,15 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   const closeInfo = () => {
     if (infoFd !== undefined && typeof stdio[infoFd] === "number") closeSync(stdio[infoFd] as number);
   };
+  if (channelFd !== undefined) {
+    if (stdio[channelFd] !== undefined) {
+      closeOutputs();
+      closeInfo();
+      throw new SpawnFailed(`Descriptor ${channelFd} is taken (${launch.file}); cannot start a shell ahead on it.`);
+    }
+    while (stdio.length < channelFd) stdio.push("ignore");
+    stdio[channelFd] = "pipe";
+  }
   let child: ChildProcess;
   try {
     child = spawn(launch.file, launch.args, {
@@ -512,23 +566,37 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   // The child has its own copies now; ours would only keep the files open.
   closeOutputs();
   closeInfo();
-  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), infoFd !== undefined);
+  return { child, launch, infoFile };
+}
+
+/** Why a process could not start, and what to do (its `error` event came instead of a pid). */
+export function notStarted(plan: RunPlan, launch: Launch, error: Error | undefined): SpawnFailed {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const wrapped = launch.file !== plan.shell.path;
+  const what = wrapped ? `the sandbox (${launch.file})` : plan.shell.path;
+  return new SpawnFailed(
+    `Could not start ${what} (${code ?? error?.message ?? "unknown error"}). ${
+      wrapped
+        ? "Check that bubblewrap is installed and works (wave-core env), or set sandbox mode to off."
+        : code === "ENOENT"
+          ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh."
+          : "Check that the shell is executable."
+    }`,
+    error,
+  );
+}
+
+/**
+ * Spawns the command. Throws ShellNotFound (no usable shell) or SpawnFailed (the shell or the
+ * output file could not be opened); both messages say what to do.
+ */
+export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
+  const plan = await planRun(spec);
+  const { child, launch, infoFile } = spawnRun(spec, plan, plan.inv);
+  const { inv, shell, cwdFile, platform } = plan;
+  const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), launch.infoFd !== undefined);
   if (infoFile) run.setSandboxInfoFile(infoFile);
-  if (child.pid === undefined) {
-    const status = await run.exited;
-    const code = (status.error as NodeJS.ErrnoException | undefined)?.code;
-    const what = launch === inv ? shell.path : `the sandbox (${launch.file})`;
-    throw new SpawnFailed(
-      `Could not start ${what} (${code ?? status.error?.message ?? "unknown error"}). ${
-        launch !== inv
-          ? "Check that bubblewrap is installed and works (wave-core env), or set sandbox mode to off."
-          : code === "ENOENT"
-            ? "The shell disappeared; set WAVE_SHELL to an existing bash or zsh."
-            : "Check that the shell is executable."
-      }`,
-      status.error,
-    );
-  }
+  if (child.pid === undefined) throw notStarted(plan, launch, (await run.exited).error);
   watchGroup(child.pid);
   return run;
 }

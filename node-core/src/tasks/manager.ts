@@ -12,7 +12,8 @@ import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
 import { hostPlatform } from "../util/platform.js";
 import { processTableFor } from "../shell/processTable.js";
 import { SHELL_ENGINE, type ShellEngine } from "../shell/engine.js";
-import { startShellRun, type ShellRun, type Survivor } from "../shell/runner.js";
+import { planRun, startShellRun, type RunSpec, type ShellRun, type Survivor } from "../shell/runner.js";
+import { WarmShell, warmShellsEnabled } from "../shell/warm.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 import type { ShellKind } from "../shell/types.js";
 
@@ -47,6 +48,22 @@ export interface StopOutcome {
   task: TaskInfo;
   /** For a task that had already exited: the processes it left running, now stopped. */
   stoppedSurvivors?: Survivor[];
+}
+
+/** A command of a session as its tool starts it (TaskManager.startRun). */
+export interface RunOptions {
+  command: string;
+  cwd: string;
+  trackCwd: boolean;
+  shimsEnabled: boolean;
+  /** Names the output file (`<name>.log`); the session's next run number otherwise. */
+  name?: string;
+  signal?: AbortSignal;
+  /** stdout and stderr to `<name>.stdout.log` and `<name>.stderr.log`. */
+  separateStderr?: boolean;
+  shellKind?: ShellKind;
+  /** How the command runs with respect to the OS sandbox (the call's plan). */
+  sandbox?: SandboxPlan;
 }
 
 interface TaskEntry {
@@ -91,6 +108,9 @@ export class TaskManager implements SessionService {
   private readonly liveRuns = new Set<ShellRun>();
   private notices: TaskInfo[] = [];
   private disposing: Promise<void> | undefined;
+  /** The next command's shell, started ahead (shell/warm.ts), and its start while under way. */
+  private warm: WarmShell | undefined;
+  private warming: Promise<void> | undefined;
 
   constructor(
     readonly session: Session,
@@ -109,43 +129,91 @@ export class TaskManager implements SessionService {
    * Starts a command of this session. `name` names the output file (`<name>.log`); with
    * `separateStderr` stdout and stderr go to `<name>.stdout.log` and `<name>.stderr.log`.
    */
-  async startRun(opts: {
-    command: string;
-    cwd: string;
-    trackCwd: boolean;
-    shimsEnabled: boolean;
-    name?: string;
-    signal?: AbortSignal;
-    separateStderr?: boolean;
-    shellKind?: ShellKind;
-    /** How the command runs with respect to the OS sandbox (the call's plan). */
-    sandbox?: SandboxPlan;
-  }): Promise<ShellRun> {
+  async startRun(opts: RunOptions): Promise<ShellRun> {
     if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
-    const seq = ++this.seq;
-    const runId = `${this.markerPrefix}${seq}`;
-    const stem = path.join(processOutputDir(), opts.name ?? `run-${this.tag}-${seq}`);
-    const run = await startShellRun({
-      command: opts.command,
-      cwd: opts.cwd,
-      runId,
-      outputPath: opts.separateStderr ? `${stem}.stdout.log` : `${stem}.log`,
-      ...(opts.separateStderr ? { stderrPath: `${stem}.stderr.log` } : {}),
-      ...(opts.shellKind ? { shellKind: opts.shellKind } : {}),
-      trackCwd: opts.trackCwd,
-      shimsEnabled: opts.shimsEnabled,
-      engine: this.engine,
-      signal: opts.signal,
-      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-    });
+    // Only a run named like the next one can be the shell started for it (a background task's
+    // leaves it waiting for the next command); the rest is compared whole when it is taken.
+    const warm = this.warm;
+    const fits = warm !== undefined && opts.name === undefined && (opts.separateStderr === true) === (warm.spec.stderrPath !== undefined);
+    let run: ShellRun | undefined;
+    if (warm && fits) {
+      this.warm = undefined;
+      try {
+        const spec = this.runSpec(opts, warm.spec);
+        run = await warm.take(spec, await planRun(spec));
+      } finally {
+        if (!run) warm.discard();
+      }
+    }
+    run ??= await startShellRun(this.runSpec(opts));
     this.liveRuns.add(run);
     if (this.disposed) void run.stop();
     return run;
   }
 
-  /** A foreground run ended; forget it unless it left processes behind (the session end stops those). */
+  /** The spec of a run of this session: the next marker and output file names, or those of the shell started `ahead`. */
+  private runSpec(opts: RunOptions, ahead?: RunSpec): RunSpec {
+    let files: Pick<RunSpec, "runId" | "outputPath" | "stderrPath">;
+    if (ahead) {
+      files = { runId: ahead.runId, outputPath: ahead.outputPath, ...(ahead.stderrPath !== undefined ? { stderrPath: ahead.stderrPath } : {}) };
+    } else {
+      const seq = ++this.seq;
+      const stem = path.join(processOutputDir(), opts.name ?? `run-${this.tag}-${seq}`);
+      files = {
+        runId: `${this.markerPrefix}${seq}`,
+        outputPath: opts.separateStderr ? `${stem}.stdout.log` : `${stem}.log`,
+        ...(opts.separateStderr ? { stderrPath: `${stem}.stderr.log` } : {}),
+      };
+    }
+    return {
+      command: opts.command,
+      cwd: opts.cwd,
+      ...files,
+      ...(opts.shellKind ? { shellKind: opts.shellKind } : {}),
+      trackCwd: opts.trackCwd,
+      shimsEnabled: opts.shimsEnabled,
+      engine: this.engine,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    };
+  }
+
+  /**
+   * A foreground run ended; forget it unless it left processes behind (the session end stops those).
+   * The next command will likely be started the same way: its shell is started now, ahead of it.
+   */
   runFinished(run: ShellRun, hasSurvivors: boolean): void {
     if (!hasSurvivors) this.liveRuns.delete(run);
+    this.startAhead(run.spec);
+  }
+
+  /**
+   * Starts the shell of a next run like `last` (same tool settings and sandbox plan, in the session's
+   * cwd now) on the next turn of the event loop, after the current answer went out.
+   */
+  private startAhead(last: RunSpec): void {
+    if (!warmShellsEnabled() || this.disposed || this.warm || this.warming) return;
+    const opts = {
+      command: "",
+      cwd: this.session.cwd,
+      trackCwd: last.trackCwd,
+      shimsEnabled: last.shimsEnabled,
+      separateStderr: last.stderrPath !== undefined,
+      ...(last.shellKind ? { shellKind: last.shellKind } : {}),
+      ...(last.sandbox ? { sandbox: last.sandbox } : {}),
+    };
+    const warming = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => (this.disposed ? undefined : WarmShell.start(this.runSpec(opts))))
+      .then((warm) => {
+        if (!warm) return;
+        if (this.disposed || this.warm) warm.discard();
+        else this.warm = warm;
+      })
+      .catch((err: unknown) => log.debug("could not start a shell ahead", { error: err }))
+      .finally(() => {
+        if (this.warming === warming) this.warming = undefined;
+      });
+    this.warming = warming;
   }
 
   /**
@@ -266,6 +334,9 @@ export class TaskManager implements SessionService {
   }
 
   private async doDispose(): Promise<void> {
+    await this.warming;
+    this.warm?.discard();
+    this.warm = undefined;
     const running = [...this.tasks.values()].filter((t) => t.status === "running");
     for (const t of running) t.stoppedBy ??= "session";
     await Promise.all([...this.liveRuns].map((run) => run.stop()));

@@ -2,7 +2,7 @@
 // Real bash and zsh processes throughout.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { closeCores, ourProcesses, SHELLS, testCore, useShell } from "../../test/support/core.js";
 import { tempDir, waitFor } from "../../test/support/processes.js";
 import { InvalidToolArguments, renderInputSchema } from "../core/registry.js";
@@ -16,6 +16,7 @@ const unsubscribe = addLogSink((r) => logs.push(r));
 afterAll(unsubscribe);
 afterEach(async () => {
   await closeCores();
+  vi.unstubAllEnvs();
   logs.length = 0;
 });
 
@@ -196,6 +197,8 @@ describe("Bash tool output", () => {
   });
 
   it("removes the output file of a short command (outputPath null) and keeps a long one's", async () => {
+    // Without shells started ahead: one would hold the next run's (empty) output file meanwhile.
+    vi.stubEnv("WAVE_WARM_SHELL", "0");
     const t = testCore();
     const tag = t.core.sessions.main.service(TASKS).tag;
     const mine = () => readdirSync(processOutputDir()).filter((f) => f.startsWith(`run-${tag}-`) && f.endsWith(".log"));

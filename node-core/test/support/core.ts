@@ -57,9 +57,12 @@ export async function closeCores(): Promise<void> {
   await Promise.all(open.splice(0).map((c) => c.shutdown()));
 }
 
-/** Live processes started by any core of this test process (they carry its token). */
-export function ourProcesses() {
-  return processesWithEnv("WAVE_RUN_ID", `${PROCESS_TOKEN}.`);
+/**
+ * Live processes started by any core of this test process (they carry its token); with
+ * `includeWaiting`, shells started ahead that still wait for a command too.
+ */
+export function ourProcesses(opts: { includeWaiting?: boolean } = {}) {
+  return processesWithEnv("WAVE_RUN_ID", `${PROCESS_TOKEN}.`, opts);
 }
 
 /** Live processes of one run or session marker prefix. */

@@ -24,9 +24,53 @@ export function isAlive(pid: number): boolean {
   return s !== undefined && s !== "Z" && s !== "X";
 }
 
-/** Live processes whose environment has a variable `name` whose value contains `needle`. */
-export function processesWithEnv(name: string, needle: string): LiveProcess[] {
-  const out: LiveProcess[] = [];
+/** What the loader of a shell started ahead (src/shell/warm.ts) names in its argv. */
+const WAITING_SHELL_MARK = "__wave_warm_command";
+
+function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0+$/, "").replace(/\0/g, " ");
+  } catch {
+    return undefined;
+  }
+}
+
+function groupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The process groups of shells started ahead that still wait for their command: every live member
+ * (the loader, and in the sandbox bwrap and its reaper) carries the loader in its argv. Such a
+ * group ran nothing. Once its command is given the shell execs it, and the group is a command's.
+ */
+export function waitingShellGroups(): Set<number> {
+  const members = new Map<number, boolean[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    const pgid = groupOf(pid);
+    const line = pgid !== undefined && isAlive(pid) ? commandLine(pid) : undefined;
+    if (pgid === undefined || line === undefined) continue;
+    const list = members.get(pgid) ?? [];
+    list.push(line.includes(WAITING_SHELL_MARK));
+    members.set(pgid, list);
+  }
+  return new Set([...members].filter(([, marks]) => marks.every(Boolean)).map(([pgid]) => pgid));
+}
+
+/**
+ * Live processes whose environment has a variable `name` whose value contains `needle`. Shells
+ * started ahead and still waiting for a command are left out (they ran nothing) unless
+ * `includeWaiting` is set.
+ */
+export function processesWithEnv(name: string, needle: string, opts: { includeWaiting?: boolean } = {}): LiveProcess[] {
+  const out: Array<LiveProcess & { pgid?: number }> = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
@@ -39,15 +83,11 @@ export function processesWithEnv(name: string, needle: string): LiveProcess[] {
     }
     const hit = environ.split("\0").some((kv) => kv.startsWith(name + "=") && kv.slice(name.length + 1).includes(needle));
     if (!hit || !isAlive(pid)) continue;
-    let command = "?";
-    try {
-      command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0+$/, "").replace(/\0/g, " ");
-    } catch {
-      // raced with exit
-    }
-    out.push({ pid, command });
+    out.push({ pid, command: commandLine(pid) ?? "?", pgid: groupOf(pid) });
   }
-  return out;
+  // After the scan: a shell started ahead during it is already among the groups.
+  const waiting = opts.includeWaiting ? new Set<number>() : waitingShellGroups();
+  return out.filter((p) => p.pgid === undefined || !waiting.has(p.pgid)).map(({ pid, command }) => ({ pid, command }));
 }
 
 /** Polls until `check` returns a truthy value or the budget runs out; returns the last value. */

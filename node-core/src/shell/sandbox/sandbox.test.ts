@@ -3,7 +3,7 @@
 // workspace files, the network, the core's own files), what it allows (the workspace, TMPDIR,
 // caches), and that every promise of the Bash engine still holds inside it.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -178,19 +178,28 @@ describe("the core's own files", () => {
   it("a link planted where the next command's cwd or output file goes neither truncates its target nor makes it writable in the sandbox", async () => {
     const t = testCore({ sandbox: NO_SANDBOX });
     // An unsandboxed command (approved once) plants links for the next ones, which run sandboxed.
+    // The next run numbers: a shell started ahead may already hold the first of them (its files
+    // are replaced by the links, which must keep it from being used).
     await t.bash({ command: "true" });
     const tasks = t.core.sessions.main.service(TASKS);
     const victim = path.join(tempDir("wave-victim-"), "precious.txt");
     writeFileSync(victim, "precious\n");
-    symlinkSync(victim, path.join(processOutputDir(), `${tasks.markerPrefix}2.cwd`));
+    const plant = (name: (seq: number) => string) => {
+      for (let seq = 2; seq <= 8; seq++) {
+        const at = path.join(processOutputDir(), name(seq));
+        rmSync(at, { force: true });
+        symlinkSync(victim, at);
+      }
+    };
+    plant((seq) => `${tasks.markerPrefix}${seq}.cwd`);
     t.core.workspace.updateSettings({ sandbox: { mode: "auto" } });
     const r = await t.bash({ command: `echo pwned > ${victim}; cd /; true` });
     expect(r.s.sandboxed).toBe(true);
     expect(readFileSync(victim, "utf8")).toBe("precious\n");
-    symlinkSync(victim, path.join(processOutputDir(), `run-${tasks.tag}-3.log`));
+    plant((seq) => `run-${tasks.tag}-${seq}.log`);
     const o = await t.bash({ command: "echo out" });
     expect(o.isError).toBe(true);
-    expect(o.text).toMatch(/^Could not create the output file .*run-\d+-3\.log \(ELOOP\)/);
+    expect(o.text).toMatch(/^Could not create the output file .*run-\d+-\d+\.log \(ELOOP\)/);
     expect(readFileSync(victim, "utf8")).toBe("precious\n");
   });
 });

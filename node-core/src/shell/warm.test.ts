@@ -1,0 +1,270 @@
+// Shells started ahead (shell/warm.ts): the next command runs in them exactly as in a shell started
+// for it, and they are not used — the command starts its own — whenever anything about them changed.
+// Real bash, real bwrap, real processes.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
+import { isAlive, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../test/support/processes.js";
+import { TASKS } from "../tasks/manager.js";
+import { hostPlatform } from "../util/platform.js";
+import { ShellEngine } from "./engine.js";
+import { processOutputDir } from "./outputDir.js";
+import { RUN_MARKER_VAR } from "./processTable.js";
+import { planRun } from "./runner.js";
+import { loaderInvocation, WARM_COMMAND_MAX_BYTES, WarmShell, warmLoader, warmUnfitEnvironment } from "./warm.js";
+
+afterEach(async () => {
+  await closeCores();
+  vi.unstubAllEnvs();
+});
+
+const bwrapWorks = (() => {
+  try {
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+interface Waiting {
+  /** The loader (the shell that becomes the command's). */
+  pid: number;
+  pgid: number;
+  /** The run marker it was started with: the one the next command carries when it is used. */
+  runId: string;
+}
+
+function environOf(pid: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
+    const eq = kv.indexOf("=");
+    if (eq > 0) out[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The shell of `t`'s main session started ahead and waiting, once there is one. */
+async function waitingShell(t: TestCore): Promise<Waiting | undefined> {
+  const prefix = t.core.sessions.main.service(TASKS).markerPrefix;
+  const find = (): Waiting | undefined => {
+    const groups = waitingShellGroups();
+    for (const p of processesWithEnv(RUN_MARKER_VAR, prefix, { includeWaiting: true })) {
+      const pgid = Number(readFileSync(`/proc/${p.pid}/stat`, "latin1").split(") ")[1]!.split(" ")[2]);
+      if (groups.has(pgid) && /^\S*bash -c /.test(p.command)) return { pid: p.pid, pgid, runId: environOf(p.pid)[RUN_MARKER_VAR]! };
+    }
+    return undefined;
+  };
+  return waitFor(find);
+}
+
+/** A probe of everything a command can see of its own shell: argv, environment, options. */
+const PROBE = `echo "$$ $WAVE_RUN_ID"; tr '\\0' '\\n' < /proc/$$/cmdline; echo "[$-] [$0] [$#] [$BASH_EXECUTION_STRING] [$SHLVL] [$PWD] [$OLDPWD] [$(trap -p EXIT | wc -l)]"; env | grep -v -e '^_=' -e '^WAVE_RUN_ID=' -e '^WAVE_CWD_FILE=' -e '^WAVE_CORE_PID=' -e '^WAVE_WARM_SHELL=' | sort`;
+
+describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
+  it("the next command runs in the shell started ahead, and sees what a shell started for it sees", async () => {
+    vi.stubEnv("WAVE_WARM_SHELL", "0");
+    const cold = testCore({ sandbox: NO_SANDBOX });
+    await cold.bash({ command: "true" });
+    const expected = await cold.bash({ command: PROBE });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(waitingShellGroups().size).toBe(0);
+    vi.unstubAllEnvs();
+
+    const t = testCore({ root: cold.root, sandbox: NO_SANDBOX });
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    expect(w).toBeDefined();
+    const r = await t.bash({ command: PROBE });
+    const [first, ...rest] = r.s.output.split("\n");
+    // Its pid and its marker: the command ran in the shell that waited.
+    expect(first).toBe(`${w.pid} ${w.runId}`);
+    const norm = (s: string) => s.replace(/^(WAVE_SHIMS_FILE|TMPDIR)=.*$/gm, "$1=…").replace(/\/tmp\/wave-core-root\/[^/\s]+/g, "<out>");
+    expect(norm(rest.join("\n"))).toBe(norm(expected.s.output.split("\n").slice(1).join("\n")));
+    expect(isAlive(w.pid)).toBe(false);
+  });
+
+  it("keeps bash -c's own diagnostics, exit status, cwd tracking and survivors", async () => {
+    const t = testCore({ sandbox: NO_SANDBOX });
+    mkdirSync(path.join(t.root, "sub"));
+    await t.bash({ command: "true" });
+    let w = (await waitingShell(t))!;
+    const syntax = await t.bash({ command: "echo $WAVE_RUN_ID\nif" });
+    expect(syntax.s.output).toMatch(new RegExp(`^${w.runId.replace(/\./g, "\\.")}\\n\\S*bash: -c: line 3: syntax error: unexpected end of file\\n$`));
+    expect(syntax.s.exitCode).toBe(2);
+
+    w = (await waitingShell(t))!;
+    const cd = await t.bash({ command: "echo $WAVE_RUN_ID; cd sub; exit 3" });
+    expect(cd.s).toMatchObject({ output: `${w.runId}\n`, exitCode: 3, cwdChanged: true, cwd: path.join(t.root, "sub") });
+
+    // The next one waits in the new directory.
+    w = (await waitingShell(t))!;
+    expect(execFileSync("readlink", [`/proc/${w.pid}/cwd`], { encoding: "utf8" }).trim()).toBe(path.join(t.root, "sub"));
+    const bg = await t.bash({ command: "echo $WAVE_RUN_ID; pwd; sleep 300 & (sleep 301; echo late) &" });
+    expect(bg.s.output).toBe(`${w.runId}\n${path.join(t.root, "sub")}\n`);
+    expect(bg.s.survivors.map((s) => s.command)).toEqual(expect.arrayContaining(["sleep 300", "sleep 301"]));
+    await t.core.sessions.main.dispose();
+    for (const s of bg.s.survivors) expect(await waitFor(() => !isAlive(s.pid))).toBe(true);
+  });
+
+  it("is not used when its directory or output file was replaced, for a long command, or for zsh", async () => {
+    const t = testCore({ sandbox: NO_SANDBOX });
+    const sub = path.join(t.root, "sub");
+    mkdirSync(sub);
+    await t.bash({ command: "cd sub" });
+
+    // The directory deleted and made again: the command starts in the new one.
+    let w = (await waitingShell(t))!;
+    rmSync(sub, { recursive: true });
+    mkdirSync(sub);
+    writeFileSync(path.join(sub, "new.txt"), "");
+    const moved = await t.bash({ command: "echo $WAVE_RUN_ID; ls" });
+    expect(moved.s.output).not.toContain(w.runId);
+    expect(moved.s.output).toMatch(/\nnew\.txt\n$/);
+    expect(await waitFor(() => !isAlive(w.pid))).toBe(true);
+
+    // Its output file replaced: not used, and nothing is written to the replacement.
+    w = (await waitingShell(t))!;
+    const out = execFileSync("readlink", [`/proc/${w.pid}/fd/1`], { encoding: "utf8" }).trim();
+    expect(readFileSync(out, "utf8")).toBe("");
+    rmSync(out);
+    writeFileSync(out, "someone else's\n");
+    const o = await t.bash({ command: "echo $WAVE_RUN_ID" });
+    expect(o.s.output).not.toContain(w.runId);
+    expect(readFileSync(out, "utf8")).toBe("someone else's\n");
+
+    // Too long for the loader's socket: a shell of its own, and the waiting one stays for the next.
+    w = (await waitingShell(t))!;
+    const long = await t.bash({ command: `echo $WAVE_RUN_ID # ${"x".repeat(WARM_COMMAND_MAX_BYTES)}` });
+    expect(long.s.output).not.toContain(w.runId);
+
+    // zsh never gets one.
+    vi.stubEnv("WAVE_SHELL", "/usr/bin/zsh");
+    const z = testCore({ sandbox: NO_SANDBOX });
+    await z.bash({ command: "true" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(waitingShellGroups().size === 0 || (await waitingShell(z)) === undefined).toBe(true);
+  });
+
+  it("goes when the session ends, when it waited too long, and when the core dies", async () => {
+    const t = testCore({ sandbox: NO_SANDBOX });
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    const tag = t.core.sessions.main.service(TASKS).tag;
+    const files = () => execFileSync("ls", [processOutputDir()], { encoding: "utf8" }).split("\n").filter((f) => f.startsWith(`run-${tag}-`));
+    expect(files().length).toBe(1);
+    await t.core.sessions.main.dispose();
+    expect(await waitFor(() => !isAlive(w.pid))).toBe(true);
+    expect(await waitFor(() => files().length === 0)).toBe(true);
+
+    // Unused for its idle time.
+    const engine = new ShellEngine();
+    const spec = { command: "", cwd: tempDir(), runId: "warm-test.1", outputPath: path.join(tempDir(), "idle.log"), trackCwd: true, shimsEnabled: false, engine };
+    const idle = (await WarmShell.start(spec, 300))!;
+    expect(idle.usable).toBe(true);
+    expect(await waitFor(() => !idle.usable)).toBe(true);
+    expect(await waitFor(() => processesWithEnv(RUN_MARKER_VAR, "warm-test.1", { includeWaiting: true }).length === 0)).toBe(true);
+    engine.dispose();
+
+    // The core killed outright: the loader reads end-of-file and exits without running anything.
+    const bundle = path.resolve(__dirname, "../../dist/wave-core.js");
+    const root = tempDir();
+    const served = spawn(process.execPath, [bundle, "serve", "--root", root, "--sandbox", "off", "--permission-mode", "allow-all"], { stdio: ["pipe", "pipe", "ignore"] });
+    served.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2.0", hostInfo: { name: "test" } } })}\n`);
+    served.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "Bash", arguments: { command: "touch ran-$WAVE_RUN_ID" } } })}\n`);
+    const loaders = () => processesWithEnv("WAVE_CORE_PID", String(served.pid), { includeWaiting: true });
+    expect(await waitFor(() => loaders().some((p) => p.command.includes("__wave_warm_command")))).toBe(true);
+    served.kill("SIGKILL");
+    expect(await waitFor(() => loaders().length === 0)).toBe(true);
+    expect(execFileSync("ls", [root], { encoding: "utf8" }).split("\n").filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ahead in the sandbox", () => {
+  it("a sandboxed command runs in the sandboxed shell that waited", async () => {
+    const t = testCore();
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    const r = await t.bash({ command: "echo $WAVE_RUN_ID $$; touch made.txt; touch /etc/wave-nope 2>&1 | grep -c 'Read-only'" });
+    expect(r.s).toMatchObject({ sandboxed: true, output: `${w.runId} 2\n1\n` });
+    expect(readFileSync(path.join(t.root, "made.txt"), "utf8")).toBe("");
+  });
+
+  it("a protected file replaced by rename while the shell waits stays read-only (its mount would be gone)", async () => {
+    const t = testCore();
+    mkdirSync(path.join(t.root, ".git"));
+    writeFileSync(path.join(t.root, ".git/config"), "[core]\n");
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    // What `git config` does: write a new file and rename it over the old one.
+    writeFileSync(path.join(t.root, ".git/config.lock"), "[core]\n\tbare = false\n");
+    renameSync(path.join(t.root, ".git/config.lock"), path.join(t.root, ".git/config"));
+    const r = await t.bash({ command: "echo $WAVE_RUN_ID; echo '[alias] x = !touch /tmp/pwned' >> .git/config" });
+    expect(r.s.output).not.toContain(w.runId);
+    expect(r.s.output).toMatch(/Read-only file system/);
+    expect(readFileSync(path.join(t.root, ".git/config"), "utf8")).toBe("[core]\n\tbare = false\n");
+  });
+
+  it("a protected place made while the shell waits is protected for the next command", async () => {
+    const t = testCore();
+    mkdirSync(path.join(t.root, ".git"));
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    mkdirSync(path.join(t.root, ".git/hooks"));
+    const r = await t.bash({ command: "echo $WAVE_RUN_ID; echo 'touch /tmp/pwned' > .git/hooks/pre-commit" });
+    expect(r.s.output).not.toContain(w.runId);
+    expect(r.s.output).toMatch(/Read-only file system/);
+  });
+
+  it("a command asking to run outside the sandbox never gets the sandboxed shell, and the other way round", async () => {
+    const t = testCore();
+    await t.bash({ command: "true" });
+    let w = (await waitingShell(t))!;
+    const out = await t.bash({ command: "echo $WAVE_RUN_ID; touch /tmp/wave-warm-outside-$$ && echo wrote && rm /tmp/wave-warm-outside-$$", dangerouslyDisableSandbox: true });
+    expect(out.s).toMatchObject({ sandboxed: false });
+    expect(out.s.output).not.toContain(w.runId);
+    expect(out.s.output).toContain("wrote");
+    w = (await waitingShell(t))!;
+    const back = await t.bash({ command: "echo $WAVE_RUN_ID; touch /tmp/wave-warm-inside 2>&1 | grep -c Read-only" });
+    expect(back.s).toMatchObject({ sandboxed: true });
+    expect(back.s.output).not.toContain(w.runId);
+    expect(back.s.output).toMatch(/\n1\n$/);
+  });
+});
+
+describe("the loader", () => {
+  it("reads one NUL-terminated command from its descriptor and execs the shell with BASH_ENV set back", () => {
+    expect(warmLoader("/usr/bin/bash", "/o/rc/bash_env.sh", 4)).toBe(
+      `printf R >&4; IFS= read -r -d '' -u 4 __wave_warm_command || exit 0; exec 4<&-; BASH_ENV='/o/rc/bash_env.sh' exec '/usr/bin/bash' -c "$__wave_warm_command"`,
+    );
+    expect(warmLoader("/opt/it's/bash", "/o'/rc")).toContain(`BASH_ENV='/o'\\''/rc' exec '/opt/it'\\''s/bash'`);
+    const inv = loaderInvocation({ file: "/usr/bin/bash", args: ["-c", "ls"], env: { PATH: "/usr/bin", BASH_ENV: "/o/rc" } })!;
+    expect(inv.env).toEqual({ PATH: "/usr/bin" });
+    expect(inv.args[1]).toContain("BASH_ENV='/o/rc'");
+    expect(loaderInvocation({ file: "/usr/bin/zsh", args: ["-c", "ls"], env: { ZDOTDIR: "/o/rc/zsh" } })).toBeUndefined();
+  });
+
+  it("is not used where the environment changes how bash runs it", () => {
+    expect(warmUnfitEnvironment({ PATH: "/usr/bin", HOME: "/root" })).toBeUndefined();
+    expect(warmUnfitEnvironment({ "BASH_FUNC_read%%": "() { :; }" })).toMatch(/exports the shell function/);
+    for (const name of ["SHELLOPTS", "BASHOPTS", "POSIXLY_CORRECT", "BASH_XTRACEFD", "BASH_COMPAT", "__wave_warm_command"]) {
+      expect(warmUnfitEnvironment({ [name]: "x" })).toMatch(new RegExp(name));
+    }
+  });
+
+  it("an environment that would trace or hijack the loader gets a shell started for each command", async () => {
+    vi.stubEnv("SHELLOPTS", "xtrace");
+    const t = testCore({ sandbox: NO_SANDBOX });
+    await t.bash({ command: "true" });
+    await new Promise((r) => setTimeout(r, 200));
+    const prefix = t.core.sessions.main.service(TASKS).markerPrefix;
+    expect(processesWithEnv(RUN_MARKER_VAR, prefix, { includeWaiting: true })).toEqual([]);
+    const r = await t.bash({ command: "echo hi" });
+    expect(r.s.output).toMatch(/^\+ echo hi\nhi\n/);
+    // planRun sees the same environment the loader would get.
+    const plan = await planRun({ command: "", cwd: t.root, runId: "x.1", outputPath: "/dev/null", trackCwd: false, shimsEnabled: false, engine: new ShellEngine() });
+    expect(warmUnfitEnvironment(plan.inv.env)).toMatch(/SHELLOPTS/);
+  });
+});

@@ -1,0 +1,285 @@
+// A shell started ahead of its command. Between two commands of a session the core starts the next
+// shell — bash, its environment, its output file, its sandbox — and leaves it waiting on a socket.
+// The next command that would start exactly that process is handed to it instead: it becomes
+// `<shell> -c <command>` by exec, so the command runs in the same process, with the same argv,
+// environment, descriptors, process group and namespaces as a shell started for it, without the
+// fork from the core (slower the larger the core's memory) and the sandbox's set-up on its path.
+//
+// The waiting shell is a small bash script (the loader) that reads nothing from anywhere but the
+// core's socket, runs no start-up file, and writes nothing. It is used only when everything about it
+// is still what a new start would produce, checked at the moment of use:
+//  - the launch: argv (sandbox options included, recomputed from the file system now), environment,
+//    working directory, output files: compared as a whole, so any settings, rule, environment or
+//    protected-path change means a new start;
+//  - that its working directory and output files are still the ones at those paths (not deleted and
+//    recreated meanwhile);
+//  - in the sandbox, that its mount table is exactly what bwrap set up: a protected file replaced by
+//    rename since (as `git config` does) detaches its read-only mount, and that shell is not used.
+// Anything else — zsh, Windows and macOS, a long command (bash reads the socket a byte at a time),
+// an environment that changes how bash runs the loader — starts a shell for the command as before.
+import type { ChildProcess } from "node:child_process";
+import { lstatSync, readFileSync, rm, statSync } from "node:fs";
+import type { Socket } from "node:net";
+import { createLogger } from "../util/log.js";
+import type { Invocation } from "./invocation.js";
+import { lastAllocatedPid } from "./processTable.js";
+import { launchOf, planRun, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
+import { unwatchGroup, watchGroup } from "./watchdog.js";
+
+const log = createLogger("warm");
+
+/** Longer commands start a shell of their own: the loader reads its socket one byte per system call. */
+export const WARM_COMMAND_MAX_BYTES = 2048;
+/** A shell left waiting this long goes: it holds its workspace's mounts and a process slot. */
+export const WARM_IDLE_MS = 120_000;
+/** The loader's end of the socket. Above bwrap's --info-fd (3). */
+export const WARM_CHANNEL_FD = 4;
+/** How long a command waits for a sandboxed shell still being set up before it starts its own. */
+const READY_WAIT_MS = 2000;
+
+/** `WAVE_WARM_SHELL=0` turns shells started ahead off (each command then starts its own). */
+export function warmShellsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.WAVE_WARM_SHELL !== "0";
+}
+
+/**
+ * Why an environment cannot run the loader as written, or undefined: exported functions could
+ * stand in for `read` and `exec`, and these variables change how bash itself parses, traces or
+ * reads before the command's own shell starts.
+ */
+export function warmUnfitEnvironment(env: Record<string, string>): string | undefined {
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("BASH_FUNC_")) return `the environment exports the shell function ${name}`;
+    if (name.startsWith("__wave_warm")) return `the environment sets ${name}`;
+  }
+  for (const name of ["SHELLOPTS", "BASHOPTS", "POSIXLY_CORRECT", "BASH_XTRACEFD", "BASH_COMPAT"]) {
+    if (env[name] !== undefined) return `the environment sets ${name}`;
+  }
+  return undefined;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The loader: tells the core it runs, takes one NUL-terminated command from the socket (nothing
+ * happens on EOF: the core discarded it or died), closes the socket and becomes the command's
+ * shell, BASH_ENV set back for it. Its own variable is not exported, so the command's environment
+ * is the one the shell was started with.
+ */
+export function warmLoader(shellPath: string, bashEnv: string, fd: number = WARM_CHANNEL_FD): string {
+  return `printf R >&${fd}; IFS= read -r -d '' -u ${fd} __wave_warm_command || exit 0; exec ${fd}<&-; BASH_ENV=${quote(bashEnv)} exec ${quote(shellPath)} -c "$__wave_warm_command"`;
+}
+
+/** The loader's invocation for a run's: the same shell and environment, without BASH_ENV (the loader reads no start-up file). */
+export function loaderInvocation(inv: Invocation): Invocation | undefined {
+  const bashEnv = inv.env.BASH_ENV;
+  if (bashEnv === undefined) return undefined;
+  const env = { ...inv.env };
+  delete env.BASH_ENV;
+  return { file: inv.file, args: ["-c", warmLoader(inv.file, bashEnv)], env };
+}
+
+/** Everything a launch is: compared whole between the shell started ahead and a new start. */
+function launchKey(spec: RunSpec, launch: Launch): string {
+  return JSON.stringify([launch.file, launch.args, launch.env, launch.infoFd ?? null, spec.cwd, spec.outputPath, spec.stderrPath ?? null]);
+}
+
+/** Why a run cannot use (or be) a shell started ahead, or undefined. */
+function unfitRun(spec: RunSpec, plan: RunPlan): string | undefined {
+  if (plan.platform.name !== "linux") return `runs on ${plan.platform.name}`;
+  if (plan.shell.kind !== "bash") return `the shell is ${plan.shell.kind}`;
+  if (spec.sandbox?.wrap && spec.sandbox.kind !== "bubblewrap") return `the sandbox is ${spec.sandbox.kind}`;
+  return warmUnfitEnvironment(plan.inv.env);
+}
+
+/** Same file (device and inode): `link` is followed (a /proc link); `file` only when `follow` (never an output path: a link planted there is not our file). */
+function sameFile(link: string, file: string, follow: boolean): boolean {
+  try {
+    const x = statSync(link, { throwIfNoEntry: false });
+    const y = follow ? statSync(file, { throwIfNoEntry: false }) : lstatSync(file, { throwIfNoEntry: false });
+    return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+export class WarmShell {
+  private readonly child: ChildProcess;
+  private readonly channel: Socket;
+  private readonly idleTimer: NodeJS.Timeout;
+  /** Resolves with the loader's pid (in the core's namespace) once it runs, or undefined if it never does. */
+  private readonly ready: Promise<number | undefined>;
+  /** The sandbox's mount table when the loader started: any change since means another start. */
+  private mounts: string | undefined;
+  private finished = false;
+
+  private constructor(
+    readonly spec: RunSpec,
+    private readonly plan: RunPlan,
+    private readonly spawned: Spawned,
+    private readonly key: string,
+    idleMs: number,
+  ) {
+    this.child = spawned.child;
+    this.channel = this.child.stdio[WARM_CHANNEL_FD] as Socket;
+    // A shell waiting for a command keeps nothing alive: a core that is done exits.
+    this.child.unref();
+    this.channel.unref();
+    this.child.once("exit", () => this.discard());
+    this.channel.on("error", () => this.discard());
+    this.ready = new Promise((resolve) => {
+      this.channel.once("data", () => resolve(this.loaderPid()));
+      this.channel.once("close", () => resolve(undefined));
+    });
+    void this.ready.then((pid) => {
+      if (pid !== undefined && this.sandboxed) this.mounts = readText(`/proc/${pid}/mountinfo`);
+    });
+    this.idleTimer = setTimeout(() => this.discard(), idleMs);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * Starts the shell the run `spec` would start, waiting for its command; undefined when such a run
+   * cannot use one (the reason is logged at debug level). Throws what a start would (SpawnFailed).
+   * Unused for `idleMs`, it goes.
+   */
+  static async start(spec: RunSpec, idleMs: number = WARM_IDLE_MS): Promise<WarmShell | undefined> {
+    const plan = await planRun(spec);
+    const unfit = unfitRun(spec, plan);
+    const inv = unfit ? undefined : loaderInvocation(plan.inv);
+    if (!inv) {
+      log.debug("no shell started ahead", { reason: unfit ?? "no BASH_ENV" });
+      return undefined;
+    }
+    const spawned = spawnRun(spec, plan, inv, WARM_CHANNEL_FD);
+    if (spawned.child.pid === undefined) {
+      spawned.child.once("error", () => undefined);
+      removeFiles([...plan.runFiles, spawned.infoFile]);
+      return undefined;
+    }
+    watchGroup(spawned.child.pid);
+    return new WarmShell(spec, plan, spawned, launchKey(spec, spawned.launch), idleMs);
+  }
+
+  private get sandboxed(): boolean {
+    return this.spawned.launch.infoFd !== undefined;
+  }
+
+  get usable(): boolean {
+    return !this.finished && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The loader's pid: the process the core started, or inside the sandbox the one child of bwrap's reaper. */
+  private loaderPid(): number | undefined {
+    const pid = this.child.pid;
+    if (pid === undefined || !this.sandboxed) return pid;
+    const info = readText(this.spawned.infoFile ?? "");
+    let reaper: unknown;
+    try {
+      reaper = info ? (JSON.parse(info) as { "child-pid"?: unknown })["child-pid"] : undefined;
+    } catch {
+      return undefined;
+    }
+    if (typeof reaper !== "number") return undefined;
+    const children = readText(`/proc/${reaper}/task/${reaper}/children`)?.trim().split(/\s+/).filter(Boolean);
+    return children?.length === 1 ? Number(children[0]) : undefined;
+  }
+
+  /**
+   * Runs `spec` in this shell when a new start would produce exactly this process (see the file's
+   * head); otherwise discards it and returns undefined, and the caller starts the run itself. `plan`
+   * is planRun(spec).
+   */
+  async take(spec: RunSpec, plan: RunPlan): Promise<ShellRun | undefined> {
+    let run: ShellRun | undefined;
+    try {
+      run = await this.tryTake(spec, plan);
+      return run;
+    } finally {
+      if (!run) this.discard();
+    }
+  }
+
+  private async tryTake(spec: RunSpec, plan: RunPlan): Promise<ShellRun | undefined> {
+    if (!this.usable) return undefined;
+    if (spec.runId !== this.spec.runId || Buffer.byteLength(spec.command, "utf8") > WARM_COMMAND_MAX_BYTES || unfitRun(spec, plan)) return undefined;
+    const inv = loaderInvocation(plan.inv);
+    if (!inv || launchKey(spec, launchOf(spec, plan, inv)) !== this.key) {
+      log.debug("the shell started ahead no longer fits", { runId: spec.runId });
+      return undefined;
+    }
+    const pid = this.sandboxed ? await withTimeout(this.ready, READY_WAIT_MS) : this.child.pid;
+    if (pid === undefined || !this.usable) return undefined;
+    const stale = !sameFile(`/proc/${pid}/cwd`, spec.cwd, true)
+      ? "its working directory was replaced"
+      : !sameFile(`/proc/${pid}/fd/1`, spec.outputPath, false) || (spec.stderrPath !== undefined && !sameFile(`/proc/${pid}/fd/2`, spec.stderrPath, false))
+        ? "its output file was replaced"
+        : this.sandboxed && (this.mounts === undefined || readText(`/proc/${pid}/mountinfo`) !== this.mounts)
+          ? "its sandbox's mounts changed"
+          : undefined;
+    if (stale) {
+      log.debug(`the shell started ahead is not used: ${stale}`, { runId: spec.runId });
+      return undefined;
+    }
+    // Before the command can fork: every process it starts gets a later pid.
+    const floor = lastAllocatedPid();
+    this.finished = true;
+    clearTimeout(this.idleTimer);
+    this.child.ref();
+    const { shell, cwdFile, platform } = plan;
+    const run = new ShellRun(this.child, spec, shell, cwdFile, plan.inv.env, platform, [plan.inv.file, ...plan.inv.args].join(" "), this.sandboxed, floor);
+    if (this.spawned.infoFile) run.setSandboxInfoFile(this.spawned.infoFile);
+    this.channel.end(`${spec.command}\0`);
+    return run;
+  }
+
+  /** Stops the waiting shell (it never ran anything) and removes its files. Safe to call more than once. */
+  discard(): void {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.idleTimer);
+    const pid = this.child.pid;
+    // Its output files, unless something else took their place meanwhile (that is not ours to remove).
+    // Looked at before the socket closes: the loader exits on end-of-file, and its descriptors with it.
+    const alive = pid !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+    const ours = (file: string | undefined, fd: number) => file !== undefined && alive && sameFile(`/proc/${pid}/fd/${fd}`, file, false);
+    const files = [this.plan.cwdFile, this.spawned.infoFile];
+    if (ours(this.spec.outputPath, 1)) files.push(this.spec.outputPath);
+    if (ours(this.spec.stderrPath, 2)) files.push(this.spec.stderrPath);
+    if (pid !== undefined) {
+      if (alive) {
+        try {
+          process.kill(-pid, "SIGKILL");
+        } catch (err) {
+          log.debug("could not stop the shell started ahead", { pid, error: err });
+        }
+      }
+      unwatchGroup(pid);
+    }
+    this.channel.destroy();
+    removeFiles(files);
+  }
+}
+
+function removeFiles(files: Array<string | undefined>): void {
+  for (const file of files) if (file !== undefined) rm(file, { force: true }, () => undefined);
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+    void p.then((v) => {
+      clearTimeout(timer);
+      resolve(v);
+    });
+  });
+}
