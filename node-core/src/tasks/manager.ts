@@ -192,7 +192,7 @@ export class TaskManager implements SessionService {
    * cwd now) on the next turn of the event loop, after the current answer went out.
    */
   private startAhead(last: RunSpec): void {
-    if (!warmShellsEnabled() || this.disposed || this.warm || this.warming) return;
+    if (!warmShellsEnabled() || this.disposed || this.warm || this.warming || (last.platform ?? hostPlatform()).name !== "linux") return;
     const opts = {
       command: "",
       cwd: this.session.cwd,
