@@ -78,9 +78,45 @@ object TestSupport {
             pid to env
         }.toMap()
 
-    /** The processes of commands the core started (they carry its WAVE_RUN_ID marker), by pid. */
-    fun commandProcesses(marker: String): Map<Long, String> =
-        markedProcesses(marker).filterValues { it.containsKey("WAVE_RUN_ID") }.mapValues { it.value.getValue("WAVE_RUN_ID") }
+    /**
+     * The processes of commands the core started (they carry its WAVE_RUN_ID marker), by pid. A shell
+     * the core started ahead of the next command and that still waits for it ran nothing: it is left out.
+     */
+    fun commandProcesses(marker: String): Map<Long, String> {
+        val marked = markedProcesses(marker).filterValues { it.containsKey("WAVE_RUN_ID") }
+        val waiting = waitingShellGroups()
+        return marked.filterKeys { pid -> processGroup(pid)?.let { it !in waiting } ?: true }.mapValues { it.value.getValue("WAVE_RUN_ID") }
+    }
+
+    /** What the loader of a shell started ahead (node-core/src/shell/warm.ts) names in its argv. */
+    private const val WAITING_SHELL_MARK = "__wave_warm_command"
+
+    private fun processGroup(pid: Long): Long? = try {
+        val stat = String(Files.readAllBytes(Paths.get("/proc/$pid/stat")), Charsets.ISO_8859_1)
+        stat.substring(stat.lastIndexOf(')') + 2).split(' ')[2].toLong()
+    } catch (e: Exception) {
+        null
+    }
+
+    private fun commandLine(pid: Long): String? = try {
+        String(Files.readAllBytes(Paths.get("/proc/$pid/cmdline")), Charsets.UTF_8)
+    } catch (e: Exception) {
+        null
+    }
+
+    /** Process groups whose every live member carries the loader in its argv: shells waiting for a command. */
+    fun waitingShellGroups(): Set<Long> {
+        val members = HashMap<Long, MutableList<Boolean>>()
+        Files.list(Paths.get("/proc")).use { entries ->
+            for (entry in entries) {
+                val pid = entry.fileName.toString().toLongOrNull() ?: continue
+                val group = processGroup(pid) ?: continue
+                val line = commandLine(pid)?.takeIf { it.isNotEmpty() } ?: continue
+                members.getOrPut(group) { mutableListOf() }.add(WAITING_SHELL_MARK in line)
+            }
+        }
+        return members.filterValues { marks -> marks.all { it } }.keys
+    }
 
     /** Waits until [condition] holds, polling; fails with [message] after [timeout]. */
     fun eventually(timeout: Duration = Duration.ofSeconds(15), message: () -> String, condition: () -> Boolean) {
