@@ -135,6 +135,8 @@ await compareEchoLatency({
         try {
           const stat = readFileSync(`/proc/${d}/stat`, "latin1");
           if (/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0])) return false;
+          // The shell started ahead for the next command (src/shell/warm.ts) is no part of any tree.
+          if (readFileSync(`/proc/${d}/cmdline`, "latin1").includes("__wave_warm_command")) return false;
           return readFileSync(`/proc/${d}/environ`, "latin1").split("\0").includes(`WAVE_CORE_PID=${corePid}`);
         } catch {
           return false;
