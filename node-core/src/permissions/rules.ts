@@ -3,6 +3,7 @@
 // (`npm run test:*`, `git log *`); path rules (`Write(/tmp/scratch/**)`) cover file writes.
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
+import { singleQuoted } from "../util/text.js";
 import { baseName, unwrap, type CommandPart, type ShellWord } from "./commandParts.js";
 import { realPath } from "./paths.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
@@ -110,7 +111,7 @@ function parseCommandRule(raw: string, spec: string, lib: SyntaxLibraries): Comm
 /** Quotes a word for a shell only when it needs it. */
 export function quoteWord(word: string): string {
   if (word === "{}" || (word !== "" && /^[A-Za-z0-9_@%+=:,./~-]+$/.test(word) && !/^~[^/]/.test(word))) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
+  return singleQuoted(word);
 }
 
 function quoteAssignment(a: string): string {

@@ -8,7 +8,7 @@ import type { SessionManager } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
 import type { Workspace } from "../base/workspace.js";
 import { createLogger } from "../util/log.js";
-import { clipText } from "../util/text.js";
+import { clipText, singleQuoted } from "../util/text.js";
 import { PERMISSION_MODES, type PermissionMode, type SettingEntry } from "../base/settings.js";
 import { decideCommand, decidePath, defaultPlaces, type Decision, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
@@ -415,9 +415,6 @@ function quote(text: string): string {
   return "`" + (text.length > 200 ? text.slice(0, 197) + "..." : text) + "`";
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Rules a message names; past these it says how many more there are. */
 const LISTED_RULES = 5;
@@ -438,7 +435,7 @@ export function warningsForResult(warnings: readonly Warning[]): Warning[] {
 
 /** Where the rules that would allow a call can be added, for the caller's kind of client. */
 function howToAllow(rules: readonly string[], origin: CallOrigin | undefined): string {
-  const flags = listRules(rules, (r) => `--allow ${shellQuote(r)}`, " ");
+  const flags = listRules(rules, (r) => `--allow ${singleQuoted(r)}`, " ");
   switch (origin) {
     case "mcp":
       return `the user can start wave-core mcp with ${flags}`;
@@ -451,7 +448,7 @@ function howToAllow(rules: readonly string[], origin: CallOrigin | undefined): s
 
 function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: string, origin: CallOrigin | undefined): string {
   const rules = decision.suggestedRules;
-  const allowFlags = rules.length ? listRules(rules, (r) => `--allow ${shellQuote(r)}`, " ") : "an --allow rule";
+  const allowFlags = rules.length ? listRules(rules, (r) => `--allow ${singleQuoted(r)}`, " ") : "an --allow rule";
   const head = `Permission needed: ${check.tool} wants to ${subject}. ${decision.reason.trim()} The user must approve it but cannot be asked`;
   switch (origin) {
     case "mcp":

@@ -21,6 +21,7 @@ import type { ChildProcess } from "node:child_process";
 import { lstatSync, readFileSync, rm, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { createLogger } from "../util/log.js";
+import { singleQuoted } from "../util/text.js";
 import type { Invocation } from "./invocation.js";
 import { lastAllocatedPid } from "./processTable.js";
 import { launchOf, planRun, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
@@ -58,8 +59,6 @@ export function warmUnfitEnvironment(env: Record<string, string>): string | unde
   return undefined;
 }
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /**
  * The loader: tells the core it runs, takes one NUL-terminated command from the socket (nothing
  * happens on EOF: the core discarded it or died), closes the socket and becomes the command's
@@ -67,7 +66,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * is the one the shell was started with.
  */
 export function warmLoader(shellPath: string, bashEnv: string, fd: number = WARM_CHANNEL_FD): string {
-  return `printf R >&${fd}; IFS= read -r -d '' -u ${fd} __wave_warm_command || exit 0; exec ${fd}<&-; BASH_ENV=${quote(bashEnv)} exec ${quote(shellPath)} -c "$__wave_warm_command"`;
+  return `printf R >&${fd}; IFS= read -r -d '' -u ${fd} __wave_warm_command || exit 0; exec ${fd}<&-; BASH_ENV=${singleQuoted(bashEnv)} exec ${singleQuoted(shellPath)} -c "$__wave_warm_command"`;
 }
 
 /** The loader's invocation for a run's: the same shell and environment, without BASH_ENV (the loader reads no start-up file). */
@@ -136,7 +135,7 @@ export class WarmShell {
     this.child.once("exit", () => this.discard());
     this.channel.on("error", () => this.discard());
     this.ready = new Promise((resolve) => {
-      this.channel.once("data", () => resolve(this.loaderPid()));
+      this.channel.once("data", () => void this.findLoader().then(resolve));
       this.channel.once("close", () => resolve(undefined));
     });
     void this.ready.then((pid) => {
@@ -175,6 +174,16 @@ export class WarmShell {
 
   get usable(): boolean {
     return !this.finished && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The loader's pid, waiting a little for bwrap's report, which its parent writes while the loader starts. */
+  private async findLoader(): Promise<number | undefined> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const pid = this.loaderPid();
+      if (pid !== undefined || !this.usable) return pid;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return undefined;
   }
 
   /** The loader's pid: the process the core started, or inside the sandbox the one child of bwrap's reaper. */

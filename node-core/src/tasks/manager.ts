@@ -192,6 +192,7 @@ export class TaskManager implements SessionService {
    * cwd now) on the next turn of the event loop, after the current answer went out.
    */
   private startAhead(last: RunSpec): void {
+    if (this.warm && !this.warm.usable) this.warm = undefined;
     if (!warmShellsEnabled() || this.disposed || this.warm || this.warming || (last.platform ?? hostPlatform()).name !== "linux") return;
     const opts = {
       command: "",

@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { clipJson, clipText, cutChars, jsonBytes } from "./text.js";
+import { clipJson, clipText, cutChars, jsonBytes, singleQuoted } from "./text.js";
 
 describe("bounded text", () => {
   it("FS-READ-1 never splits a surrogate pair when cutting", () => {
@@ -37,5 +38,15 @@ describe("clipJson", () => {
 
   it("gives the empty string when not even the marker fits", () => {
     expect(clipJson("x".repeat(100), 50, 10)).toBe("");
+  });
+});
+
+describe("singleQuoted", () => {
+  it("is one shell word that bash reads back as the same bytes", () => {
+    for (const text of ["", "plain", "it's", "'", "''", "a b\nc", "$HOME `x` \\ \"q\""]) {
+      const quoted = singleQuoted(text);
+      expect(execFileSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" })).toBe(text);
+    }
+    expect(singleQuoted("it's")).toBe(`'it'\\''s'`);
   });
 });

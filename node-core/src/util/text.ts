@@ -46,3 +46,8 @@ export function clipJson(text: string, maxChars: number, maxBytes: number): stri
   const cut = cutWithMarker(text, lo);
   return jsonBytes(cut) <= maxBytes ? cut : "";
 }
+
+/** `text` as one single-quoted POSIX shell word: every byte literal, `'` written as `'\''`. */
+export function singleQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
