@@ -104,7 +104,10 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     expect(execFileSync("readlink", [`/proc/${w.pid}/cwd`], { encoding: "utf8" }).trim()).toBe(path.join(t.root, "sub"));
     const bg = await t.bash({ command: "echo $WAVE_RUN_ID; pwd; sleep 300 & (sleep 301; echo late) &" });
     expect(bg.s.output).toBe(`${w.runId}\n${path.join(t.root, "sub")}\n`);
-    expect(bg.s.survivors.map((s) => s.command)).toEqual(expect.arrayContaining(["sleep 300", "sleep 301"]));
+    // The subshell may not have started its sleep yet when the shell exits: then it is listed itself.
+    const left = bg.s.survivors.map((s) => s.command);
+    expect(left).toContain("sleep 300");
+    expect(left.some((c) => c === "sleep 301" || c.endsWith("(sleep 301; echo late) &"))).toBe(true);
     await t.core.sessions.main.dispose();
     for (const s of bg.s.survivors) expect(await waitFor(() => !isAlive(s.pid))).toBe(true);
   });
@@ -145,7 +148,7 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     const z = testCore({ sandbox: NO_SANDBOX });
     await z.bash({ command: "true" });
     await new Promise((r) => setTimeout(r, 200));
-    expect(waitingShellGroups().size === 0 || (await waitingShell(z)) === undefined).toBe(true);
+    expect(processesWithEnv(RUN_MARKER_VAR, z.core.sessions.main.service(TASKS).markerPrefix, { includeWaiting: true })).toEqual([]);
   });
 
   it("goes when the session ends, when it waited too long, and when the core dies", async () => {
