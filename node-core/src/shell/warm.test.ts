@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
 import { isAlive, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../test/support/processes.js";
 import { TASKS } from "../tasks/manager.js";
+import { addLogSink } from "../util/log.js";
 import { hostPlatform } from "../util/platform.js";
 import { ShellEngine } from "./engine.js";
 import { processOutputDir } from "./outputDir.js";
@@ -193,6 +194,21 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
     const r = await t.bash({ command: "echo $WAVE_RUN_ID $$; touch made.txt; touch /etc/wave-nope 2>&1 | grep -c 'Read-only'" });
     expect(r.s).toMatchObject({ sandboxed: true, output: `${w.runId} 2\n1\n` });
     expect(readFileSync(path.join(t.root, "made.txt"), "utf8")).toBe("");
+  });
+
+  it("commands one after another each run in the shell that waited for them (its ready message is no replaced output file)", async () => {
+    const notUsed: string[] = [];
+    const unsubscribe = addLogSink((r) => {
+      if (r.scope === "warm" && r.message.startsWith("the shell started ahead is not used")) notUsed.push(r.message);
+    });
+    try {
+      const t = testCore();
+      await t.bash({ command: "true" });
+      for (let i = 0; i < 25; i++) expect((await t.bash({ command: "true" })).s.sandboxed).toBe(true);
+      expect(notUsed).toEqual([]);
+    } finally {
+      unsubscribe();
+    }
   });
 
   it("a protected file replaced by rename while the shell waits stays read-only (its mount would be gone)", async () => {

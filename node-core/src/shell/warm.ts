@@ -227,9 +227,12 @@ export class WarmShell {
     }
     const pid = this.sandboxed ? await withTimeout(this.ready, READY_WAIT_MS) : this.child.pid;
     if (pid === undefined || !this.usable) return undefined;
+    // The output files through the process the core started: the loader's own stdout is the socket
+    // for a moment while it says it runs (`printf R >&4` redirects it).
+    const holder = this.child.pid;
     const stale = !sameFile(`/proc/${pid}/cwd`, spec.cwd, true)
       ? "its working directory was replaced"
-      : !sameFile(`/proc/${pid}/fd/1`, spec.outputPath, false) || (spec.stderrPath !== undefined && !sameFile(`/proc/${pid}/fd/2`, spec.stderrPath, false))
+      : !sameFile(`/proc/${holder}/fd/1`, spec.outputPath, false) || (spec.stderrPath !== undefined && !sameFile(`/proc/${holder}/fd/2`, spec.stderrPath, false))
         ? "its output file was replaced"
         : this.sandboxed && (this.mounts === undefined || readText(`/proc/${pid}/mountinfo`) !== this.mounts)
           ? "its sandbox's mounts changed"
