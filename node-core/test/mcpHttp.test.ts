@@ -46,6 +46,9 @@ function raw(url: string, opts: { method?: string; headers?: Record<string, stri
       res.on("end", () => resolve({ status: res.statusCode!, body, headers: res.headers }));
     });
     req.on("error", reject);
+    // A server that answers before reading the whole body (413) closes the connection: the rest of
+    // the body then meets EPIPE on a socket the finished request no longer listens to.
+    req.on("socket", (socket) => socket.on("error", () => undefined));
     req.end(opts.body);
   });
 }
