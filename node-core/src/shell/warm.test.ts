@@ -12,7 +12,7 @@ import { addLogSink } from "../util/log.js";
 import { hostPlatform } from "../util/platform.js";
 import { ShellEngine } from "./engine.js";
 import { processOutputDir } from "./outputDir.js";
-import { RUN_MARKER_VAR } from "./processTable.js";
+import { readProcEntry, RUN_MARKER_VAR } from "./processTable.js";
 import { planRun } from "./runner.js";
 import { loaderInvocation, WARM_COMMAND_MAX_BYTES, WarmShell, warmLoader, warmUnfitEnvironment } from "./warm.js";
 
@@ -53,8 +53,8 @@ async function waitingShell(t: TestCore): Promise<Waiting | undefined> {
   const find = (): Waiting | undefined => {
     const groups = waitingShellGroups();
     for (const p of processesWithEnv(RUN_MARKER_VAR, prefix, { includeWaiting: true })) {
-      const pgid = Number(readFileSync(`/proc/${p.pid}/stat`, "latin1").split(") ")[1]!.split(" ")[2]);
-      if (groups.has(pgid) && /^\S*bash -c /.test(p.command)) return { pid: p.pid, pgid, runId: environOf(p.pid)[RUN_MARKER_VAR]! };
+      const pgid = readProcEntry(p.pid)?.pgid;
+      if (pgid !== undefined && groups.has(pgid) && /^\S*bash -c /.test(p.command)) return { pid: p.pid, pgid, runId: environOf(p.pid)[RUN_MARKER_VAR]! };
     }
     return undefined;
   };

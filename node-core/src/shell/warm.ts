@@ -18,11 +18,12 @@
 // Anything else — zsh, Windows and macOS, a long command (bash reads the socket a byte at a time),
 // an environment that changes how bash runs the loader — starts a shell for the command as before.
 import type { ChildProcess } from "node:child_process";
-import { lstatSync, readFileSync, rm, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { createLogger } from "../util/log.js";
 import { singleQuoted } from "../util/text.js";
 import type { Invocation } from "./invocation.js";
+import { removeFilesLater } from "./outcome.js";
 import { lastAllocatedPid } from "./processTable.js";
 import { launchOf, planRun, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
 import { unwatchGroup, watchGroup } from "./watchdog.js";
@@ -161,7 +162,7 @@ export class WarmShell {
     const spawned = spawnRun(spec, plan, inv, WARM_CHANNEL_FD);
     if (spawned.child.pid === undefined) {
       spawned.child.once("error", () => undefined);
-      removeFiles([...plan.runFiles, spawned.infoFile]);
+      removeFilesLater([...plan.runFiles, spawned.infoFile]);
       return undefined;
     }
     watchGroup(spawned.child.pid);
@@ -219,7 +220,8 @@ export class WarmShell {
 
   private async tryTake(spec: RunSpec, plan: RunPlan): Promise<ShellRun | undefined> {
     if (!this.usable) return undefined;
-    if (spec.runId !== this.spec.runId || Buffer.byteLength(spec.command, "utf8") > WARM_COMMAND_MAX_BYTES || unfitRun(spec, plan)) return undefined;
+    if (spec.runId !== this.spec.runId || Buffer.byteLength(spec.command, "utf8") > WARM_COMMAND_MAX_BYTES) return undefined;
+    // The launch compared whole covers what start() checked (shell, sandbox program, environment).
     const inv = loaderInvocation(plan.inv);
     if (!inv || launchKey(spec, launchOf(spec, plan, inv)) !== this.key) {
       log.debug("the shell started ahead no longer fits", { runId: spec.runId });
@@ -277,12 +279,8 @@ export class WarmShell {
       unwatchGroup(pid);
     }
     this.channel.destroy();
-    removeFiles(files);
+    removeFilesLater(files);
   }
-}
-
-function removeFiles(files: Array<string | undefined>): void {
-  for (const file of files) if (file !== undefined) rm(file, { force: true }, () => undefined);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {

@@ -3,6 +3,7 @@
 import { mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { listProcPids, readProcEntry } from "../../src/shell/processTable.js";
 
 export interface LiveProcess {
   pid: number;
@@ -35,15 +36,6 @@ function commandLine(pid: number): string | undefined {
   }
 }
 
-function groupOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The process groups of shells started ahead that still wait for their command: every live member
  * (the loader, and in the sandbox bwrap and its reaper) carries the loader in its argv. Such a
@@ -51,11 +43,10 @@ function groupOf(pid: number): number | undefined {
  */
 export function waitingShellGroups(): Set<number> {
   const members = new Map<number, boolean[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    const pgid = groupOf(pid);
-    const line = pgid !== undefined && isAlive(pid) ? commandLine(pid) : undefined;
+  for (const pid of listProcPids()) {
+    // readProcEntry leaves zombies out.
+    const pgid = readProcEntry(pid)?.pgid;
+    const line = pgid !== undefined ? commandLine(pid) : undefined;
     if (pgid === undefined || line === undefined) continue;
     const list = members.get(pgid) ?? [];
     list.push(line.includes(WAITING_SHELL_MARK));
@@ -83,7 +74,7 @@ export function processesWithEnv(name: string, needle: string, opts: { includeWa
     }
     const hit = environ.split("\0").some((kv) => kv.startsWith(name + "=") && kv.slice(name.length + 1).includes(needle));
     if (!hit || !isAlive(pid)) continue;
-    out.push({ pid, command: commandLine(pid) ?? "?", pgid: groupOf(pid) });
+    out.push({ pid, command: commandLine(pid) ?? "?", pgid: readProcEntry(pid)?.pgid });
   }
   // After the scan: a shell started ahead during it is already among the groups.
   const waiting = opts.includeWaiting ? new Set<number>() : waitingShellGroups();
