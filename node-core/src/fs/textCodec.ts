@@ -4,6 +4,7 @@
 // than corrupted.
 import * as buffer from "node:buffer";
 import { chardet, iconv, loadCodecs } from "../util/codecs.js";
+import { utf8Text } from "../util/text.js";
 
 export type LineEndingStyle = "LF" | "CRLF" | "mixed" | "none";
 
@@ -50,7 +51,7 @@ function isValidUtf8(buf: Uint8Array): boolean {
 
 /** Decodes bytes without a BOM in `encoding`. */
 export function decodeAs(buf: Uint8Array, encoding: string): string {
-  if (encoding === "utf-8") return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("utf8");
+  if (encoding === "utf-8") return utf8Text(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
   if (encoding === "latin1") return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("latin1");
   return iconv().decode(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), encoding, { stripBOM: false });
 }

@@ -2,6 +2,7 @@
 // bidirectional peer (the core answers the host's requests and may send requests of its own,
 // e.g. permission questions).
 import { createLogger } from "../util/log.js";
+import { utf8Text } from "../util/text.js";
 
 const log = createLogger("jsonrpc");
 
@@ -148,7 +149,7 @@ export class LineSplitter {
       this.onEvent(event);
       return;
     }
-    let text = (this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)).toString("utf8");
+    let text = utf8Text(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
     this.pending = [];
     this.pendingBytes = 0;
     if (text.endsWith("\r")) text = text.slice(0, -1);

