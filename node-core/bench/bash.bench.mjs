@@ -59,7 +59,8 @@ await compareEchoLatency({
 // spends on the core's start-up file; what remains of the tools/call figure is the core's own work
 // (protocol, permission check, files, spawning from a larger process).
 {
-  const seen = await bashCall({ command: "tr '\\0' '\\n' < /proc/$$/environ" });
+  // `cd .` keeps the start-up file (a command that cannot change directory runs without it).
+  const seen = await bashCall({ command: "cd .; tr '\\0' '\\n' < /proc/$$/environ" });
   const shellEnv = {};
   for (const line of seen.structuredContent.output.split("\n")) {
     const eq = line.indexOf("=");

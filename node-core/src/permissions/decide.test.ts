@@ -348,3 +348,35 @@ describe("Wave's state directory (the discovery lock files)", () => {
     expect(running(`cat ${ctx.root}/README.md`, "ask", false).outcome).toBe("allow");
   });
 });
+
+describe("commandNames", () => {
+  const names = (command: string) => decideCommand(command, ctx, rules(), "allow-all", lib).commandNames;
+
+  it("names every command that would run, nested ones too, each once", () => {
+    expect(names("echo hi")).toEqual(["echo"]);
+    expect(names("git status && git diff | less; npm test")).toEqual(["git", "less", "npm"]);
+    expect(names("echo $(cd /tmp; pwd) > >(grep x)")).toEqual(["cd", "pwd", "grep", "echo"]);
+    expect(names("\"c\"d sub; \\cd sub; time cd /; if true; then pushd x; fi")).toEqual(["cd", "true", "pushd"]);
+    expect(names("bash -c 'popd'; xargs grep x; find . -exec rg y {} +")).toEqual(expect.arrayContaining(["popd", "grep", "rg"]));
+    expect(names("/usr/bin/ls -l; ./build.sh")).toEqual(["/usr/bin/ls", "./build.sh"]);
+    expect(names("X=1 Y=2")).toEqual([]);
+  });
+
+  it("is absent when a name cannot be known from the text", () => {
+    for (const command of [
+      "d=cd; $d /tmp",
+      "${CMD:-ls} x",
+      "$(echo cd) /tmp",
+      "l*s",
+      "f() { cd /tmp; }; f",
+      "function g { :; }",
+      "shopt -s expand_aliases; alias ls='cd /'",
+      "enable -f ./x.so cd2",
+      "trap \"$x\" EXIT",
+      "if",
+      "echo 'unterminated",
+    ]) {
+      expect(names(command), command).toBeUndefined();
+    }
+  });
+});

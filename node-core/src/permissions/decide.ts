@@ -59,6 +59,14 @@ export interface Decision {
   sandboxed?: boolean;
   /** Command checks: why it will not (the agent asked to run it outside, no sandbox is available, …). */
   outsideSandboxReason?: string;
+  /**
+   * Command checks: the name of every command that would run (in the shell and in whatever it
+   * starts: `$(…)`, `bash -c`, `xargs`, …), each a literal word, each once. Absent when
+   * the reading cannot name them all: a name that is an expansion, a function the command defines,
+   * code hidden in expansions or given as a string, a change to how names are looked up (alias,
+   * enable, …), a syntax error.
+   */
+  commandNames?: string[];
 }
 
 export interface DecideContext extends Places {
@@ -205,6 +213,20 @@ function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerd
   return { ...base, ...suggestion, status: "needs-approval", reason: `No rule allows ${quote(part.text)}.${changed}` };
 }
 
+/** Every command name of a split command when each is a literal word and nothing runs unseen (Decision.commandNames). */
+function commandNames(split: SplitCommand): string[] | undefined {
+  if (split.errors.length > 0 || split.functions.length > 0 || split.hiddenCode.length > 0 || split.changes.some((c) => c.opaque)) return undefined;
+  const names = new Set<string>();
+  for (const part of split.parts) {
+    if (part.hiddenCode.length > 0 || part.dynamicCode !== undefined) return undefined;
+    const first = part.words[0];
+    if (!first) continue;
+    if (first.value === undefined || first.globPrefix !== undefined || first.value === "") return undefined;
+    names.add(first.value);
+  }
+  return [...names];
+}
+
 export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: CommandOptions = { sandboxed: false }): Decision {
   const split = splitCommand(command, lib, { cwd: ctx.cwd, home: ctx.home });
   const global = globalWarnings(split);
@@ -214,6 +236,7 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
   const suggestedRules = global.length ? [] : [...new Set(parts.flatMap((p) => (p.status === "needs-approval" && p.suggestedRule ? [p.suggestedRule] : [])))];
   const allowedByRules = global.length === 0 && parts.every((p) => p.status === "allowed");
   const sandbox = { sandboxed: opts.sandboxed, ...(!opts.sandboxed && opts.outsideSandboxReason ? { outsideSandboxReason: opts.outsideSandboxReason } : {}) };
+  const names = commandNames(split);
   const decision = (outcome: Decision["outcome"], reason: string): Decision => ({
     outcome,
     mode,
@@ -224,6 +247,7 @@ export function decideCommand(command: string, ctx: DecideContext, rules: RuleSe
     suggestedRules,
     allowedByRules,
     ...sandbox,
+    ...(names ? { commandNames: names } : {}),
   });
 
   const denied = parts.find((p) => p.status === "denied");

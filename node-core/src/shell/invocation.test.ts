@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/processes.js";
-import { BASH_RC, BASH_RC_FILE, buildInvocation, commandLengthProblem, NON_INTERACTIVE_ENV, startsWithSleep, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
+import { BASH_RC, BASH_RC_FILE, buildInvocation, commandLengthProblem, needsStartupFile, NON_INTERACTIVE_ENV, startsWithSleep, tracksCwd, withoutStartupFile, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
 import { NO_SHIMS, type ShimInjection } from "./shims/index.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
@@ -21,6 +21,7 @@ let n = 0;
 function run(kind: ShellKind, command: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv; shims?: ShimInjection; cwdFileName?: string } = {}) {
   const dir = tempDir();
   const cwdFile = path.join(dir, opts.cwdFileName ?? `t${++n}.cwd`);
+  const startDir = opts.cwd ?? dir;
   const inv = buildInvocation({
     shell: SHELLS[kind],
     command,
@@ -28,11 +29,12 @@ function run(kind: ShellKind, command: string, opts: { cwd?: string; env?: NodeJ
     shims: opts.shims ?? NO_SHIMS,
     runId: `test.${n}`,
     cwdFile,
+    cwd: startDir,
     bashRcFile: rcBash,
     zshRcDir: rcZsh,
     corePid: process.pid,
   });
-  const r = spawnSync(inv.file, inv.args, { cwd: opts.cwd ?? dir, env: inv.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(inv.file, inv.args, { cwd: startDir, env: inv.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   let cwd: string | undefined;
   try {
     cwd = readFileSync(cwdFile, "utf8").replace(/\n$/, "");
@@ -71,6 +73,44 @@ describe.each(["bash", "zsh"] as const)("%s invocation", (kind) => {
     expect(errexit.code).toBe(1);
     expect(errexit.out).toBe("");
     expect(errexit.cwd).toBe("/usr/lib");
+  });
+
+  it("BASH-CWD-1 writes no cwd file when the command ends where it started (nothing moved, or back again)", () => {
+    const start = tempDir("wave cwd start 'q' ");
+    expect(run(kind, "echo stay", { cwd: start })).toMatchObject({ out: "stay\n", cwd: undefined });
+    expect(run(kind, "cd /usr; cd -; exit 3", { cwd: start })).toMatchObject({ code: 3, cwd: undefined });
+    expect(run(kind, "cd /usr", { cwd: start }).cwd).toBe("/usr");
+  });
+
+  it("BASH-CWD-1 the start comparison is exact: physical path, case, and no variable the command sets decides it", () => {
+    const base = tempDir();
+    const real = path.join(base, "real");
+    mkdirSync(real);
+    mkdirSync(path.join(base, "Real"));
+    symlinkSync(real, path.join(base, "link"));
+    // Started through a link: the shell ends in the same directory, under another name; the core
+    // gets the physical one (and canonicalises its own the same way).
+    expect(run(kind, "true", { cwd: path.join(base, "link") }).cwd).toBe(real);
+    // Directories differing only in case are different directories, whatever the shell's matching options.
+    const nocase = kind === "bash" ? "shopt -s nocasematch nocaseglob" : "setopt no_case_glob no_case_match";
+    expect(run(kind, `${nocase}; cd ../Real`, { cwd: real }).cwd).toBe(path.join(base, "Real"));
+    // $PWD says the start directory, the shell is elsewhere: the physical directory counts.
+    expect(run(kind, `cd /usr; PWD=${JSON.stringify(real)}`, { cwd: real }).cwd).toBe("/usr");
+    if (kind === "bash") expect(run(kind, `cd /usr; PWD=${JSON.stringify(real)}; readonly PWD`, { cwd: real }).cwd).toBe("/usr");
+    // A start directory whose name is a pattern matches only itself.
+    const star = path.join(base, "*");
+    mkdirSync(star);
+    expect(run(kind, "cd ../real", { cwd: star }).cwd).toBe(real);
+  });
+
+  it("BASH-CWD-1 the trap leaves the exit status alone, and bash's is silent under xtrace", () => {
+    const start = tempDir();
+    for (const command of ["set -x; cd /usr; exit 4", "set -x; true; exit 4"]) {
+      const r = run(kind, command, { cwd: start });
+      expect(r.code, command).toBe(4);
+      // zsh traces to a copy of stderr that no redirection inside the trap reaches: its commands show.
+      if (kind === "bash") expect(r.err, command).toBe(`+ ${command.slice("set -x; ".length).replace("; ", "\n+ ")}\n`);
+    }
   });
 
   it("BASH-CWD-3 a directory deleted while the command ran leaves no usable cwd, and the exit status is the command's", () => {
@@ -151,6 +191,7 @@ describe("invocation shape", () => {
       shims: NO_SHIMS,
       runId: "w.1.1",
       cwdFile: "C:\\Users\\me\\AppData\\Local\\Temp\\wave-core-me\\1-abcd\\w.1.1.cwd",
+      cwd: "C:\\Users\\me\\project",
       bashRcFile: "C:\\Users\\me\\AppData\\Local\\Temp\\wave-core-me\\1-abcd\\rc\\bash_env.sh",
       zshRcDir: "unused",
       corePid: 1,
@@ -158,6 +199,8 @@ describe("invocation shape", () => {
     expect(inv.file).toBe("C:\\Program Files\\Git\\bin\\bash.exe");
     expect(inv.args).toEqual(["-c", "pwd -P >| x"]);
     expect(inv.env.WAVE_CWD_FILE).toBe("C:/Users/me/AppData/Local/Temp/wave-core-me/1-abcd/w.1.1.cwd");
+    // Git Bash would compare /c/Users/me/project with it: no start directory, the file is always written.
+    expect(inv.env.WAVE_CWD_START).toBeUndefined();
     expect(inv.env.BASH_ENV).toBe("C:/Users/me/AppData/Local/Temp/wave-core-me/1-abcd/rc/bash_env.sh");
     expect(inv.env.Path).toBe("C:\\Windows");
   });
@@ -184,5 +227,40 @@ describe("commandLengthProblem", () => {
     expect(commandLengthProblem("x".repeat(32_000), "win32")).toBeUndefined();
     expect(commandLengthProblem("é".repeat(32_001), "win32")).toMatch(/^is 32,001 characters long; Windows passes at most 32,000 characters/);
     expect(commandLengthProblem("x".repeat(500_000), "darwin")).toBeUndefined();
+  });
+});
+
+describe("the start-up file, only where a command needs it", () => {
+  it("is needed to follow a cd, for code run in the shell, for a shim, and when the names are not known", () => {
+    expect(needsStartupFile(["echo"])).toBe(false);
+    expect(needsStartupFile(["git", "npm", "/usr/bin/grep", "./cd", "sed", "xargs"])).toBe(false);
+    expect(needsStartupFile([])).toBe(false);
+    for (const name of ["cd", "pushd", "popd", ".", "source", "eval", "exec", "builtin", "command", "trap", "enable", "alias", "mapfile", "readarray", "grep", "find", "rg"]) {
+      expect(needsStartupFile(["echo", name]), name).toBe(true);
+    }
+    expect(needsStartupFile(undefined)).toBe(true);
+  });
+
+  it("a plain invocation is bash -c in the same environment minus what only the start-up file reads", () => {
+    const full = run("bash", "true").inv;
+    expect(full.env.BASH_ENV).toBeDefined();
+    expect(tracksCwd(full.env)).toBe(true);
+    const plain = withoutStartupFile(full, SHELLS.bash)!;
+    expect(plain.file).toBe(full.file);
+    expect(plain.args).toEqual(full.args);
+    const { BASH_ENV: _b, WAVE_CWD_FILE: _c, WAVE_CWD_START: _s, ...rest } = full.env;
+    expect(plain.env).toEqual(rest);
+    expect(tracksCwd(plain.env)).toBe(false);
+    // What runs sees an environment without them, and no trap: bash as a raw spawn starts it.
+    const r = spawnSync(plain.file, ["-c", "tr '\\0' '\\n' < /proc/$$/environ | sed -n '/^BASH_ENV=/p;/^WAVE_CWD/p;/^WAVE_SHIMS/p'; trap -p EXIT; echo end"], { env: plain.env, encoding: "utf8" });
+    expect(r.stdout).toBe("end\n");
+  });
+
+  it("is kept where leaving it out would change what runs: zsh, the user's BASH_ENV, exported functions", () => {
+    expect(withoutStartupFile(run("zsh", "true").inv, SHELLS.zsh)).toBeUndefined();
+    const userRc = path.join(tempDir(), "user_bash_env.sh");
+    writeFileSync(userRc, "ls() { cd /; }\n");
+    expect(withoutStartupFile(run("bash", "true", { env: { ...process.env, BASH_ENV: userRc } }).inv, SHELLS.bash)).toBeUndefined();
+    expect(withoutStartupFile(run("bash", "true", { env: { ...process.env, "BASH_FUNC_ls%%": "() { cd /; }" } }).inv, SHELLS.bash)).toBeUndefined();
   });
 });

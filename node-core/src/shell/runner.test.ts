@@ -8,6 +8,7 @@ import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
 import { hostPlatform } from "../util/platform.js";
 import { platformWith } from "../../test/support/platform.js";
 import { ShellEngine } from "./engine.js";
+import { toGitBashPath } from "./winpath.js";
 import { ShellRun, SpawnFailed, startShellRun } from "./runner.js";
 
 afterEach(closeCores);
@@ -110,7 +111,7 @@ describe("ShellRun", () => {
     await new Promise((r) => child.once("exit", r));
     const cwdFile = path.join(tempDir(), "w.cwd");
     const gitBash = { kind: "bash" as const, path: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32" as const };
-    const run = new ShellRun(child, spec("pwd"), gitBash, cwdFile, { TEMP: "C:\\Users\\me\\AppData\\Local\\Temp" }, platformWith({ name: "win32" }));
+    const run = new ShellRun(child, spec("pwd"), gitBash, cwdFile, { TEMP: "C:\\Users\\me\\AppData\\Local\\Temp", WAVE_CWD_FILE: toGitBashPath(cwdFile) }, platformWith({ name: "win32" }));
     for (const [printed, native] of [
       ["/c/Users/me/github/wave-agent\n", "C:\\Users\\me\\github\\wave-agent"],
       ["/cygdrive/d/src\n", "D:\\src"],
@@ -123,8 +124,11 @@ describe("ShellRun", () => {
     run.discardCwdFile();
     expect(run.readCwd().reason).toMatch(/no cwd file/);
     // The POSIX branch hands back pwd -P as printed.
-    const posix = new ShellRun(child, spec("pwd"), { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, {}, hostPlatform());
+    const posix = new ShellRun(child, spec("pwd"), { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, { WAVE_CWD_FILE: cwdFile }, hostPlatform());
     writeFileSync(cwdFile, "/home/me/dir with space \n");
     expect(posix.readCwd()).toEqual({ cwd: "/home/me/dir with space " });
+    // A shell that was not told of the file (a plain run) did not write it: whatever is there is not read.
+    const plain = new ShellRun(child, spec("pwd"), { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, {}, hostPlatform());
+    expect(plain.readCwd()).toEqual({ reason: "cwd tracking was off" });
   });
 });

@@ -10,7 +10,7 @@ import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
 import { createLogger } from "../util/log.js";
-import { buildInvocation, type Invocation } from "./invocation.js";
+import { buildInvocation, tracksCwd, withoutStartupFile, type Invocation } from "./invocation.js";
 import { killTree, collectTree, type KillReport } from "./killTree.js";
 import type { ShellEngine } from "./engine.js";
 import { processOutputDir } from "./outputDir.js";
@@ -54,6 +54,11 @@ export interface RunSpec {
   trackCwd: boolean;
   /** Injects the search shims; the user's `shims` setting. */
   shimsEnabled: boolean;
+  /**
+   * The command needs neither the cwd tracking nor a shim (shell/invocation.ts needsStartupFile):
+   * bash runs it without the start-up file, as a plain `bash -c`, where it can (withoutStartupFile).
+   */
+  plain?: boolean;
   /** The core's shell engine: its shim files and start-up files. */
   engine: ShellEngine;
   /**
@@ -331,7 +336,7 @@ export class ShellRun {
    * effort: a missing file (exec, a user EXIT trap, a killed shell) just means "unknown".
    */
   readCwd(): { cwd?: string; reason?: string } {
-    if (!this.cwdFile) return { reason: "cwd tracking was off" };
+    if (!this.cwdFile || !tracksCwd(this.env)) return { reason: "cwd tracking was off" };
     let raw: string;
     try {
       raw = readFileSync(this.cwdFile, "utf8");
@@ -437,8 +442,11 @@ function openOutput(file: string): number {
 export interface RunPlan {
   platform: Platform;
   shell: ResolvedShell;
-  /** `<shell> -c <the command>` with its environment. */
+  /** `<shell> -c <the command>` with its environment: what runs. */
   inv: Invocation;
+  /** The same with the start-up file (`inv` itself unless the run is plain): what a shell started ahead waits as. */
+  withStartupFile: Invocation;
+  /** Where the shell reports the directory it ends in (a plain run's shell is not told of it, and it is not read). */
   cwdFile: string | undefined;
   /** Files the command writes by path (output, stderr, cwd file): a sandbox makes exactly these writable. */
   runFiles: string[];
@@ -459,19 +467,22 @@ export async function planRun(spec: RunSpec): Promise<RunPlan> {
   const shims = await spec.engine.shimInjection(shell, spec.shimsEnabled);
   const rc = spec.engine.startupFiles();
   const cwdFile = spec.trackCwd ? path.join(processOutputDir(), `${spec.runId}.cwd`) : undefined;
-  const inv = buildInvocation({
+  const withStartupFile = buildInvocation({
     shell,
     command: spec.command,
     baseEnv,
     shims,
     runId: spec.runId,
     cwdFile,
+    cwd: spec.cwd,
     bashRcFile: rc.bash,
     zshRcDir: rc.zshDir,
     corePid: process.pid,
   });
+  // A plain run keeps the cwd file among its files, so its sandbox is the one a shell started ahead has.
   const runFiles = [spec.outputPath, ...(spec.stderrPath !== undefined ? [spec.stderrPath] : []), ...(cwdFile ? [cwdFile] : [])];
-  return { platform, shell, inv, cwdFile, runFiles };
+  const inv = (spec.plain && withoutStartupFile(withStartupFile, shell)) || withStartupFile;
+  return { platform, shell, inv, withStartupFile, cwdFile, runFiles };
 }
 
 /** `inv` as it is started: inside the sandbox when the spec's plan has one. Throws SpawnFailed. */

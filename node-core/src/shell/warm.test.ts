@@ -87,6 +87,30 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     expect(isAlive(w.pid)).toBe(false);
   });
 
+  it("a plain command (no cd, no shimmed tool) runs in the shell started ahead as the plain bash -c a start gives", async () => {
+    // No trap, no grep: the probe's own names keep it plain.
+    const plainProbe = `echo "$$ $WAVE_RUN_ID"; tr '\\0' '\\n' < /proc/$$/cmdline; echo "[$-] [$0] [$#] [$BASH_EXECUTION_STRING] [$SHLVL] [$PWD] [$OLDPWD]"; env | sort`;
+    const drop = /^(_|WAVE_RUN_ID|WAVE_CORE_PID|WAVE_WARM_SHELL|TMPDIR)=/;
+    const norm = (s: string) => s.split("\n").slice(1).filter((l) => !drop.test(l)).join("\n").replace(/\/tmp\/wave-core-root\/[^/\s]+/g, "<out>");
+    vi.stubEnv("WAVE_WARM_SHELL", "0");
+    const cold = testCore({ sandbox: NO_SANDBOX });
+    await cold.bash({ command: "true" });
+    const expected = await cold.bash({ command: plainProbe });
+    expect(expected.s.output).not.toMatch(/^(BASH_ENV|WAVE_CWD_FILE|WAVE_SHIMS_FILE)=/m);
+    vi.unstubAllEnvs();
+
+    const t = testCore({ root: cold.root, sandbox: NO_SANDBOX });
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    const r = await t.bash({ command: plainProbe });
+    expect(r.s.output.split("\n")[0]).toBe(`${w.pid} ${w.runId}`);
+    expect(norm(r.s.output)).toBe(norm(expected.s.output));
+    // The next command that needs the start-up file still gets it from the next shell started ahead.
+    const w2 = (await waitingShell(t))!;
+    const tracked = await t.bash({ command: "echo $$; cd /" });
+    expect(tracked.s).toMatchObject({ output: `${w2.pid}\n`, cwdChanged: false, cwdReset: true });
+  });
+
   it("keeps bash -c's own diagnostics, exit status, cwd tracking and survivors", async () => {
     const t = testCore({ sandbox: NO_SANDBOX });
     mkdirSync(path.join(t.root, "sub"));
@@ -254,9 +278,11 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
 });
 
 describe("the loader", () => {
-  it("reads one NUL-terminated command from its descriptor and execs the shell with BASH_ENV set back", () => {
+  it("reads one NUL-terminated command from its descriptor and execs the shell with BASH_ENV set back, or plain", () => {
     expect(warmLoader("/usr/bin/bash", "/o/rc/bash_env.sh", 4)).toBe(
-      `printf R >&4; IFS= read -r -d '' -u 4 __wave_warm_command || exit 0; exec 4<&-; BASH_ENV='/o/rc/bash_env.sh' exec '/usr/bin/bash' -c "$__wave_warm_command"`,
+      `printf R >&4; IFS= read -r -d '' -u 4 __wave_warm_command || exit 0; exec 4<&-; ` +
+        `case $__wave_warm_command in P*) unset BASH_ENV WAVE_CWD_FILE WAVE_CWD_START WAVE_SHIMS_FILE; exec '/usr/bin/bash' -c "\${__wave_warm_command#P}" ;; esac; ` +
+        `BASH_ENV='/o/rc/bash_env.sh' exec '/usr/bin/bash' -c "\${__wave_warm_command#S}"`,
     );
     expect(warmLoader("/opt/it's/bash", "/o'/rc")).toContain(`BASH_ENV='/o'\\''/rc' exec '/opt/it'\\''s/bash'`);
     const inv = loaderInvocation({ file: "/usr/bin/bash", args: ["-c", "ls"], env: { PATH: "/usr/bin", BASH_ENV: "/o/rc" } })!;

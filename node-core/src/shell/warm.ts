@@ -22,7 +22,7 @@ import { lstatSync, readFileSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { createLogger } from "../util/log.js";
 import { singleQuoted } from "../util/text.js";
-import type { Invocation } from "./invocation.js";
+import { STARTUP_FILE_VARIABLES, type Invocation } from "./invocation.js";
 import { removeFilesLater } from "./outcome.js";
 import { lastAllocatedPid } from "./processTable.js";
 import { launchOf, planRun, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
@@ -60,14 +60,24 @@ export function warmUnfitEnvironment(env: Record<string, string>): string | unde
   return undefined;
 }
 
+/** The first byte of what the core sends: the command runs with the start-up file, or plain (RunPlan.inv). */
+const WITH_STARTUP_FILE = "S";
+const PLAIN = "P";
+
 /**
  * The loader: tells the core it runs, takes one NUL-terminated command from the socket (nothing
  * happens on EOF: the core discarded it or died), closes the socket and becomes the command's
- * shell, BASH_ENV set back for it. Its own variable is not exported, so the command's environment
- * is the one the shell was started with.
+ * shell: BASH_ENV set back for it, or for a plain run without the variables only the start-up file
+ * reads (withoutStartupFile). Its own variable is not exported, so the command's environment is
+ * the one the shell was started with.
  */
 export function warmLoader(shellPath: string, bashEnv: string, fd: number = WARM_CHANNEL_FD): string {
-  return `printf R >&${fd}; IFS= read -r -d '' -u ${fd} __wave_warm_command || exit 0; exec ${fd}<&-; BASH_ENV=${singleQuoted(bashEnv)} exec ${singleQuoted(shellPath)} -c "$__wave_warm_command"`;
+  const shell = singleQuoted(shellPath);
+  return (
+    `printf R >&${fd}; IFS= read -r -d '' -u ${fd} __wave_warm_command || exit 0; exec ${fd}<&-; ` +
+    `case $__wave_warm_command in ${PLAIN}*) unset ${STARTUP_FILE_VARIABLES.join(" ")}; exec ${shell} -c "\${__wave_warm_command#${PLAIN}}" ;; esac; ` +
+    `BASH_ENV=${singleQuoted(bashEnv)} exec ${shell} -c "\${__wave_warm_command#${WITH_STARTUP_FILE}}"`
+  );
 }
 
 /** The loader's invocation for a run's: the same shell and environment, without BASH_ENV (the loader reads no start-up file). */
@@ -89,7 +99,7 @@ function unfitRun(spec: RunSpec, plan: RunPlan): string | undefined {
   if (plan.platform.name !== "linux") return `runs on ${plan.platform.name}`;
   if (plan.shell.kind !== "bash") return `the shell is ${plan.shell.kind}`;
   if (spec.sandbox?.wrap && spec.sandbox.kind !== "bubblewrap") return `the sandbox is ${spec.sandbox.kind}`;
-  return warmUnfitEnvironment(plan.inv.env);
+  return warmUnfitEnvironment(plan.withStartupFile.env);
 }
 
 /** Same file (device and inode): `link` is followed (a /proc link); `file` only when `follow` (never an output path: a link planted there is not our file). */
@@ -154,7 +164,7 @@ export class WarmShell {
   static async start(spec: RunSpec, idleMs: number = WARM_IDLE_MS): Promise<WarmShell | undefined> {
     const plan = await planRun(spec);
     const unfit = unfitRun(spec, plan);
-    const inv = unfit ? undefined : loaderInvocation(plan.inv);
+    const inv = unfit ? undefined : loaderInvocation(plan.withStartupFile);
     if (!inv) {
       log.debug("no shell started ahead", { reason: unfit ?? "no BASH_ENV" });
       return undefined;
@@ -222,7 +232,7 @@ export class WarmShell {
     if (!this.usable) return undefined;
     if (spec.runId !== this.spec.runId || Buffer.byteLength(spec.command, "utf8") > WARM_COMMAND_MAX_BYTES) return undefined;
     // The launch compared whole covers what start() checked (shell, sandbox program, environment).
-    const inv = loaderInvocation(plan.inv);
+    const inv = loaderInvocation(plan.withStartupFile);
     if (!inv || launchKey(spec, launchOf(spec, plan, inv)) !== this.key) {
       log.debug("the shell started ahead no longer fits", { runId: spec.runId });
       return undefined;
@@ -251,7 +261,7 @@ export class WarmShell {
     const { shell, cwdFile, platform } = plan;
     const run = new ShellRun(this.child, spec, shell, cwdFile, plan.inv.env, platform, [plan.inv.file, ...plan.inv.args].join(" "), this.sandboxed, floor);
     if (this.spawned.infoFile) run.setSandboxInfoFile(this.spawned.infoFile);
-    this.channel.end(`${spec.command}\0`);
+    this.channel.end(`${plan.inv === plan.withStartupFile ? WITH_STARTUP_FILE : PLAIN}${spec.command}\0`);
     return run;
   }
 

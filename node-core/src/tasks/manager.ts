@@ -56,6 +56,8 @@ export interface RunOptions {
   cwd: string;
   trackCwd: boolean;
   shimsEnabled: boolean;
+  /** The command needs no start-up file (RunSpec.plain). */
+  plain?: boolean;
   /** Names the output file (`<name>.log`); the session's next run number otherwise. */
   name?: string;
   signal?: AbortSignal;
@@ -172,6 +174,7 @@ export class TaskManager implements SessionService {
       ...(opts.shellKind ? { shellKind: opts.shellKind } : {}),
       trackCwd: opts.trackCwd,
       shimsEnabled: opts.shimsEnabled,
+      ...(opts.plain ? { plain: true } : {}),
       engine: this.engine,
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),

@@ -7,7 +7,7 @@ import { spawnFailureKind } from "../base/toolErrors.js";
 import { explainEnding } from "../shell/explain.js";
 import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
-import { startsWithSleep } from "../shell/invocation.js";
+import { needsStartupFile, startsWithSleep } from "../shell/invocation.js";
 import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
@@ -229,7 +229,17 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
   let run: ShellRun;
   try {
-    run = await manager.startRun({ command: input.command, cwd, trackCwd: !background, shimsEnabled: shims, name: taskId, signal: ctx.signal, sandbox: plan });
+    run = await manager.startRun({
+      command: input.command,
+      cwd,
+      trackCwd: !background,
+      shimsEnabled: shims,
+      // What the permission check read of the command: no `cd` and no shimmed tool needs no start-up file.
+      plain: !needsStartupFile(ctx.permission?.decision.commandNames),
+      name: taskId,
+      signal: ctx.signal,
+      sandbox: plan,
+    });
     onStarted();
   } catch (err) {
     ctx.setMoveToBackgroundHandler(undefined);

@@ -12,6 +12,7 @@ import { isWithin } from "../util/paths.js";
 import { clipText } from "../util/text.js";
 import { defineTool, osString, type ToolContent, type ToolContext, type ToolResult } from "../core/tool.js";
 import { explainEnding, signalNumber, type Failure } from "../shell/explain.js";
+import { needsStartupFile } from "../shell/invocation.js";
 import { spawnFailureKind, type ToolErrorKind } from "../base/toolErrors.js";
 import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS } from "../shell/output.js";
@@ -309,6 +310,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
       cwd: prep.directory.abs,
       trackCwd: false,
       shimsEnabled: ctx.workspace.setting("shims"),
+      plain: !needsStartupFile(ctx.permission?.decision.commandNames),
       separateStderr: true,
       shellKind: "bash",
       signal: ctx.signal,

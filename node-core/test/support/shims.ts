@@ -134,6 +134,7 @@ export function runShell(kind: ShellKind, script: string, opts: RunOptions): Pro
       shims: opts.injection,
       runId: `shimtest.${process.pid}.${++runs}`,
       cwdFile: undefined,
+      cwd: opts.cwd,
       bashRcFile: rc.bash,
       zshRcDir: rc.zshDir,
       corePid: process.pid,

@@ -208,6 +208,9 @@ function rgFunction(kind: ShellKind, rg: ToolLaunch): string {
 
 export type ShimTool = "grep" | "find" | "rg";
 
+/** The commands a shim can stand for (as shell functions of these names). */
+export const SHIM_TOOLS: readonly ShimTool[] = ["grep", "find", "rg"];
+
 /** The full definition of one shim, or undefined when the plan has no such tool. */
 export function renderShimFunction(kind: ShellKind, tool: ShimTool, plan: ShimPlan): string | undefined {
   if (tool === "grep") return plan.grep && grepFunction(kind, plan.grep);
@@ -216,7 +219,7 @@ export function renderShimFunction(kind: ShellKind, tool: ShimTool, plan: ShimPl
 }
 
 export function shimTools(plan: ShimPlan): ShimTool[] {
-  return (["grep", "find", "rg"] as const).filter((t) => plan[t] !== undefined);
+  return SHIM_TOOLS.filter((t) => plan[t] !== undefined);
 }
 
 /**
