@@ -102,7 +102,7 @@ export async function loadForChange(session: Session, abs: string, stat: Stats, 
       });
     }
     try {
-      bytes = await readWholeFile(abs);
+      bytes = await readWholeFile(abs, stat.size);
     } catch (err) {
       return fsErrorResult(err, abs, "reading");
     }

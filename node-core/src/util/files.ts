@@ -33,28 +33,35 @@ export function isExecutableFile(file: string): boolean {
 /**
  * A whole file, read in one go when its size holds still (fs.promises.readFile reads in 512 KB
  * steps, three times slower on a 2 MB file); a file that grows meanwhile is read to its end.
+ * `expectedSize` (from a stat of the path just before) saves asking the open file for its size.
  */
-export async function readWholeFile(file: string): Promise<Buffer> {
+export async function readWholeFile(file: string, expectedSize?: number): Promise<Buffer> {
   const handle = await fsp.open(file, "r");
   try {
-    return await readAll(handle);
+    return await readAll(handle, expectedSize);
   } finally {
     await handle.close();
   }
 }
 
-/** Everything in an open file from its start, by position (the handle's own offset is not used). */
-export async function readAll(handle: fsp.FileHandle): Promise<Buffer> {
+/**
+ * Everything in an open file from its start, by position (the handle's own offset is not used).
+ * Each read asks for one byte more than the size says is left: coming back short at or past that
+ * size, it was the last, and no further read is needed to see the end. A read that comes back
+ * short before it (a file cut meanwhile, a file system that reads in pieces) is followed by more,
+ * until one reads nothing.
+ */
+export async function readAll(handle: fsp.FileHandle, expectedSize?: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  let size = (await handle.stat()).size;
+  const size = expectedSize ?? (await handle.stat()).size;
   let position = 0;
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.max(size - position, 64 * 1024));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, position);
-    if (bytesRead === 0) break;
-    chunks.push(buf.subarray(0, bytesRead));
+    const wanted = Math.max(size - position + 1, 64 * 1024);
+    const buf = Buffer.allocUnsafe(wanted);
+    const { bytesRead } = await handle.read(buf, 0, wanted, position);
+    if (bytesRead > 0) chunks.push(buf.subarray(0, bytesRead));
     position += bytesRead;
-    size = Math.max(size, position);
+    if (bytesRead === 0 || (bytesRead < wanted && position >= size)) break;
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
