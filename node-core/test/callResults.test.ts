@@ -6,6 +6,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeCores, testCore } from "./support/core.js";
 import { BUNDLE, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
@@ -147,6 +149,38 @@ describe("the store in one core", () => {
     expect(t.core.finishedResult("b3")?.structuredContent.output).toBe("3".repeat(30_000));
     const finished = t.events.filter((e) => e.method === "tool/finished").map((e) => e.params.summary as { resultBytes: number });
     expect(finished.every((s) => s.resultBytes > 60_000 && s.resultBytes < 100_000)).toBe(true);
+  });
+
+  it("holds no more memory than the kept results' JSON: no line cut from a large file keeps the file", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    // After the work each call leaves for later (the read state's hash, closing the replaced file).
+    const held = async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      gc();
+      gc();
+      const m = process.memoryUsage();
+      return m.heapUsed + m.external;
+    };
+    const t = testCore();
+    t.core.keepFinishedResults();
+    // Each Write result carries diff lines cut from a 2 MB line (the old file's decoded text, the
+    // new content): kept as objects, each result held those 4 MB.
+    const file = path.join(t.root, "one-line.txt");
+    const line = (seed: number) => `${seed} `.repeat(700_000).slice(0, 2 * 1024 * 1024);
+    writeFileSync(file, line(0));
+    await t.call("Read", { file_path: file, limit: 1 });
+    await t.call("Write", { file_path: file, content: line(1) });
+    const before = await held();
+    for (let i = 2; i < 22; i++) {
+      const r = await t.call("Write", { file_path: file, content: line(i) }, { callId: `w${i}` });
+      expect(r.isError).toBe(false);
+      // The test's own record of events holds the calls' arguments: not the core's memory.
+      t.events.length = 0;
+    }
+    const grown = (await held()) - before;
+    expect(t.core.finishedResult("w21")?.structuredContent.type).toBe("update");
+    expect(grown, `${(grown / 1048576).toFixed(1)} MiB held by 20 kept results`).toBeLessThan(8 * 1024 * 1024);
   });
 
   it("a core without a host (the MCP server's, the CLI's) keeps nothing", async () => {

@@ -2,7 +2,7 @@
 // events. The host protocol server, the MCP server and the one-shot CLI all drive this object.
 import { randomBytes } from "node:crypto";
 import { createLogger } from "../util/log.js";
-import { clipText, jsonBytes } from "../util/text.js";
+import { clipText } from "../util/text.js";
 import { Services } from "../base/services.js";
 import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
@@ -261,10 +261,12 @@ export class WaveCore {
     // Serialising a result (megabytes for an image) is work only a host reads the outcome of: the
     // size and the summary are computed when the store or a listener first asks, once.
     const done = result;
+    let json: string | undefined;
     let bytes: number | undefined;
-    const resultBytes = () => (bytes ??= jsonBytes(done));
+    const resultJson = () => (json ??= JSON.stringify(done));
+    const resultBytes = () => (bytes ??= Buffer.byteLength(resultJson(), "utf8"));
     // A session that ended while its call finished keeps nothing: its results were dropped with it.
-    if (this.finished && !session.disposed) this.finished.keep(callId, session.id, done, resultBytes());
+    if (this.finished && !session.disposed) this.finished.keep(callId, session.id, resultJson(), resultBytes());
     let summary: ToolCallSummary | undefined;
     this.events.emit("tool/finished", {
       callId,
