@@ -1,5 +1,6 @@
 // Bash engine benchmarks (issue 3). Each figure is a ratio against a baseline measured in this run:
-//  1. Foreground `echo hi` through tools/call vs a raw child_process.spawn of the same shell command (p50).
+//  1. Foreground `echo hi` through tools/call vs a raw child_process.spawn of the same shell command (p50);
+//     also `ls /`, run plain, and `cd . && ls /`, run with the start-up file (no goal: where time goes).
 //  2. A command printing 1 GiB: the core's peak RSS (VmHWM), and wall time vs the same command
 //     redirected to a file by a raw spawn.
 //  3. Stopping a three-level tree that ignores SIGTERM: time until every process is gone, against the
@@ -53,7 +54,28 @@ await compareEchoLatency({
   await cold.close();
 }
 
-// 1b. Where the rest goes: the same shell started the way the core starts it (its environment:
+// 1b. A single program, as most commands are: a command that cannot change directory and calls no
+// search shim runs as a plain `bash -c` (no start-up file), so bash runs `ls` in place of itself as
+// a raw spawn's does; with `cd .` in front it keeps the start-up file and its trap, and forks. In a
+// core of its own: the main one's memory before the 1 GiB run stays as it was.
+{
+  const other = startCore(["--root", root, "--permission-mode", "allow-all", "--sandbox", "off"], { env, stdio: ["pipe", "pipe", "inherit"] });
+  await other.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
+  const call = async (command) => {
+    const msg = await other.request("tools/call", { name: "Bash", arguments: { command } });
+    if (msg.error || msg.result.isError) throw new Error(JSON.stringify(msg.error ?? msg.result));
+  };
+  await compareEchoLatency({ name: "  Bash `ls /` via tools/call (plain bash -c), p50", callTool: () => call("ls /"), raw: () => rawSpawn("ls /"), goal: null });
+  await compareEchoLatency({
+    name: "  Bash `cd . && ls /` via tools/call (start-up file, cwd trap), p50",
+    callTool: () => call("cd . && ls /"),
+    raw: () => rawSpawn("cd . && ls /"),
+    goal: null,
+  });
+  await other.close();
+}
+
+// 1c. Where the rest goes: the same shell started the way the core starts it (its environment:
 // BASH_ENV start-up file with the cwd trap, the shims prelude, the run markers; detached, output to
 // a file) but by a raw spawn, against the plain raw spawn. The difference is what the shell itself
 // spends on the core's start-up file; what remains of the tools/call figure is the core's own work
