@@ -8,12 +8,14 @@
 // assign, unset or shadow decides where that write goes — when the shell ends in a directory other
 // than the one it started in (creating a file costs more than the rest of the start-up file: 0.3 ms
 // on ext4 here, for the common command that does not `cd`), source the shim definitions
-// (shell/shims), and put BASH_ENV/ZDOTDIR back as the user had them. So `$LINENO`, syntax-error line numbers and `$?` are the user's own, the trap runs
-// after `exit N` and failures, and nested shells inherit neither the tracking nor the shims
-// (BASH-SHIM-2). The user's rc files are never read (BASH-SH-5): zsh's `~/.zshenv` and
-// `$ZDOTDIR/.zshenv` are skipped because ZDOTDIR points here. A BASH_ENV the core itself was
-// started with is not an rc file but an explicit request that every `bash -c` read that file, so
-// bash still reads it, expanded as bash expands it, before the shims are defined.
+// (shell/shims), and put BASH_ENV/ZDOTDIR back as the user had them. So `$LINENO`, syntax-error
+// line numbers and `$?` are the user's own, the trap runs after `exit N` and failures, and nested
+// shells inherit neither the tracking nor the shims (BASH-SHIM-2). A bash command that needs
+// neither (needsStartupFile) runs without the file at all: a plain `bash -c` (withoutStartupFile).
+// The user's rc files are never read (BASH-SH-5): zsh's `~/.zshenv` and `$ZDOTDIR/.zshenv` are
+// skipped because ZDOTDIR points here. A BASH_ENV the core itself was started with is not an rc
+// file but an explicit request that every `bash -c` read that file, so bash still reads it,
+// expanded as bash expands it, before the shims are defined.
 import { CORE_PID_VAR, RUN_MARKER_VAR } from "./processTable.js";
 import { envValue, type PlatformName } from "../util/platform.js";
 import type { ShimInjection } from "./shims/index.js";
