@@ -170,12 +170,8 @@ export class ShellRun {
   /** The sandbox's reaper, from bwrap's report (read once, when a survivor scan needs it). */
   private namespaceInit(): number | undefined {
     if (this.namespaceInitPid === undefined && this.sandboxInfoFile) {
-      try {
-        const pid = (JSON.parse(readFileSync(this.sandboxInfoFile, "utf8")) as { "child-pid"?: unknown })["child-pid"];
-        if (typeof pid === "number" && Number.isInteger(pid)) this.namespaceInitPid = pid;
-      } catch (err) {
-        log.debug("no sandbox report", { runId: this.runId, error: err });
-      }
+      this.namespaceInitPid = sandboxReaperPid(this.sandboxInfoFile);
+      if (this.namespaceInitPid === undefined) log.debug("no sandbox report", { runId: this.runId, file: this.sandboxInfoFile });
     }
     return this.namespaceInitPid;
   }
@@ -450,6 +446,16 @@ export interface RunPlan {
   cwdFile: string | undefined;
   /** Files the command writes by path (output, stderr, cwd file): a sandbox makes exactly these writable. */
   runFiles: string[];
+}
+
+/** The sandbox's reaper (pid 1 of its namespace) from bwrap's `--info-fd` report, once bwrap has written it. */
+export function sandboxReaperPid(infoFile: string): number | undefined {
+  try {
+    const pid = (JSON.parse(readFileSync(infoFile, "utf8")) as { "child-pid"?: unknown })["child-pid"];
+    return typeof pid === "number" && Number.isInteger(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a run's process is started as: the invocation, or the sandbox's wrapper around it. */

@@ -25,7 +25,7 @@ import { singleQuoted } from "../util/text.js";
 import { STARTUP_FILE_VARIABLES, type Invocation } from "./invocation.js";
 import { removeFilesLater } from "./outcome.js";
 import { lastAllocatedPid } from "./processTable.js";
-import { launchOf, planRun, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
+import { launchOf, planRun, sandboxReaperPid, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
 import { unwatchGroup, watchGroup } from "./watchdog.js";
 
 const log = createLogger("warm");
@@ -201,14 +201,8 @@ export class WarmShell {
   private loaderPid(): number | undefined {
     const pid = this.child.pid;
     if (pid === undefined || !this.sandboxed) return pid;
-    const info = readText(this.spawned.infoFile ?? "");
-    let reaper: unknown;
-    try {
-      reaper = info ? (JSON.parse(info) as { "child-pid"?: unknown })["child-pid"] : undefined;
-    } catch {
-      return undefined;
-    }
-    if (typeof reaper !== "number") return undefined;
+    const reaper = this.spawned.infoFile === undefined ? undefined : sandboxReaperPid(this.spawned.infoFile);
+    if (reaper === undefined) return undefined;
     const children = readText(`/proc/${reaper}/task/${reaper}/children`)?.trim().split(/\s+/).filter(Boolean);
     return children?.length === 1 ? Number(children[0]) : undefined;
   }

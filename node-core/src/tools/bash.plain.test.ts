@@ -13,8 +13,8 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-/** What a command sees of the start-up file: its variables in the shell's first environment, and its trap. */
-const STARTUP_TRACES = `tr '\\0' '\\n' < /proc/$$/environ | sed -n '/^BASH_ENV=/p;/^WAVE_CWD/p;/^WAVE_SHIMS/p'; trap -p EXIT`;
+/** The start-up file's variables in the shell's first environment. */
+const STARTUP_VARIABLES = `tr '\\0' '\\n' < /proc/$$/environ | sed -n '/^BASH_ENV=/p;/^WAVE_CWD/p;/^WAVE_SHIMS/p'`;
 
 function workspace(t: TestCore): string {
   const sub = path.join(t.root, "sub");
@@ -35,8 +35,8 @@ describe.each([
     workspace(t);
     await t.bash({ command: "true" });
     // trap is a command that runs code in the shell: this probe itself keeps the start-up file.
-    expect((await t.bash({ command: STARTUP_TRACES })).s.output).toMatch(/^BASH_ENV=/m);
-    const plain = await t.bash({ command: "tr '\\0' '\\n' < /proc/$$/environ | sed -n '/^BASH_ENV=/p;/^WAVE_CWD/p;/^WAVE_SHIMS/p'; echo end" });
+    expect((await t.bash({ command: `${STARTUP_VARIABLES}; trap -p EXIT` })).s.output).toMatch(/^BASH_ENV=/m);
+    const plain = await t.bash({ command: `${STARTUP_VARIABLES}; echo end` });
     expect(plain.s.output).toBe("end\n");
     // As with `bash -c`, the shell's only command runs in its place: $$ is ps itself.
     expect((await t.bash({ command: "ps -o comm= -p $$" })).s.output.trim()).toBe("ps");
