@@ -87,7 +87,7 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     expect(isAlive(w.pid)).toBe(false);
   });
 
-  it("a plain command (no cd, no shimmed tool) runs in the shell started ahead as the plain bash -c a start gives", async () => {
+  it("BASH-SH-5 a plain command (no cd, no shimmed tool) runs in the shell started ahead as the plain bash -c a start gives", async () => {
     // No trap, no grep: the probe's own names keep it plain.
     const plainProbe = `echo "$$ $WAVE_RUN_ID"; tr '\\0' '\\n' < /proc/$$/cmdline; echo "[$-] [$0] [$#] [$BASH_EXECUTION_STRING] [$SHLVL] [$PWD] [$OLDPWD]"; env | sort`;
     const drop = /^(_|WAVE_RUN_ID|WAVE_CORE_PID|WAVE_WARM_SHELL|TMPDIR)=/;

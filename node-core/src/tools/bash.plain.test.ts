@@ -29,7 +29,7 @@ describe.each([
 ])("Bash without the start-up file (shells %s)", (_name, warm) => {
   useShell("/usr/bin/bash");
 
-  it("runs a command that cannot change directory or call a shim as a plain bash -c", async () => {
+  it("BASH-SH-5 runs a command that cannot change directory or call a shim as a plain bash -c", async () => {
     vi.stubEnv("WAVE_WARM_SHELL", warm);
     const t = testCore({ sandbox: NO_SANDBOX });
     workspace(t);
@@ -44,7 +44,7 @@ describe.each([
     expect(failed.s).toMatchObject({ exitCode: 2, cwdChanged: false, cwd: t.root });
   });
 
-  it("keeps it, and follows the directory, for every way a command can change it", async () => {
+  it("BASH-CWD-1 keeps it, and follows the directory, for every way a command can change it", async () => {
     vi.stubEnv("WAVE_WARM_SHELL", warm);
     const t = testCore({ sandbox: NO_SANDBOX });
     const sub = workspace(t);
@@ -77,7 +77,7 @@ describe.each([
     }
   });
 
-  it("keeps it where the environment could make a plain name change directory: the user's BASH_ENV, exported functions", async () => {
+  it("BASH-CWD-1 keeps it where the environment could make a plain name change directory: the user's BASH_ENV, exported functions", async () => {
     vi.stubEnv("WAVE_WARM_SHELL", warm);
     const dir = testCore({ sandbox: NO_SANDBOX }).root;
     const rc = path.join(dir, "user-bash-env.sh");
@@ -94,7 +94,7 @@ describe.each([
     expect((await withFunction.bash({ command: "lsd" })).s).toMatchObject({ cwd: sub2, cwdChanged: true });
   });
 
-  it("does not read a cwd file a plain command wrote itself", async () => {
+  it("BASH-CWD-1 does not read a cwd file a plain command wrote itself", async () => {
     vi.stubEnv("WAVE_WARM_SHELL", warm);
     const t = testCore({ sandbox: NO_SANDBOX });
     const sub = workspace(t);
