@@ -9,6 +9,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Every tool result of every in-process core must carry a valid errorKind exactly when it is an error.
     setupFiles: ["test/support/errorKindSetup.ts"],
+    // As root: an ordinary account for the tests that must also hold unprivileged (test/support/testUser.ts).
+    globalSetup: ["test/globalSetup.ts"],
     // Cores started by tests do not probe the developer's own login shell: its speed and contents
     // are not the subject of those tests (a slow profile would stall every Bash call for up to
     // 8.4 s). The login-environment tests set their own HOME and clear this explicitly.

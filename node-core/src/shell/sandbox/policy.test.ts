@@ -4,7 +4,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
-import { buildPolicy, cacheDirectories, DENY_READ_IN_HOME, hooksPathOf, orderedMounts, type PolicyInput } from "./policy.js";
+import { CREDENTIALS_IN_HOME } from "../../base/credentials.js";
+import { buildPolicy, cacheDirectories, hooksPathOf, orderedMounts, type PolicyInput } from "./policy.js";
 
 function touch(file: string, text = ""): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -144,7 +145,7 @@ describe("the sandbox policy", () => {
     expect(p.denied.find((d) => d.path === netrc)!.directory).toBe(false);
     // The denied file inside the workspace cannot be renamed out from under its mask either.
     expect(p.pinned).toContain(path.join(l.ws, "secrets"));
-    expect(DENY_READ_IN_HOME).toEqual(expect.arrayContaining([".aws/credentials", ".gnupg", ".netrc", ".kube/config", ".docker/config.json", ".config/gcloud", ".npmrc"]));
+    expect(CREDENTIALS_IN_HOME).toEqual(expect.arrayContaining([".aws/credentials", ".gnupg", ".netrc", ".kube/config", ".docker/config.json", ".config/gcloud", ".npmrc"]));
   });
 
   it("a writable place named through a symlink planted inside another writable place is ignored; a symlink elsewhere is followed", () => {

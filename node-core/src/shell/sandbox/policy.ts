@@ -3,15 +3,16 @@
 // from the file-system questions it asks through `PolicyFs` (does this exist, where does it
 // really lead, what is in this directory), so tests can give any machine layout.
 //
-// Reading: everything the user can read, minus credential stores (DENY_READ_IN_HOME, the private
-// keys in ~/.ssh, sockets of daemons that run programs for the caller, `sandbox.denyRead`) and
-// Wave's state directories, where listening cores keep their bearer tokens (base/stateDir.ts).
+// Reading: everything the user can read, minus credential stores (base/credentials.ts, the list
+// the permission gate shares, with the private keys in ~/.ssh), sockets of daemons that run
+// programs for the caller, `sandbox.denyRead`, and Wave's state directories, where listening cores keep their bearer tokens (base/stateDir.ts).
 // Writing: only the allowed directories, `sandbox.allowWrite`, the private temporary directory,
 // this command's own output and cwd files, and named package-manager caches; inside those, the
 // gate's sensitive workspace files (base/sensitive.ts), git's config and hooks, and in the home
 // directory PROTECTED_IN_HOME stay read-only.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { CREDENTIALS_IN_HOME, SSH_READABLE } from "../../base/credentials.js";
 import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
 import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
@@ -59,50 +60,6 @@ export const PROTECTED_IN_HOME: readonly string[] = [
   ".config/systemd",
   ".local/bin",
 ];
-
-/**
- * Credential stores in the home directory that no sandboxed command may read, and the shell and
- * REPL histories that so often hold a token typed on a command line.
- */
-export const DENY_READ_IN_HOME: readonly string[] = [
-  ".aws/credentials",
-  ".aws/sso/cache",
-  ".aws/cli/cache",
-  ".azure",
-  ".config/gcloud",
-  ".kube/config",
-  ".docker/config.json",
-  ".gnupg",
-  ".password-store",
-  ".local/share/keyrings",
-  ".netrc",
-  ".git-credentials",
-  ".config/git/credentials",
-  ".config/gh/hosts.yml",
-  ".config/hub",
-  ".npmrc",
-  ".pypirc",
-  ".gem/credentials",
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-  ".terraform.d/credentials.tfrc.json",
-  ".vault-token",
-  ".pgpass",
-  ".bash_history",
-  ".zsh_history",
-  ".python_history",
-  ".node_repl_history",
-  ".psql_history",
-  ".mysql_history",
-  ".Xauthority",
-  ".mozilla",
-  ".config/google-chrome",
-  ".config/chromium",
-  ".config/BraveSoftware",
-];
-
-/** In ~/.ssh everything is unreadable except these (public keys, known hosts, client configuration). */
-export const SSH_READABLE = /^(config.*|known_hosts.*|authorized_keys.*|.*\.pub)$/;
 
 /**
  * Sockets of daemons that run programs or containers for whoever connects (Docker is root on the
@@ -459,7 +416,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   // Unreadable paths, then protected ones, each only where it exists.
   const denyCandidates = [...input.denyRead, ...daemonSockets(input.env)];
   if (input.home) {
-    denyCandidates.push(...DENY_READ_IN_HOME.map((rel) => path.join(input.home!, rel)));
+    denyCandidates.push(...CREDENTIALS_IN_HOME.map((rel) => path.join(input.home!, rel)));
     const ssh = path.join(input.home, ".ssh");
     for (const name of fs.list(ssh)) if (!SSH_READABLE.test(name)) denyCandidates.push(path.join(ssh, name));
   }
