@@ -79,11 +79,12 @@ function startTaskSupport(core: WaveCore): void {
 }
 
 /**
- * Appends the session's pending task notices to a result bound for an MCP client or the CLI.
- * Hosts get `task/finished` notifications instead and decide themselves what the agent sees.
+ * Appends the session's pending task notices to a result bound for an MCP client or the CLI (also
+ * one the host relays to a client, `sessions/create` with `client`). Hosts get `task/finished`
+ * notifications instead and decide themselves what the agent sees.
  */
 const attachTaskNotices: ResultHook = (result, call) => {
-  if (call.origin !== "mcp" && call.origin !== "cli") return result;
+  if (call.origin !== "mcp" && call.origin !== "cli" && !call.session.relayedByHost) return result;
   const notices = call.session.peekService(TASKS)?.takeNotices() ?? [];
   if (notices.length === 0) return result;
   return amendResult(result, [...result.content, { type: "text", text: formatTaskNotices(notices) }], { taskNotifications: notices });

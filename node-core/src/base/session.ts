@@ -22,6 +22,11 @@ export interface SessionClient {
 export class Session {
   /** Set for an attached agent's session (`serve --listen`): the MCP client's name and version. */
   client?: SessionClient;
+  /**
+   * The host relays an MCP client's calls into this session (`sessions/create` with `client`, e.g.
+   * the IDE's own MCP server): its results reach a model, so they carry the task notices as in MCP mode.
+   */
+  relayedByHost = false;
   private _cwd: string;
   private readonly extraDirs: string[] = [];
   private readonly services: Services<Session>;

@@ -99,26 +99,41 @@ const sessionsCreate = defineHostMethod({
     parentSessionId: z.string().min(1).optional(),
     cwd: osString("path").min(1).optional(),
     sessionId: z.string().min(1).max(100).optional(),
+    // An MCP client whose calls the host relays (the IDE's own MCP server): the session is shown
+    // like an attached agent's (session/opened, session/closed) and its results carry task notices.
+    client: z.object({ name: z.string().min(1).max(200), version: z.string().max(200).optional() }).optional(),
   }),
   handle: (p, { core }) => {
+    let s;
     try {
-      const s = core.sessions.create({ parentId: p.parentSessionId, cwd: p.cwd, id: p.sessionId });
-      return { sessionId: s.id, cwd: s.cwd };
+      s = core.sessions.create({ parentId: p.parentSessionId, cwd: p.cwd, id: p.sessionId });
     } catch (err) {
       throw new RpcError(ErrorCode.InvalidParams, (err as Error).message);
     }
+    if (p.client) {
+      const client = { name: p.client.name, ...(p.client.version ? { version: p.client.version } : {}) };
+      s.client = client;
+      s.relayedByHost = true;
+      core.events.emit("session/opened", { sessionId: s.id, client, cwd: s.cwd, transport: "host" });
+    }
+    return { sessionId: s.id, cwd: s.cwd };
   },
 });
 
 const sessionsDispose = defineHostMethod({
   name: "sessions/dispose",
-  params: z.object({ sessionId: z.string().min(1) }),
+  params: z.object({ sessionId: z.string().min(1), reason: z.string().min(1).max(500).optional() }),
   handle: async (p, { core }) => {
     if (p.sessionId === core.sessions.main.id) {
       throw new RpcError(ErrorCode.InvalidParams, "The main session lives as long as the core; use shutdown to end it.");
     }
+    const session = core.sessions.get(p.sessionId);
     const disposed = await core.sessions.dispose(p.sessionId);
     if (!disposed) throw new RpcError(ErrorCode.InvalidParams, `Unknown session "${p.sessionId}".`);
+    // A relayed client's session ends like an attached agent's connection (after session/disposed).
+    if (session?.relayedByHost && session.client) {
+      core.events.emit("session/closed", { sessionId: p.sessionId, client: session.client, reason: p.reason ?? "the host ended the session" });
+    }
     return { disposed: true };
   },
 });
