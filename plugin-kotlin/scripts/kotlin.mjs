@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Compiles the plugin's platform-free layers (bridge/, ui/) and their tests with the Kotlin compiler
-// from the npm package `kotlin-compiler`, against Gson and JUnit 5 from Debian, then runs the tests
-// with the JUnit console launcher. The IDE layer (ide/) needs the IntelliJ Platform and is compiled
-// only by the Gradle release build.
+// Compiles the whole plugin (bridge/, ui/ and the IDE layer ide/) and its tests with the Kotlin
+// compiler from the npm package `kotlin-compiler`, against Gson and JUnit 5 from Debian, then runs
+// the tests with the JUnit console launcher. ide/ compiles against src/platformApi/: compile-only
+// declarations of exactly the IntelliJ Platform API the plugin uses, transcribed from the platform's
+// sources (each file names its source path and commit). They are never shipped and Gradle never sees
+// them (the release build compiles against the real platform). src/platformTest/ holds the tests of
+// ide/, which run against those declarations (fakes for the platform), so Gradle never sees them either.
 //
 //   node plugin-kotlin/scripts/kotlin.mjs test [--select CLASS]...   compile (cached) and run the tests
 //   node plugin-kotlin/scripts/kotlin.mjs screenshots                 write PNGs to plugin-kotlin/build/screenshots
@@ -16,8 +19,12 @@ import { fileURLToPath } from "node:url";
 const pluginDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(pluginDir, "..");
 const buildDir = path.join(pluginDir, "build", "kotlin");
-const mainSources = ["bridge", "ui"].map((d) => path.join(pluginDir, "src", "main", "kotlin", "dev", "wavetools", "wave", d));
-const testSources = [path.join(pluginDir, "src", "test", "kotlin")];
+const waveSources = path.join(pluginDir, "src", "main", "kotlin", "dev", "wavetools", "wave");
+const mainSources = ["bridge", "ui", "ide"].map((d) => path.join(waveSources, d));
+const ideSources = path.join(waveSources, "ide");
+const platformApiKotlin = path.join(pluginDir, "src", "platformApi", "kotlin");
+const platformApiJava = path.join(pluginDir, "src", "platformApi", "java");
+const testSources = [path.join(pluginDir, "src", "test", "kotlin"), path.join(pluginDir, "src", "platformTest", "kotlin")];
 const mainResources = path.join(pluginDir, "src", "main", "resources");
 const testResources = path.join(pluginDir, "src", "test", "resources");
 const JVM_TARGET = "17";
@@ -52,7 +59,15 @@ function kotlinCompiler() {
   }
   // annotations: JetBrains' org.jetbrains.annotations (@PropertyKey on the message bundle), which the
   // Gradle build gets from the platform; compile-time only (class-retention annotations).
-  return { home, version, stdlib: path.join(home, "lib", "kotlin-stdlib.jar"), annotations: path.join(home, "lib", "annotations-13.0.jar") };
+  // kotlinx-coroutines: the compiler's own copy (1.6.4). The IDE bundles a newer one, which ide/ uses at
+  // run time; ide/ uses only API that 1.6 already has (suspendCancellableCoroutine, runBlocking in tests).
+  return {
+    home,
+    version,
+    stdlib: path.join(home, "lib", "kotlin-stdlib.jar"),
+    annotations: path.join(home, "lib", "annotations-13.0.jar"),
+    coroutines: path.join(home, "lib", "kotlinx-coroutines-core-jvm.jar"),
+  };
 }
 
 function java() {
@@ -65,25 +80,35 @@ function java() {
   return bin;
 }
 
+function javacOf(javaBin) {
+  const javac = path.join(path.dirname(javaBin), "javac");
+  const bin = javaBin === "java" ? "javac" : javac;
+  const r = spawnSync(bin, ["-version"], { encoding: "utf8" });
+  if (r.error || r.status !== 0) fail("no javac found: the platform declarations need a JDK, not just a JRE (Debian: default-jdk-headless).");
+  return bin;
+}
+
 function debianJar(name, pkg) {
   const file = path.join("/usr/share/java", name);
   if (!existsSync(file)) fail(`${file} is missing. Install the Debian package ${pkg} (./scripts/setup does).`);
   return file;
 }
 
-function listKotlin(dirs) {
+function listFiles(dirs, ext) {
   const out = [];
   const walk = (d) => {
     if (!existsSync(d)) return;
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".kt")) out.push(p);
+      else if (e.name.endsWith(ext)) out.push(p);
     }
   };
   dirs.forEach(walk);
   return out.sort();
 }
+
+const listKotlin = (dirs) => listFiles(dirs, ".kt");
 
 function hashOf(files, extra) {
   const h = createHash("sha256");
@@ -123,14 +148,20 @@ function checkMainIndependentOfTests(mainFiles, testFiles) {
   if (problems.length) fail(`main sources must not depend on test code (the Gradle build would fail):\n  ${problems.join("\n  ")}`);
 }
 
-/** Compiles main and test sources into a directory named by their content hash; reuses it when nothing changed. */
-function compile(mainFiles, testFiles, classpath, compiler) {
-  const files = [...mainFiles, ...testFiles];
-  if (mainFiles.length === 0) fail("no Kotlin sources found under src/main/kotlin (bridge/, ui/)");
-  const key = hashOf(files, [compiler.version, JVM_TARGET, KOTLINC_JAVA_OPTS, ...classpath]);
+/**
+ * Compiles the platform declarations, main and test sources into a directory named by their content
+ * hash; reuses it when nothing changed. kotlinc reads the Java declarations as sources; javac then
+ * compiles them against kotlinc's output.
+ */
+function compile(sources, classpath, compiler, javac) {
+  const { mainFiles, testFiles, apiKotlin, apiJava } = sources;
+  const files = [...apiKotlin, ...mainFiles, ...testFiles];
+  if (mainFiles.length === 0) fail("no Kotlin sources found under src/main/kotlin (bridge/, ui/, ide/)");
+  const key = hashOf([...files, ...apiJava], [compiler.version, JVM_TARGET, KOTLINC_JAVA_OPTS, ...classpath]);
   const out = path.join(buildDir, `classes-${key}`);
+  const counts = `${mainFiles.length} main, ${testFiles.length} test files, ${apiKotlin.length + apiJava.length} platform declarations`;
   if (existsSync(path.join(out, ".complete"))) {
-    console.log(`kotlin: classes are up to date (${mainFiles.length} main, ${testFiles.length} test files)`);
+    console.log(`kotlin: classes are up to date (${counts})`);
     return out;
   }
   mkdirSync(buildDir, { recursive: true });
@@ -140,8 +171,21 @@ function compile(mainFiles, testFiles, classpath, compiler) {
   const tmp = `${out}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   const started = Date.now();
-  console.log(`kotlin: compiling ${mainFiles.length} main and ${testFiles.length} test files with Kotlin ${compiler.version}`);
-  const status = run(
+  console.log(`kotlin: compiling ${counts} with Kotlin ${compiler.version}`);
+  const status = kotlinc(compiler, classpath, tmp, [...files, ...apiJava]);
+  if (status !== 0) fail("compiling failed (see the errors above).");
+  if (apiJava.length) {
+    const j = run(javac, ["-nowarn", "-proc:none", "--release", JVM_TARGET, "-encoding", "UTF-8", "-cp", [tmp, ...classpath].join(path.delimiter), "-d", tmp, ...apiJava]);
+    if (j !== 0) fail("compiling the platform declarations (src/platformApi/java) failed (see the errors above).");
+  }
+  writeFileSync(path.join(tmp, ".complete"), new Date().toISOString());
+  renameSync(tmp, out);
+  console.log(`kotlin: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return out;
+}
+
+function kotlinc(compiler, classpath, outDir, files, opts = {}) {
+  return run(
     "bash",
     [
       path.join(compiler.home, "bin", "kotlinc"),
@@ -150,16 +194,123 @@ function compile(mainFiles, testFiles, classpath, compiler) {
       "-api-version", "2.0",
       "-nowarn",
       "-classpath", classpath.join(path.delimiter),
-      "-d", tmp,
+      "-d", outDir,
       ...files,
     ],
-    { env: { ...process.env, JAVA_HOME: process.env.JAVA_HOME ?? "", JAVA_OPTS: KOTLINC_JAVA_OPTS } },
+    { env: { ...process.env, JAVA_HOME: process.env.JAVA_HOME ?? "", JAVA_OPTS: KOTLINC_JAVA_OPTS }, ...opts },
   );
-  if (status !== 0) fail("compiling failed (see the errors above).");
-  writeFileSync(path.join(tmp, ".complete"), new Date().toISOString());
-  renameSync(tmp, out);
-  console.log(`kotlin: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return out;
+}
+
+// ---- The platform declarations: where each comes from, and that they are exactly what the plugin uses ----
+
+/** Packages that only the IDE provides: the plugin may use them in ide/ only, and only as declared in src/platformApi. */
+const PLATFORM_PACKAGES = /^(com\.intellij|kotlinx\.serialization|org\.jetbrains\.(?!annotations\b))\./;
+const DECLARATION_HEADER = /^\/\/ Declares \(compile-only, never shipped\): (\S.*?) (\S+) @ ([0-9a-f]{40}|not-looked-up)$/;
+
+/** Each declaration file names the repository, the source path and the commit it was read at. */
+export function checkDeclarationHeaders(files) {
+  const problems = [];
+  let unverified = 0;
+  for (const f of files) {
+    const first = readFileSync(f, "utf8").split("\n", 1)[0];
+    const m = DECLARATION_HEADER.exec(first);
+    if (!m) problems.push(`${path.relative(pluginDir, f)}: the first line must be "// Declares (compile-only, never shipped): <repository> <source path> @ <commit>"`);
+    else if (m[3] === "not-looked-up") unverified++;
+  }
+  return { problems, unverified };
+}
+
+/** The fully qualified names the declarations define: top-level types, functions, properties and constants. */
+export function declaredNames(files) {
+  const names = new Set();
+  for (const f of files) {
+    const text = readFileSync(f, "utf8");
+    const pkg = (/^package ([\w.]+)/m.exec(text) ?? [])[1] ?? "";
+    if (f.endsWith(".java")) {
+      names.add(`${pkg}.${path.basename(f, ".java")}`);
+      continue;
+    }
+    const top = /^(?:(?:public|inline|internal|sealed|abstract|open|data|const|private|fun interface)\s+)*(?:class|interface|object|fun|val|var)\s+(?:<(?:[^<>]|<[^<>]*>)*>\s*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\.)?(\w+)/gm;
+    for (const m of text.matchAll(top)) names.add(`${pkg}.${m[1]}`);
+  }
+  return names;
+}
+
+/**
+ * Every platform symbol the plugin names must be declared, and only ide/ may name one: imports and
+ * fully qualified uses of com.intellij.*, kotlinx.serialization.* and org.jetbrains.* (but the
+ * annotations). The compiler then checks each member against the declarations. Also, each
+ * declaration must be used by ide/ or by another declaration, so the list stays exactly what the
+ * plugin uses.
+ */
+export function checkPlatformUse({ mainFiles, apiFiles, ideDir }) {
+  const declared = declaredNames(apiFiles);
+  const problems = [];
+  const used = new Set();
+  for (const f of mainFiles) {
+    const rel = path.relative(pluginDir, f);
+    const inIde = f.startsWith(ideDir + path.sep);
+    const text = readFileSync(f, "utf8");
+    const refs = new Set();
+    for (const m of text.matchAll(/^import ([\w.]+)(?: as \w+)?$/gm)) refs.add(m[1]);
+    for (const line of text.split("\n")) {
+      if (/^\s*(import|package) /.test(line) || /^\s*(\/\/|\*)/.test(line)) continue;
+      // Names in string literals (a class looked up by reflection) are not uses the compiler sees.
+      for (const m of line.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/\b((?:com\.intellij|kotlinx\.serialization|org\.jetbrains)(?:\.[a-z]\w*)+\.[A-Z]\w*)/g)) refs.add(m[1]);
+    }
+    for (const ref of refs) {
+      if (!PLATFORM_PACKAGES.test(ref)) continue;
+      if (!inIde) {
+        problems.push(`${rel} uses ${ref}: only ide/ may use the IntelliJ Platform (bridge/ and ui/ run without it)`);
+        continue;
+      }
+      if (declared.has(ref)) used.add(ref);
+      else problems.push(`${rel} uses ${ref}, which src/platformApi does not declare: transcribe its signature from the platform's source (name the path and commit in the file's first line)`);
+    }
+  }
+  const apiText = apiFiles.map((f) => readFileSync(f, "utf8")).join("\n");
+  const ideText = mainFiles.filter((f) => f.startsWith(ideDir + path.sep)).map((f) => readFileSync(f, "utf8")).join("\n");
+  for (const name of declared) {
+    if (used.has(name)) continue;
+    const simple = name.slice(name.lastIndexOf(".") + 1);
+    const word = new RegExp(`\\b${simple}\\b`, "g");
+    const inApi = (apiText.match(word) ?? []).length > 1; // more than its own declaration
+    if (!word.test(ideText) && !inApi) problems.push(`src/platformApi declares ${name}, which nothing uses: remove it (the declarations are exactly the API the plugin uses)`);
+  }
+  return problems;
+}
+
+/**
+ * Proof that the check is real: a probe that names an undeclared platform class and an undeclared
+ * member of a declared one must fail to compile against the declarations. Cached by their hash.
+ */
+function probeUndeclaredUse(compiler, classes, apiFiles, classpath) {
+  const probe = [
+    "package probe",
+    "fun undeclaredClass() = com.intellij.openapi.wm.StatusBar::class",
+    "fun undeclaredMember() = com.intellij.openapi.application.ApplicationManager.getApplication().isHeadlessEnvironment",
+    "",
+  ].join("\n");
+  const key = hashOf(apiFiles, [compiler.version, probe]);
+  const marker = path.join(buildDir, `probe-${key}.ok`);
+  if (existsSync(marker)) return;
+  for (const old of readdirSync(buildDir)) if (/^probe-/.test(old)) rmSync(path.join(buildDir, old), { recursive: true, force: true });
+  const dir = path.join(buildDir, `probe-${key}.tmp`);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "Probe.kt");
+  writeFileSync(file, probe);
+  const r = spawnSync("bash", [path.join(compiler.home, "bin", "kotlinc"), "-nowarn", "-classpath", [classes, ...classpath].join(path.delimiter), "-d", path.join(dir, "out"), file], {
+    encoding: "utf8",
+    env: { ...process.env, JAVA_OPTS: KOTLINC_JAVA_OPTS },
+  });
+  rmSync(dir, { recursive: true, force: true });
+  const output = `${r.stdout}${r.stderr}`;
+  const unresolved = (output.match(/[Uu]nresolved reference/g) ?? []).length;
+  if (r.status === 0 || unresolved < 2) {
+    fail(`a use of an undeclared platform class and member compiled against src/platformApi (exit ${r.status}, ${unresolved} unresolved references); the declarations check is not real:\n${output}`);
+  }
+  writeFileSync(marker, new Date().toISOString());
+  console.log("kotlin: an undeclared platform class and member fail to compile against the declarations, as they must");
 }
 
 function countReports(dir) {
@@ -185,11 +336,19 @@ function main() {
   const junit = debianJar("junit-platform-console-standalone.jar", "junit5");
   const mainFiles = listKotlin(mainSources);
   const testFiles = listKotlin(testSources);
+  const apiKotlin = listKotlin([platformApiKotlin]);
+  const apiJava = listFiles([platformApiJava], ".java");
   checkMainIndependentOfTests(mainFiles, testFiles);
-  const classes = compile(mainFiles, testFiles, [gson, junit, compiler.annotations], compiler);
+  const headers = checkDeclarationHeaders([...apiKotlin, ...apiJava]);
+  const useProblems = checkPlatformUse({ mainFiles, apiFiles: [...apiKotlin, ...apiJava], ideDir: ideSources });
+  if (headers.problems.length || useProblems.length) fail(`the platform declarations do not match the plugin's use:\n  ${[...headers.problems, ...useProblems].join("\n  ")}`);
+  if (headers.unverified) console.log(`kotlin: ${headers.unverified} of ${apiKotlin.length + apiJava.length} platform declarations name no commit (not looked up); their signatures are checked only by the Gradle build`);
+  const classpath = [gson, junit, compiler.annotations, compiler.coroutines];
+  const classes = compile({ mainFiles, testFiles, apiKotlin, apiJava }, classpath, compiler, javacOf(javaBin));
+  probeUndeclaredUse(compiler, classes, [...apiKotlin, ...apiJava], classpath);
   if (command === "compile") return;
   // Main resources hold the message bundle (messages/WaveBundle.properties) the UI reads its texts from.
-  const runtime = [classes, mainResources, testResources, gson, compiler.stdlib];
+  const runtime = [classes, mainResources, testResources, gson, compiler.stdlib, compiler.coroutines];
   const core = path.join(repoRoot, "node-core", "dist", "wave-core.js");
   const props = [
     "-Djava.awt.headless=true",
@@ -230,4 +389,4 @@ function main() {
   process.exit(status);
 }
 
-main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,11 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/projectModel-api/src/com/intellij/openapi/components/Storage.java @ not-looked-up
+package com.intellij.openapi.components;
+
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Storage {
+  String value() default "";
+  RoamingType roamingType() default RoamingType.DEFAULT;
+}

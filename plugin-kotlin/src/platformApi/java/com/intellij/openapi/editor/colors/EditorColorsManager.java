@@ -1,0 +1,11 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/editor-ui-api/src/com/intellij/openapi/editor/colors/EditorColorsManager.java @ not-looked-up
+package com.intellij.openapi.editor.colors;
+
+import com.intellij.util.messages.Topic;
+import org.jetbrains.annotations.NotNull;
+
+public abstract class EditorColorsManager {
+  public static final Topic<EditorColorsListener> TOPIC = new Topic<>(EditorColorsListener.class);
+  public static EditorColorsManager getInstance() { throw new UnsupportedOperationException(); }
+  public abstract @NotNull EditorColorsScheme getGlobalScheme();
+}

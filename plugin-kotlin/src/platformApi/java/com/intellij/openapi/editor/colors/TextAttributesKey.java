@@ -1,0 +1,4 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/openapi/editor/colors/TextAttributesKey.java @ not-looked-up
+package com.intellij.openapi.editor.colors;
+
+public final class TextAttributesKey { }

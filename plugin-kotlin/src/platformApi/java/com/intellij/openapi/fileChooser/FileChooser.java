@@ -1,0 +1,11 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/openapi/fileChooser/FileChooser.java @ not-looked-up
+package com.intellij.openapi.fileChooser;
+
+import com.intellij.openapi.project.Project;
+import com.intellij.openapi.vfs.VirtualFile;
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+public final class FileChooser {
+  public static @Nullable VirtualFile chooseFile(@NotNull FileChooserDescriptor descriptor, @Nullable Project project, @Nullable VirtualFile toSelect) { throw new UnsupportedOperationException(); }
+}

@@ -1,0 +1,11 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/ide-core/src/com/intellij/openapi/options/ShowSettingsUtil.java @ not-looked-up
+package com.intellij.openapi.options;
+
+import com.intellij.openapi.project.Project;
+import org.jetbrains.annotations.NotNull;
+import org.jetbrains.annotations.Nullable;
+
+public abstract class ShowSettingsUtil {
+  public static ShowSettingsUtil getInstance() { throw new UnsupportedOperationException(); }
+  public abstract <T extends Configurable> void showSettingsDialog(@Nullable Project project, @NotNull Class<T> configurableClass);
+}

@@ -1,0 +1,13 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/testFramework/LightVirtualFile.java @ not-looked-up
+package com.intellij.testFramework;
+
+import com.intellij.openapi.fileTypes.FileType;
+import com.intellij.openapi.vfs.VirtualFile;
+import org.jetbrains.annotations.NotNull;
+
+public class LightVirtualFile extends VirtualFile {
+  public LightVirtualFile(@NotNull String name, FileType fileType, @NotNull CharSequence text) { }
+  @Override public @NotNull String getPath() { throw new UnsupportedOperationException(); }
+  @Override public boolean isWritable() { throw new UnsupportedOperationException(); }
+  public void setWritable(boolean writable) { throw new UnsupportedOperationException(); }
+}

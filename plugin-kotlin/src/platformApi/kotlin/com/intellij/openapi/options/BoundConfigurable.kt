@@ -1,0 +1,12 @@
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/openapi/options/BoundConfigurable.kt @ not-looked-up
+package com.intellij.openapi.options
+
+import com.intellij.openapi.ui.DialogPanel
+
+abstract class BoundConfigurable(displayName: String, helpTopic: String? = null) : Configurable {
+  abstract fun createPanel(): DialogPanel
+  open fun isModified(): Boolean = throw UnsupportedOperationException()
+  open fun reset(): Unit = throw UnsupportedOperationException()
+  @Throws(ConfigurationException::class)
+  open fun apply(): Unit = throw UnsupportedOperationException()
+}
