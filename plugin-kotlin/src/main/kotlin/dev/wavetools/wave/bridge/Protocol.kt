@@ -124,6 +124,10 @@ data class ClientInfo(val name: String = "", val version: String? = null) {
     override fun toString() = if (version.isNullOrBlank()) name else "$name $version"
 }
 
+data class SessionCreated(val sessionId: String = "", val cwd: String = "")
+
+data class SessionDisposed(val disposed: Boolean = false)
+
 data class SessionInfo(
     val sessionId: String = "",
     val parentSessionId: String? = null,

@@ -133,6 +133,23 @@ class WaveCoreApi(val rpc: JsonRpcClient) {
     fun tasksStop(taskId: String, timeout: Duration = DEFAULT_TIMEOUT): CompletableFuture<TaskStopResult> =
         rpc.request<TaskStopResult>("tasks/stop", mapOf("taskId" to taskId), timeout).future
 
+    /**
+     * A session for an MCP client whose calls this host relays (the IDE's own MCP server): the core
+     * announces it like an attached agent's (`session/opened`), so the tool window gives it a tab.
+     */
+    fun sessionsCreate(client: ClientInfo, cwd: String? = null): CompletableFuture<SessionCreated> =
+        rpc.request<SessionCreated>("sessions/create", buildMap {
+            put("client", buildMap { put("name", client.name); client.version?.takeIf { it.isNotBlank() }?.let { put("version", it) } })
+            if (cwd != null) put("cwd", cwd)
+        }, DEFAULT_TIMEOUT).future
+
+    /** Ends a session: its calls are cut short, its background tasks stopped; [reason] is what `session/closed` says. */
+    fun sessionsDispose(sessionId: String, reason: String? = null): CompletableFuture<SessionDisposed> =
+        rpc.request<SessionDisposed>("sessions/dispose", buildMap {
+            put("sessionId", sessionId)
+            if (reason != null) put("reason", reason)
+        }, DEFAULT_TIMEOUT).future
+
     /** Every session, with the client of each attached agent's. */
     fun sessionsList(): CompletableFuture<List<SessionInfo>> =
         rpc.request<SessionsListResult>("sessions/list", emptyMap<String, Any>(), DEFAULT_TIMEOUT).future.thenApply { it.sessions }
