@@ -17,7 +17,8 @@ pluginManagement {
 
 plugins {
     id("org.gradle.toolchains.foojay-resolver-convention") version "1.0.0"
-    // 2.18.1 (2026-07-10) is the newest release in the plugin's CHANGELOG; 2.19.0 is not released.
+    // 2.18.1 (2026-07-10) is the newest release in the plugin's CHANGELOG (JetBrains/intellij-platform-gradle-plugin
+    // CHANGELOG.md at 0066529b25587acaaf1274eebd8128119365f54c lists nothing newer but [next]).
     id("org.jetbrains.intellij.platform.settings") version "2.18.1"
 }
 

@@ -313,6 +313,48 @@ function probeUndeclaredUse(compiler, classes, apiFiles, classpath) {
   console.log("kotlin: an undeclared platform class and member fail to compile against the declarations, as they must");
 }
 
+/**
+ * The committed Gradle wrapper must refuse a distribution whose SHA-256 is not the pinned one: it is
+ * run (with this machine's Java) against a local archive and must stop at the checksum. Cached by the
+ * hash of the wrapper's files.
+ */
+function checkGradleWrapper(javaBin) {
+  const wrapperDir = path.join(repoRoot, "gradle", "wrapper");
+  const jar = path.join(wrapperDir, "gradle-wrapper.jar");
+  const props = readFileSync(path.join(wrapperDir, "gradle-wrapper.properties"), "utf8");
+  const pinned = (/^distributionSha256Sum=([0-9a-f]{64})$/m.exec(props) ?? [])[1];
+  if (!pinned) fail("gradle/wrapper/gradle-wrapper.properties pins no distributionSha256Sum.");
+  if (!/^distributionUrl=.*gradle-(\d+\.\d+(\.\d+)?)-bin\.zip$/m.test(props)) fail("gradle/wrapper/gradle-wrapper.properties names no gradle-<version>-bin.zip.");
+  const key = hashOf([jar, path.join(wrapperDir, "gradle-wrapper.properties"), path.join(repoRoot, "gradlew")], [javaBin]);
+  const marker = path.join(buildDir, `wrapper-${key}.ok`);
+  if (existsSync(marker)) return;
+  mkdirSync(buildDir, { recursive: true });
+  for (const old of readdirSync(buildDir)) if (/^wrapper-/.test(old)) rmSync(path.join(buildDir, old), { recursive: true, force: true });
+  const tmp = path.join(buildDir, `wrapper-${key}.tmp`);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(path.join(tmp, "gradle", "wrapper"), { recursive: true });
+  // An archive that is not Gradle's: any checksum but the pinned one.
+  const archive = path.join(tmp, "gradle-0.0-bin.zip");
+  writeFileSync(archive, Buffer.from("PK\x05\x06" + "\0".repeat(18), "binary"));
+  writeFileSync(path.join(tmp, "gradle", "wrapper", "gradle-wrapper.properties"), props.replace(/^distributionUrl=.*$/m, `distributionUrl=${"file\\:" + archive}`));
+  // The wrapper reads the properties beside its jar, as in a project.
+  const copy = path.join(tmp, "gradle", "wrapper", "gradle-wrapper.jar");
+  writeFileSync(copy, readFileSync(jar));
+  const r = spawnSync(javaBin, ["-cp", copy, "org.gradle.wrapper.GradleWrapperMain", "--version"], {
+    cwd: tmp,
+    encoding: "utf8",
+    env: { ...process.env, GRADLE_USER_HOME: path.join(tmp, "home"), JAVA_OPTS: "", GRADLE_OPTS: "" },
+    timeout: 60_000,
+  });
+  const output = `${r.stdout}${r.stderr}`;
+  rmSync(tmp, { recursive: true, force: true });
+  if (r.status === 0 || !output.includes(`Expected checksum: '${pinned}'`)) {
+    fail(`gradle/wrapper/gradle-wrapper.jar did not refuse a distribution with another checksum (exit ${r.status}):\n${output}`);
+  }
+  writeFileSync(marker, new Date().toISOString());
+  console.log("kotlin: the Gradle wrapper refuses a distribution whose checksum is not the pinned one, as it must");
+}
+
 function countReports(dir) {
   let tests = 0, failures = 0, errors = 0, skipped = 0;
   if (!existsSync(dir)) return undefined;
@@ -364,6 +406,7 @@ function main() {
     process.exit(status);
   }
   if (!existsSync(core)) fail(`${core} is missing. Run \`npm run build\` first.`);
+  checkGradleWrapper(javaBin);
   const reports = path.join(buildDir, "test-reports");
   rmSync(reports, { recursive: true, force: true });
   const selectors = [];
