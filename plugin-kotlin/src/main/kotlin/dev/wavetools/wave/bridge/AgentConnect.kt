@@ -14,13 +14,15 @@ import java.nio.file.attribute.PosixFilePermission
 import java.util.concurrent.TimeUnit
 
 /**
- * What an agent runs to reach the IDE's core: this installation's node and bundled core with
- * `mcp --attach` (README "Agents in the IDE"). It needs no port or token, so it stays valid across
- * core restarts.
+ * What an agent runs to reach the IDE's core: `mcp --attach` (README "Agents in the IDE"), through
+ * Wave's stable [launcher] when there is one (it survives IDE upgrades and uninstalls and is the
+ * same for every IDE: [WaveLauncher]), else this installation's node and bundled core. It needs no
+ * port or token, so it stays valid across core restarts.
  */
-data class AttachCommand(val node: String, val coreScript: String) {
-    val args: List<String> get() = listOf(coreScript, "mcp", "--attach")
-    val argv: List<String> get() = listOf(node) + args
+data class AttachCommand(val node: String, val coreScript: String, val launcher: String? = null) {
+    val command: String get() = launcher ?: node
+    val args: List<String> get() = (if (launcher == null) listOf(coreScript) else emptyList()) + listOf("mcp", "--attach")
+    val argv: List<String> get() = listOf(command) + args
 }
 
 enum class AgentKind { CLAUDE_CODE, CODEX, GEMINI, OTHER }
@@ -70,6 +72,9 @@ class AgentConnect(
     private val environment: Map<String, String>,
     private val os: OsFamily = OsFamily.current(),
 ) {
+    /** Wave's stable launcher the entries run, when there is one ([WaveLauncher]). */
+    val launcher: String? get() = attach.launcher
+
     val claudeSettingsFile: Path get() = environment["CLAUDE_CONFIG_DIR"]?.takeIf { it.isNotBlank() }?.let { Paths.get(it) }?.resolve("settings.json") ?: home.resolve(".claude").resolve("settings.json")
     val codexConfigFile: Path get() = (environment["CODEX_HOME"]?.takeIf { it.isNotBlank() }?.let { Paths.get(it) } ?: home.resolve(".codex")).resolve("config.toml")
     val geminiSettingsFile: Path get() = home.resolve(".gemini").resolve("settings.json")
@@ -79,7 +84,7 @@ class AgentConnect(
             kind,
             snippet = commandLine(claudeAddArgv("claude")),
             file = claudeSettingsFile,
-            applyBlocker = if (findOnPath("claude") == null) ApplyBlocker.CLI_NOT_ON_PATH else null,
+            applyBlocker = if (onPathForDisplay("claude") == null) ApplyBlocker.CLI_NOT_ON_PATH else null,
         )
         AgentKind.CODEX -> AgentSetup(kind, snippet = codexTable(), file = codexConfigFile)
         AgentKind.GEMINI -> AgentSetup(
@@ -146,7 +151,7 @@ class AgentConnect(
     private fun claudeAddArgv(claude: String) = listOf(claude, "mcp", "add", "--scope", "user", SERVER_NAME, "--") + attach.argv
 
     private fun codexEntries() = listOf(
-        "command" to TomlValue.Str(attach.node),
+        "command" to TomlValue.Str(attach.command),
         "args" to TomlValue.Strs(attach.args),
         "tool_timeout_sec" to TomlValue.Integer(CODEX_TOOL_TIMEOUT_SEC),
         "default_tools_approval_mode" to TomlValue.Str("approve"),
@@ -155,7 +160,7 @@ class AgentConnect(
     private fun codexTable(): String = TomlTableEdit.upsert(null, listOf("mcp_servers", SERVER_NAME), codexEntries())
 
     private fun stdioServer() = JsonObject().apply {
-        addProperty("command", attach.node)
+        addProperty("command", attach.command)
         add("args", JsonArray().apply { attach.args.forEach { add(JsonPrimitive(it)) } })
     }
 
@@ -169,6 +174,17 @@ class AgentConnect(
         os == OsFamily.WINDOWS -> "\"" + arg.replace("\"", "\\\"") + "\""
         else -> "'" + arg.replace("'", "'\\''") + "'"
     }
+
+    /** PATH look-ups for what the dialog shows: made once, by [prepare], off the UI thread. */
+    private val shownOnPath = java.util.concurrent.ConcurrentHashMap<String, java.util.Optional<String>>()
+
+    private fun onPathForDisplay(name: String): String? = shownOnPath.computeIfAbsent(name) { java.util.Optional.ofNullable(findOnPath(it)) }.orElse(null)
+
+    /**
+     * Does the slow part of [setup] for every agent (PATH scans) so that switching tabs in the dialog
+     * reads only memory; call it off the UI thread before the dialog opens. [plan] looks again.
+     */
+    fun prepare(): AgentConnect = apply { AgentKind.values().forEach { setup(it) } }
 
     /** An executable named [name] on the IDE's PATH (with the Windows extensions). */
     fun findOnPath(name: String): String? {

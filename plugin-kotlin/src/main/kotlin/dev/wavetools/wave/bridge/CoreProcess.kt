@@ -210,6 +210,23 @@ class CoreProcess private constructor(
         return killed
     }
 
+    /**
+     * Kills the core and every process it started at once, without the shutdown handshake and
+     * without waiting: what is left when a graceful [stop] could not run (the IDE closing a project
+     * whose stop was already attempted, or never started). Returns the pids killed.
+     */
+    fun kill(): List<Long> {
+        stopping.set(true)
+        val killed = killRemaining(process.descendants().toList())
+        if (process.isAlive) {
+            process.destroyForcibly()
+            killed += process.pid()
+        }
+        closeInput()
+        if (killed.isNotEmpty()) log.warn("killed wave-core and ${killed.size - 1} process(es) it had started: $killed")
+        return killed
+    }
+
     /** Closes the core's stdin (end of session for the core) without the shutdown handshake. */
     fun closeInput() {
         try {

@@ -167,6 +167,27 @@ class CoreSupervisor(
         scheduler.shutdownNow()
     }
 
+    /**
+     * Closes without the graceful stop: kills whatever core still runs, at once. For the IDE's
+     * dispose, after [stop] already ran under a progress (or could not): it never waits.
+     */
+    fun closeNow(): List<Long> {
+        closed = true
+        val proc: CoreProcess?
+        synchronized(lock) {
+            generation.incrementAndGet()
+            pendingRestart?.cancel(false)
+            pendingRestart = null
+            proc = current
+            current = null
+            currentApi = null
+        }
+        val killed = proc?.kill() ?: emptyList()
+        setState(CoreState.Stopped)
+        scheduler.shutdownNow()
+        return killed
+    }
+
     private fun stopCurrent(): StopReport? {
         val proc: CoreProcess?
         synchronized(lock) {
@@ -195,7 +216,9 @@ class CoreSupervisor(
         val proc = try {
             CoreProcess.start(spec, log, scheduler)
         } catch (e: Exception) {
-            log.error("could not start wave-core", e)
+            // The machine's doing (a vanished project folder, EACCES, a noexec mount), not a bug: the
+            // Failed state tells the person, so this is a warning, not an "IDE internal error".
+            log.warn("could not start wave-core", e)
             setState(CoreState.Failed("Could not start ${spec.node}: ${e.message}. Check the Node.js path in the settings.", kind = FailureKind.START_FAILED))
             return
         }

@@ -8,6 +8,9 @@ import com.intellij.openapi.application.ApplicationManager
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.util.text.StringUtil
 import com.intellij.openapi.wm.ToolWindowManager
+import com.intellij.openapi.wm.WindowManager
+import dev.wavetools.wave.ui.WaveController
+import java.awt.Taskbar
 import dev.wavetools.wave.bridge.AttachedAgents
 import dev.wavetools.wave.bridge.PermissionAnswer
 import dev.wavetools.wave.bridge.PermissionBridge
@@ -24,11 +27,15 @@ class ApprovalBalloons(private val project: Project, permissions: PermissionBrid
 
     private fun asked(question: PermissionQuestion) {
         val app = ApplicationManager.getApplication()
-        app.invokeLater {
-            if (project.isDisposed || !question.isOpen) return@invokeLater
+        // Any modality: a question must not wait behind Settings or another dialog until its timeout.
+        PlatformThreads.later(PlatformThreads.anyModality) {
+            if (project.isDisposed || !question.isOpen) return@later
             val window = ToolWindowManager.getInstance(project).getToolWindow(RestartCoreAction.TOOL_WINDOW_ID)
-            // The card is on screen: the person sees it there.
-            if (window != null && window.isVisible) return@invokeLater
+            val frameActive = app.isActive
+            // The IDE is not in front (the person is in a terminal, a browser): ask the OS for attention.
+            if (!frameActive) requestAttention()
+            // The card is on screen, in the tab that shows, in the IDE the person looks at: they see it there.
+            if (frameActive && window != null && window.isVisible && ApprovalVisibility.cardShown(question.prompt.sessionId, WaveProjectService.getInstanceIfCreated(project)?.controller)) return@later
             val p = question.prompt
             val who = agents.agent(p.sessionId)?.title ?: WaveBundle.message("balloon.agent.fallback")
             val content = buildString {
@@ -55,8 +62,20 @@ class ApprovalBalloons(private val project: Project, permissions: PermissionBrid
                 window?.show()
                 notification.expire()
             })
-            question.whenSettled { app.invokeLater { notification.expire() } }
+            question.whenSettled { PlatformThreads.later(PlatformThreads.anyModality) { notification.expire() } }
             notification.notify(project)
+        }
+    }
+
+    /** The taskbar or dock entry flashes or bounces, where the desktop supports it. */
+    private fun requestAttention() {
+        val frame = WindowManager.getInstance().getFrame(project) ?: return
+        try {
+            if (Taskbar.isTaskbarSupported() && Taskbar.getTaskbar().isSupported(Taskbar.Feature.USER_ATTENTION_WINDOW)) {
+                Taskbar.getTaskbar().requestWindowUserAttention(frame)
+            }
+        } catch (e: Exception) {
+            // A desktop without a taskbar: the balloon and the tab's count remain.
         }
     }
 
@@ -64,5 +83,14 @@ class ApprovalBalloons(private val project: Project, permissions: PermissionBrid
 
     companion object {
         const val GROUP = "Wave Tools Approvals"
+    }
+}
+
+/** Whether an approval card is where the person looks: its session's tab is the one showing. */
+object ApprovalVisibility {
+    fun cardShown(sessionId: String?, controller: WaveController?): Boolean {
+        val sessions = controller?.panel?.sessions ?: return false
+        val tabOfQuestion = sessionId?.takeIf { sessions.agent(it) != null }
+        return sessions.selectedAgent?.sessionId == tabOfQuestion
     }
 }

@@ -95,7 +95,11 @@ class IdeHostServices(private val project: Project) : HostServices {
     /** The empty state's "Connect an Agent" (the seam the tool window leaves for the IDE's links). */
     override fun emptyStateActions() = listOf(LinkAction(WaveBundle.message("connect.link")) { ConnectAgentDialog.show(project) })
 
-    override fun invokeLater(task: () -> Unit) = ApplicationManager.getApplication().invokeLater { task() }
+    /**
+     * The controller's updates of its own cards and tabs: with any modality, so a card or an approval
+     * reaches the tool window while Settings or another dialog is open (pure Swing, no PSI or VFS).
+     */
+    override fun invokeLater(task: () -> Unit) = PlatformThreads.later(PlatformThreads.anyModality, task)
 
     private fun notify(text: String) {
         NotificationGroupManager.getInstance().getNotificationGroup(WaveProjectService.NOTIFICATION_GROUP)

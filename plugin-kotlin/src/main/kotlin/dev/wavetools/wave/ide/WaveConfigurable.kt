@@ -126,8 +126,12 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
             val permissions = permissionForm.toSettings()
             if (permissionForm.isModified(permissionStore.load())) {
                 val service = WaveProjectService.getInstanceIfCreated(project)
-                // The core answers at once; the wait is bounded, and a rule it cannot read must stop Apply here.
-                val problem = PermissionSettingsApplier(permissionStore) { service?.supervisor?.api() }.applyAndWait(permissions)
+                // A rule the core cannot read must stop Apply here, so Apply has the core's answer before it
+                // returns; the core answers in milliseconds, and the bounded wait runs on a pooled thread
+                // under a modal progress, never blocking the UI thread.
+                val problem = PlatformThreads.underProgress(project, WaveBundle.message("settings.permissions.applying.progress")) {
+                    PermissionSettingsApplier(permissionStore) { service?.supervisor?.api() }.applyAndWait(permissions)
+                }.getOrElse { e -> e.message ?: e.toString() }
                 if (problem != null) throw ConfigurationException(problem, WaveBundle.message("settings.permissions.error.title"))
             }
         } finally {

@@ -13,10 +13,12 @@ import com.intellij.openapi.diagnostic.Logger
 import com.intellij.openapi.options.ShowSettingsUtil
 import com.intellij.openapi.project.Project
 import com.intellij.openapi.util.text.StringUtil
+import com.intellij.openapi.wm.ToolWindowManager
 import com.intellij.util.EnvironmentUtil
 import dev.wavetools.wave.bridge.AttachCommand
 import dev.wavetools.wave.bridge.AttachedAgents
 import dev.wavetools.wave.bridge.BridgeLog
+import dev.wavetools.wave.bridge.CoreInstall
 import dev.wavetools.wave.bridge.CoreLaunch
 import dev.wavetools.wave.bridge.CoreLaunchException
 import dev.wavetools.wave.bridge.CoreScript
@@ -28,6 +30,7 @@ import dev.wavetools.wave.bridge.InitializeParams
 import dev.wavetools.wave.bridge.NodeLocator
 import dev.wavetools.wave.bridge.NodeLookup
 import dev.wavetools.wave.bridge.PermissionBridge
+import dev.wavetools.wave.bridge.WaveLauncher
 import dev.wavetools.wave.bridge.WslPath
 import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
@@ -51,8 +54,14 @@ class WaveProjectService(private val project: Project) : Disposable {
     }
 
     val supervisor: CoreSupervisor = CoreSupervisor(::launch, ::initializeParams, bridgeLog).also { sup ->
-        sup.addStateListener { state -> if (state is CoreState.Failed) notifyFailure(state) }
+        sup.addStateListener { state -> if (state is CoreState.Failed) notifyFailure(state) else lastNotified = null }
     }
+
+    /** The failure a balloon already reported: one report per failure. */
+    @Volatile
+    private var lastNotified: CoreState.Failed? = null
+
+    private val shutdown = CoreShutdown(PlatformThreads, supervisor, WaveBundle.message("core.stopping.progress"))
 
     /** Serves the core's permission questions and persists the project's rules when the core reports a change. */
     val permissions = PermissionBridge(WaveProjectSettings.getInstance(project).permissionStore, bridgeLog).also { it.attachTo(supervisor) }
@@ -112,6 +121,19 @@ class WaveProjectService(private val project: Project) : Disposable {
         return AttachCommand(launch.node.toString(), launch.coreScript.toString())
     }
 
+    /**
+     * Registers this installation's core with Wave's launcher ([WaveLauncher]) and returns the attach
+     * command that runs through it. Slow (it may locate Node.js): never on the UI thread.
+     */
+    fun launcherAttachCommand(): AttachCommand {
+        val direct = attachCommand()
+        val environment = EnvironmentUtil.getEnvironmentMap()
+        val launcher = WaveLauncher(WaveLauncher.stateDir(environment, Paths.get(System.getProperty("user.home"))))
+        val info = ApplicationInfo.getInstance()
+        val path = launcher.register(CoreInstall(direct.node, direct.coreScript, pluginVersion(), "${info.fullApplicationName}"))
+        return direct.copy(launcher = path.toString())
+    }
+
     // The default timeout is not a core setting: the controller passes it with each typed command.
     private fun initializeParams(): InitializeParams = permissions.initializeParams(
         InitializeParams(
@@ -123,7 +145,10 @@ class WaveProjectService(private val project: Project) : Disposable {
     )
 
     private fun notifyFailure(state: CoreState.Failed) {
-        if (project.isDisposed) return
+        if (project.isDisposed || state == lastNotified) return
+        lastNotified = state
+        // The tool window shows the failure with its fix (the fallback panel): no balloon on top of it.
+        if (controller != null && state.kind.isSetupProblem && toolWindowVisible()) return
         val notification = NotificationGroupManager.getInstance().getNotificationGroup(NOTIFICATION_GROUP)
             .createNotification(WaveBundle.message("notification.title"), StringUtil.escapeXmlEntities(state.reason), NotificationType.ERROR)
         // No Node.js: the fix is one click away, also when the tool window is closed.
@@ -138,15 +163,29 @@ class WaveProjectService(private val project: Project) : Disposable {
             .notify(project)
     }
 
-    /** Synchronous: returns once the core and its process trees are gone. */
+    private fun toolWindowVisible(): Boolean = try {
+        ToolWindowManager.getInstance(project).getToolWindow(RestartCoreAction.TOOL_WINDOW_ID)?.isVisible == true
+    } catch (e: Exception) {
+        false
+    }
+
+    /** The project is closing (on the UI thread): the graceful stop, under a modal progress. */
+    fun projectClosing() = shutdown.beforeClose(project)
+
+    /** Never waits: the graceful stop ran at [projectClosing]; whatever still runs is killed. */
     override fun dispose() {
         controller = null
         balloons.close()
-        supervisor.close()
+        shutdown.dispose()
     }
 
     companion object {
         const val NOTIFICATION_GROUP = "Wave Tools"
+
+        /** This plugin's version, from the plugin.xml the build patched (the plugin manager's API for it is internal). */
+        fun pluginVersion(): String = WaveProjectService::class.java.getResourceAsStream("/META-INF/plugin.xml")?.use { input ->
+            Regex("<version>([^<]+)</version>").find(input.readBytes().toString(Charsets.UTF_8))?.groupValues?.get(1)?.trim()
+        } ?: "0"
 
         fun getInstance(project: Project): WaveProjectService = project.service()
 

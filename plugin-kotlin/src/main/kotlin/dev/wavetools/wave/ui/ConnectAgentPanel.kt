@@ -38,7 +38,7 @@ sealed class ApplyOutcome {
 class ConnectAgentPanel(private val connect: AgentConnect, private val host: ConnectHost, initial: AgentKind = AgentKind.CLAUDE_CODE) :
     JPanel(BorderLayout()), Themed {
     val tabs = TabStrip(::select)
-    val intro = TextBlock(WaveBundle.message("connect.intro"), Tone.SECONDARY)
+    val intro = TextBlock(connect.launcher?.let { WaveBundle.message("connect.intro.launcher", it) } ?: WaveBundle.message("connect.intro"), Tone.SECONDARY)
     val hint = TextBlock("", Tone.NORMAL, markdown = true)
     val snippet = JTextArea().apply {
         isEditable = false

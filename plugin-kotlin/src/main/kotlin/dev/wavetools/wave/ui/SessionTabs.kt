@@ -127,15 +127,36 @@ class SessionTabs(private val projectContent: javax.swing.JComponent) : JPanel(B
         repaint()
     }
 
-    /** Its title, dot and tooltip follow the agent's state. */
+    /** Approvals waiting in each tab (null key: the project's own), so none waits unseen behind another tab. */
+    private val pending = HashMap<String?, Int>()
+
+    fun pendingApprovals(sessionId: String?): Int = pending[sessionId] ?: 0
+
+    /** A tab with [count] open questions shows it in its title and a warning dot. */
+    fun setPending(sessionId: String?, count: Int) {
+        if (count <= 0) pending.remove(sessionId) else pending[sessionId] = count
+        if (sessionId == null) {
+            val t = strip.tab(PROJECT) ?: return
+            t.title = badged(WaveBundle.message("agents.projectTab"), count)
+            t.setDot(if (count > 0) Tone.WARNING else null)
+        } else {
+            agents[sessionId]?.let { refresh(it) }
+        }
+    }
+
+    private fun badged(title: String, count: Int) = if (count > 0) WaveBundle.message("agents.tab.pending", title, count) else title
+
+    /** Its title, dot and tooltip follow the agent's state (and its waiting approvals). */
     fun refresh(tab: AgentTab) {
         val t = strip.tab(tab.sessionId) ?: return
-        t.title = tab.title
-        t.setDot(if (tab.connected) Tone.SUCCESS else Tone.SECONDARY)
+        val waiting = pendingApprovals(tab.sessionId)
+        t.title = badged(tab.title, waiting)
+        t.setDot(if (waiting > 0) Tone.WARNING else if (tab.connected) Tone.SUCCESS else Tone.SECONDARY)
         t.toolTipText = tab.tooltip()
     }
 
     fun removeAgent(sessionId: String) {
+        pending.remove(sessionId)
         val tab = agents.remove(sessionId) ?: return
         strip.remove(sessionId)
         cards.remove(tab)

@@ -16,7 +16,10 @@ import java.time.Duration
 import java.time.Instant
 import javax.swing.BorderFactory
 import javax.swing.JPanel
+import javax.swing.SwingUtilities
 import javax.swing.Timer
+import java.util.concurrent.Executor
+import java.util.concurrent.Executors
 
 /**
  * Follows a background task's log file while it is shown: reads what was appended since the last
@@ -26,7 +29,13 @@ class LogTail(val path: Path, private val maxChars: Int = 64 * 1024) {
     private var offset = 0L
     private val buffer = StringBuilder()
 
+    companion object {
+        /** One daemon thread reads every tool window's log tail. */
+        val READER: Executor = Executors.newSingleThreadExecutor { r -> Thread(r, "wave-log-tail").apply { isDaemon = true } }
+    }
+
     /** Reads new bytes; returns true when the text changed. */
+    @Synchronized
     fun poll(): Boolean {
         if (!Files.isRegularFile(path)) return false
         RandomAccessFile(path.toFile(), "r").use { f ->
@@ -45,7 +54,7 @@ class LogTail(val path: Path, private val maxChars: Int = 64 * 1024) {
         }
     }
 
-    val text: String get() = buffer.toString()
+    val text: String @Synchronized get() = buffer.toString()
 }
 
 /**
@@ -53,8 +62,13 @@ class LogTail(val path: Path, private val maxChars: Int = 64 * 1024) {
  * and its actions (Show Log, Stop while it runs) — and below it the live tail of the log being
  * shown. Its preferred height is its content, so the splitter above it leaves no empty band.
  */
-class TasksPanel(private val actions: CallActions, private val clock: Clock = Clock.systemUTC(), private val softWrap: SoftWrapSetting = SoftWrapSetting()) :
-    JPanel(BorderLayout()), Themed {
+class TasksPanel(
+    private val actions: CallActions,
+    private val clock: Clock = Clock.systemUTC(),
+    private val softWrap: SoftWrapSetting = SoftWrapSetting(),
+    /** Reads the log file: never the UI thread (a log on a slow disk must not freeze the IDE). */
+    private val tailReader: Executor = LogTail.READER,
+) : JPanel(BorderLayout()), Themed {
     private val tasks = LinkedHashMap<String, TaskInfo>()
     private val table = JPanel(GridBagLayout()).apply { isOpaque = false }
     /** The log being shown: its header, and its output filling the panel's remaining height. */
@@ -215,11 +229,32 @@ class TasksPanel(private val actions: CallActions, private val clock: Clock = Cl
         onChange()
     }
 
-    /** Re-reads the tail (every second while shown). */
+    /** A read of the log is under way (one at a time; the next tick reads what came meanwhile). */
+    private var reading = false
+
+    /**
+     * Re-reads the tail (every second while shown): the file is read on [tailReader], the text is
+     * shown back on the UI thread, unless the log was closed or another one opened meanwhile.
+     */
     fun refreshTail(force: Boolean = false) {
         val t = tail ?: return
-        if (!t.poll() && !force) return
-        val text = t.text.trimEnd('\n')
+        if (reading) return
+        reading = true
+        tailReader.execute {
+            val changed = try {
+                t.poll()
+            } catch (e: Exception) {
+                false
+            }
+            val text = t.text
+            SwingUtilities.invokeLater {
+                reading = false
+                if (tail === t && (changed || force)) showTail(text.trimEnd('\n'))
+            }
+        }
+    }
+
+    private fun showTail(text: String) {
         // The same area follows the log as it grows, unless the person scrolled it.
         tailOutput?.let { it.update(text); return }
         val pane = OutputPane(text)

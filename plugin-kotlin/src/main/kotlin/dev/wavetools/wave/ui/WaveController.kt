@@ -77,12 +77,18 @@ class WaveController(
         agents?.let { a -> subscriptions += a.addListener { ui { syncAgents() } } }
     }
 
-    /** On the bridge's thread: the card is built on the UI thread, and taken down when the core stops waiting. */
+    /**
+     * On the bridge's thread: the card is built on the UI thread, and taken down when the core stops
+     * waiting. Until it is answered its tab counts it, so a question never waits unseen behind another tab.
+     */
     private fun asked(question: PermissionQuestion) {
         ui {
             val feed = feedFor(question.prompt.sessionId)
             feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer))
             question.cancelled.thenRun { ui { feed.permissionWithdrawn(question.key) } }
+            val tabKey = question.prompt.sessionId.takeIf { panel.sessions.agent(it) != null }
+            panel.sessions.setPending(tabKey, panel.sessions.pendingApprovals(tabKey) + 1)
+            question.whenSettled { ui { panel.sessions.setPending(tabKey, panel.sessions.pendingApprovals(tabKey) - 1) } }
         }
     }
 

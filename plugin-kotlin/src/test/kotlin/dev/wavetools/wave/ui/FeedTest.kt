@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import javax.swing.SwingUtilities
 import java.nio.file.Files
 import java.time.Duration
 
@@ -212,6 +213,29 @@ class FeedTest {
     }
 
     @Test
+    fun `the log tail is read off the UI thread and shown on it`() {
+        val log = Files.createTempFile("wave-task", ".log")
+        val readOn = java.util.concurrent.CopyOnWriteArrayList<Boolean>()
+        val reader = java.util.concurrent.Executor { task -> Thread { readOn += SwingUtilities.isEventDispatchThread(); task.run() }.start() }
+        val tasks = onEdt { TasksPanel(FakeActions(), tailReader = reader) }
+        try {
+            Files.writeString(log, "line one\n")
+            onEdt {
+                tasks.upsert(TaskInfo(taskId = "t1", command = "tail me", status = "running", startedAt = "2026-05-04T10:01:00Z", outputPath = log.toString()))
+                tasks.select("t1")
+                assertNull(tasks.tailOutput, "select() returns before the file is read")
+            }
+            waitForUi({ "tail: ${tasks.tailOutput?.plainText}" }) { tasks.tailOutput?.plainText == "line one" }
+            onEdt { tasks.tick() }
+            waitForUi({ "reads: $readOn" }) { readOn.size >= 2 }
+            assertEquals(listOf(false), readOn.distinct(), "every read ran off the UI thread")
+        } finally {
+            onEdt { tasks.dispose() }
+            Files.deleteIfExists(log)
+        }
+    }
+
+    @Test
     fun `the log tail follows a task's output file while it is open`() {
         val log = Files.createTempFile("wave-task", ".log")
         try {
@@ -219,12 +243,12 @@ class FeedTest {
             onEdt {
                 panel.tasks.upsert(TaskInfo(taskId = "t1", command = "tail me", status = "running", startedAt = "2026-05-04T10:01:00Z", outputPath = log.toString()))
                 panel.tasks.select("t1")
-                assertEquals("ready", panel.tasks.tailOutput!!.plainText)
             }
+            waitForUi({ "tail: ${panel.tasks.tailOutput?.plainText}" }) { panel.tasks.tailOutput?.plainText == "ready" }
             Files.writeString(log, "GET / 200\n", java.nio.file.StandardOpenOption.APPEND)
+            onEdt { panel.tasks.tick() }
+            waitForUi({ "tail: ${panel.tasks.tailOutput?.plainText}" }) { panel.tasks.tailOutput?.plainText == "ready\nGET / 200" }
             onEdt {
-                panel.tasks.tick()
-                assertEquals("ready\nGET / 200", panel.tasks.tailOutput!!.plainText)
                 panel.tasks.closeTail()
                 assertNull(panel.tasks.tail)
             }

@@ -139,10 +139,22 @@ class WaveMcpToolsTest {
         val tab = tabOf("codex")
         bashCardIn(tab, "printf ok > approved.txt")
         assertFalse(Files.exists(root.resolve("approved.txt")), "nothing runs before the answer")
+        // Not held back unseen: the project's own tab shows, so the client's tab counts the question ...
+        waitForUi({ "tab title: ${controller.panel.sessions.strip.tab(tab.sessionId)?.title}" }) {
+            controller.panel.sessions.strip.tab(tab.sessionId)?.title == "codex (1 waiting)"
+        }
+        onEdt {
+            assertEquals(dev.wavetools.wave.ui.Tone.WARNING, controller.panel.sessions.strip.tab(tab.sessionId)!!.dot.tone)
+            assertFalse(dev.wavetools.wave.ide.ApprovalVisibility.cardShown(tab.sessionId, controller), "the card is in a tab that does not show")
+            controller.panel.sessions.select(tab.sessionId)
+            assertTrue(dev.wavetools.wave.ide.ApprovalVisibility.cardShown(tab.sessionId, controller))
+        }
         allowOnce(tab, "printf ok > approved.txt")
         val result = pending.get(60, TimeUnit.SECONDS)
         assertFalse(result.isError, result.text())
         assertEquals("ok", Files.readString(root.resolve("approved.txt")))
+        // ... and once answered the count goes.
+        waitForUi({ "tab title: ${controller.panel.sessions.strip.tab(tab.sessionId)?.title}" }) { controller.panel.sessions.strip.tab(tab.sessionId)?.title == "codex" }
         onEdt { assertTrue(controller.panel.feed.approvals().isEmpty(), "asked in the client's tab, not the project's") }
     }
 
