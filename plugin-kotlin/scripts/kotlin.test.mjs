@@ -1,0 +1,66 @@
+// The platform-declaration checks of kotlin.mjs, on small source trees made here: an undeclared
+// platform use must be reported, and so must a declaration nothing uses (node --test).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { checkDeclarationHeaders, checkPlatformUse, declaredNames } from "./kotlin.mjs";
+
+function tree(files) {
+  const root = mkdtempSync(path.join(tmpdir(), "wave-kotlin-check-"));
+  const out = {};
+  for (const [rel, text] of Object.entries(files)) {
+    const f = path.join(root, rel);
+    mkdirSync(path.dirname(f), { recursive: true });
+    writeFileSync(f, text);
+    out[rel] = f;
+  }
+  return { root, out };
+}
+
+const HEADER = "// Declares (compile-only, never shipped): JetBrains/intellij-community platform/x/Y.java @ 0123456789abcdef0123456789abcdef01234567\n";
+
+test("an import of an undeclared platform class in ide/ is reported; a declared one is not", () => {
+  const { root, out } = tree({
+    "api/com/intellij/openapi/wm/ToolWindow.java": HEADER + "package com.intellij.openapi.wm;\npublic interface ToolWindow {}\n",
+    "main/ide/A.kt": "package a\nimport com.intellij.openapi.wm.ToolWindow\nimport com.intellij.openapi.wm.StatusBar\nfun f(t: ToolWindow) = com.intellij.openapi.wm.WindowManager.getInstance()\n",
+  });
+  try {
+    const problems = checkPlatformUse({ mainFiles: [out["main/ide/A.kt"]], apiFiles: [out["api/com/intellij/openapi/wm/ToolWindow.java"]], ideDir: path.join(root, "main", "ide") });
+    assert.equal(problems.length, 2, problems.join("\n"));
+    assert.match(problems[0], /uses com\.intellij\.openapi\.wm\.StatusBar, which src\/platformApi does not declare/);
+    assert.match(problems[1], /uses com\.intellij\.openapi\.wm\.WindowManager, which src\/platformApi does not declare/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("bridge/ and ui/ may not use the platform at all, and an unused declaration is reported", () => {
+  const { root, out } = tree({
+    "api/com/intellij/openapi/wm/ToolWindow.java": HEADER + "package com.intellij.openapi.wm;\npublic interface ToolWindow {}\n",
+    "api/com/intellij/openapi/wm/Unused.kt": HEADER + "package com.intellij.openapi.wm\nfun <T : Any> Cell<T>.unusedHelper(): Int = 1\n",
+    "main/ui/B.kt": "package b\nimport com.intellij.openapi.wm.ToolWindow\n",
+  });
+  try {
+    const apiFiles = [out["api/com/intellij/openapi/wm/ToolWindow.java"], out["api/com/intellij/openapi/wm/Unused.kt"]];
+    assert.deepEqual([...declaredNames(apiFiles)].sort(), ["com.intellij.openapi.wm.ToolWindow", "com.intellij.openapi.wm.unusedHelper"]);
+    const problems = checkPlatformUse({ mainFiles: [out["main/ui/B.kt"]], apiFiles, ideDir: path.join(root, "main", "ide") });
+    assert.ok(problems.some((p) => /B\.kt uses com\.intellij\.openapi\.wm\.ToolWindow: only ide\//.test(p)), problems.join("\n"));
+    assert.ok(problems.some((p) => /declares com\.intellij\.openapi\.wm\.unusedHelper, which nothing uses/.test(p)), problems.join("\n"));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a declaration must name its source path and commit", () => {
+  const { root, out } = tree({ "api/X.java": "package x;\npublic class X {}\n", "api/Y.java": HEADER.replace(/@ [0-9a-f]+/, "@ not-looked-up") + "package y;\n" });
+  try {
+    const r = checkDeclarationHeaders([out["api/X.java"], out["api/Y.java"]]);
+    assert.equal(r.problems.length, 1);
+    assert.match(r.problems[0], /X\.java: the first line must be/);
+    assert.equal(r.unverified, 1);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
