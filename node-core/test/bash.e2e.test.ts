@@ -196,6 +196,31 @@ describe("MCP server", () => {
   });
 });
 
+describe("host-relayed client sessions", () => {
+  const text = (m: Message) => (m.result!.content as Array<{ text: string }>).map((x) => x.text).join("\n");
+
+  it("BASH-BG-6 a session the host relays for an MCP client gets the task notices; the host's own session does not", async () => {
+    const c = new CoreProcess(["serve", "--root", tempDir("wave-relay-"), ...ALLOW_ALL]);
+    clients.push(c);
+    const created = await c.request("sessions/create", { client: { name: "claude-code", version: "2.1.0" } });
+    const sessionId = created.result!.sessionId as string;
+    for (const session of [sessionId, undefined]) {
+      const bg = await c.request("tools/call", { name: "Bash", sessionId: session, arguments: { command: "echo done; exit 4", run_in_background: true } });
+      const taskId = structured(bg).backgroundTaskId as string;
+      await waitFor(() => !childrenOf(c).some((p) => p.command.includes("exit 4")));
+      // The task/finished notification has been sent by now: a result after it carries the notice, or never will.
+      await c.waitFor((m) => m.method === "task/finished" && (m.params as { task: { taskId: string } }).task.taskId === taskId);
+      const next = await c.request("tools/call", { name: "Bash", sessionId: session, arguments: { command: "true" } });
+      if (session) {
+        expect(text(next)).toContain(`Background task ${taskId} failed (exit code 4): echo done; exit 4.`);
+        expect(structured(next).taskNotifications).toEqual([expect.objectContaining({ taskId, status: "failed" })]);
+      } else {
+        expect(text(next)).not.toContain("<task-notifications>");
+      }
+    }
+  });
+});
+
 describe("CLI and environment", () => {
   it("README: `call Bash '{\"command\":\"git status\"}'` works from the repository root", () => {
     const repoRoot = path.resolve(path.dirname(BUNDLE), "..", "..");
