@@ -54,7 +54,8 @@ class WaveProjectService(private val project: Project) : Disposable {
     }
 
     val supervisor: CoreSupervisor = CoreSupervisor(::launch, ::initializeParams, bridgeLog).also { sup ->
-        sup.addStateListener { state -> if (state is CoreState.Failed) notifyFailure(state) else lastNotified = null }
+        // On the UI thread: whether the tool window shows the failure is read there.
+        sup.addStateListener { state -> if (state is CoreState.Failed) PlatformThreads.later(PlatformThreads.anyModality) { notifyFailure(state) } else lastNotified = null }
     }
 
     /** The failure a balloon already reported: one report per failure. */
@@ -163,11 +164,8 @@ class WaveProjectService(private val project: Project) : Disposable {
             .notify(project)
     }
 
-    private fun toolWindowVisible(): Boolean = try {
+    private fun toolWindowVisible(): Boolean =
         ToolWindowManager.getInstance(project).getToolWindow(RestartCoreAction.TOOL_WINDOW_ID)?.isVisible == true
-    } catch (e: Exception) {
-        false
-    }
 
     /** The project is closing (on the UI thread): the graceful stop, under a modal progress. */
     fun projectClosing() = shutdown.beforeClose(project)

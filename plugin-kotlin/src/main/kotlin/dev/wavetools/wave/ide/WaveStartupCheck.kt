@@ -14,6 +14,8 @@ import dev.wavetools.wave.bridge.CoreLaunchException
 import dev.wavetools.wave.ui.ConnectAgentPanel
 import dev.wavetools.wave.ui.WaveBundle
 import java.nio.file.Paths
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
 import java.util.concurrent.atomic.AtomicBoolean
 
 /**
@@ -22,7 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean
  * checks the agent entries Connect an Agent wrote, offering to repair the stale ones.
  */
 class WaveStartupCheck : ProjectActivity {
-    override suspend fun execute(project: Project) {
+    override suspend fun execute(project: Project) = withContext(Dispatchers.IO) { check(project) }
+
+    private fun check(project: Project) {
         if (!done.compareAndSet(false, true)) return
         val attach = try {
             WaveProjectService.getInstance(project).launcherAttachCommand()
