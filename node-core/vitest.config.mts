@@ -8,7 +8,8 @@ export default defineConfig({
     // Tests spawn real shells and process trees; two cores is the norm on CI machines.
     maxWorkers: 2,
     // Every tool result of every in-process core must carry a valid errorKind exactly when it is an error.
-    setupFiles: ["test/support/errorKindSetup.ts"],
+    // ... and no core log line reaches the console: a test claims and asserts the lines it provokes.
+    setupFiles: ["test/support/errorKindSetup.ts", "test/support/logSetup.ts"],
     // As root: an ordinary account for the tests that must also hold unprivileged (test/support/testUser.ts).
     globalSetup: ["test/globalSetup.ts"],
     // Cores started by tests do not probe the developer's own login shell: its speed and contents

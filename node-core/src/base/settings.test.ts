@@ -1,18 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { addLogSink, type LogRecord } from "../util/log.js";
+import { captureLogs } from "../../test/support/logs.js";
 import { DEFAULT_SEARCH_TIMEOUT_MS, SETTING_SCHEMAS, Settings } from "./settings.js";
 
+/** The warnings `run` logs (claimed: they are asserted, not printed). */
 function warnings(run: () => void): string[] {
-  const records: LogRecord[] = [];
-  const stop = addLogSink((r) => records.push(r));
-  try {
-    run();
-  } finally {
-    stop();
-  }
-  return records.filter((r) => r.level === "warn").map((r) => r.message);
+  const logs = captureLogs();
+  run();
+  return logs.records.filter((r) => r.level === "warn").map((r) => r.message);
 }
 
 describe("workspace settings", () => {

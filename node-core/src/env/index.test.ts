@@ -2,6 +2,7 @@
 // out the core's own environment, into which the probe wrote. Real shells, real process.env.
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { captureLogs } from "../../test/support/logs.js";
 import { childEnvironment, holdLoginEnvironmentProbe, loginEnvironmentStatus, resetLoginEnvironmentProbeForTests, startLoginEnvironmentProbe } from "./index.js";
 import type { ProbeRunResult } from "./runProbeShell.js";
 import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome } from "../../test/support/loginEnv.js";
@@ -110,6 +111,7 @@ describe("the childEnvironment() seam", () => {
     writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"', "export HTTPS_PROXY=http://never", "sleep 60"] });
     hostProcessEnv(fake.home, "/bin/bash");
     const before = { ...process.env };
+    const logs = captureLogs();
     const probe = startLoginEnvironmentProbe({ budget: { attemptTimeoutMs: 300, maxAttempts: 2, backoffMs: 20 } });
     const env = await childEnvironment();
     expect(env).toEqual(before);
@@ -117,6 +119,7 @@ describe("the childEnvironment() seam", () => {
     // wait's budget (the test above proves that bound), so wait for the probe itself.
     expect(await probe.start()).toMatchObject({ state: "failed", attempts: 2 });
     expect(loginEnvironmentStatus()).toMatchObject({ state: "failed", attempts: 2 });
+    expect(logs.lines()).toEqual([expect.stringMatching(/^WARN env: login environment failed: timed out after 300 ms/)]);
     const pids = readPids(fake, "pids");
     expect(pids).toHaveLength(2);
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);

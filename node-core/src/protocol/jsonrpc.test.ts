@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { captureLogs } from "../../test/support/logs.js";
 import { ErrorCode, JsonRpcPeer, LineSplitter, oversizedLineResponse, parseMessage, requestIdOfLine, type FrameEvent } from "./jsonrpc.js";
 
 function split(chunks: (string | Buffer)[], max = 1024): FrameEvent[] {
@@ -153,12 +154,14 @@ describe("JsonRpcPeer", () => {
   });
 
   it("turns a thrown handler error into -32603 and keeps serving", async () => {
+    const logs = captureLogs();
     const { out, send } = pair();
     send({ jsonrpc: "2.0", id: 1, method: "explode" });
     send({ jsonrpc: "2.0", id: 2, method: "fast" });
     await tick();
     expect(out.find((m) => m.id === 1).error).toMatchObject({ code: ErrorCode.InternalError, message: expect.stringContaining("boom") });
     expect(out.find((m) => m.id === 2).result).toBe("fast done");
+    expect(logs.lines()).toEqual(["ERROR jsonrpc: request handler failed"]);
   });
 
   it("correlates its own outgoing requests with the answers, and rejects them when the connection ends", async () => {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAlive, processesWithEnv, waitFor } from "../../test/support/processes.js";
 import { addLogSink, type LogRecord } from "../util/log.js";
+import { captureLogs } from "../../test/support/logs.js";
 import { decodeConsoleOutput, parseChcp } from "./consoleText.js";
 import { killTree, TASKKILL_NOT_FOUND } from "./killTree.js";
 import type { ExecOutcome } from "../util/platform.js";
@@ -118,6 +119,7 @@ describe("process-tree termination (POSIX, real processes)", () => {
   });
 
   it("BASH-KILL-7 a failed termination is logged at error level with the process and falls back to the direct child", async () => {
+    const printed = captureLogs();
     const t = startTree("sleep 300");
     await waitFor(() => tagged(t.marker).length === 1);
     let fallback: string | undefined;
@@ -134,6 +136,7 @@ describe("process-tree termination (POSIX, real processes)", () => {
     const err = logs.find((l) => l.level === "error" && l.message === "could not signal a process of the tree");
     expect(err?.fields).toMatchObject({ target: "command `sleep 300`", code: "EPERM" });
     expect(fallback).toBe("SIGKILL");
+    expect(printed.lines()).toEqual(["ERROR kill: could not signal a process of the tree", "ERROR kill: processes of the tree survived SIGKILL"]);
     await waitFor(() => !isAlive(t.pid));
     expect(isAlive(t.pid)).toBe(false);
   });
@@ -176,6 +179,7 @@ describe("process-tree termination on Windows (injected taskkill, recorded outpu
   });
 
   it("BASH-KILL-7 other taskkill failures are errors with the GBK output decoded, then the direct child is killed", async () => {
+    const printed = captureLogs();
     const w = windows({ exitCode: 1, stdout: Buffer.alloc(0), stderr: ACCESS_DENIED_GBK });
     let fallback: string | undefined;
     await killTree({ pid: 4242, label: "bash.exe (npm test)", killDirectChild: (s) => (fallback = s) }, { platform: w.platform, codePage: 936 });
@@ -183,15 +187,18 @@ describe("process-tree termination on Windows (injected taskkill, recorded outpu
     expect(err?.message).toBe("taskkill failed");
     expect(err?.fields).toMatchObject({ pid: 4242, target: "bash.exe (npm test)", exitCode: 1 });
     expect(err?.fields?.output).toBe("错误: 无法终止 PID 为 4242 的进程。\r\n原因: 拒绝访问。");
+    expect(printed.lines()).toEqual(["ERROR kill: taskkill failed"]);
     expect(fallback).toBe("SIGKILL");
   });
 
   it("BASH-KILL-7 taskkill that cannot start is an error and falls back; killTree never throws", async () => {
+    const printed = captureLogs();
     const enoent = Object.assign(new Error("spawn taskkill ENOENT"), { code: "ENOENT" });
     const w = windows({ exitCode: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), error: enoent });
     let fallback = false;
     await expect(killTree({ pid: 7, label: "x", killDirectChild: () => (fallback = true) }, { platform: w.platform })).resolves.toBeDefined();
     expect(logs.find((l) => l.level === "error")?.message).toBe("taskkill could not run");
+    expect(printed.lines()).toEqual(["ERROR kill: taskkill could not run"]);
     expect(fallback).toBe(true);
   });
 

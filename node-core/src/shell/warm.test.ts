@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
 import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
 import { isAlive, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../test/support/processes.js";
 import { TASKS } from "../tasks/manager.js";
@@ -15,6 +16,9 @@ import { processOutputDir } from "./outputDir.js";
 import { readProcEntry, RUN_MARKER_VAR } from "./processTable.js";
 import { planRun } from "./runner.js";
 import { loaderInvocation, WARM_COMMAND_MAX_BYTES, WarmShell, warmLoader, warmUnfitEnvironment } from "./warm.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
 
 afterEach(async () => {
   await closeCores();

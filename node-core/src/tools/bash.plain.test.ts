@@ -6,7 +6,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
 import { closeCores, NO_SANDBOX, testCore, useShell, type TestCore } from "../../test/support/core.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
 
 afterEach(async () => {
   await closeCores();

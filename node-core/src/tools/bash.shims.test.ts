@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
 import { closeCores, testCore, type TestCore } from "../../test/support/core.js";
 import {
   buildFixtureTree,
@@ -23,6 +24,9 @@ import {
   unreachableGreps,
 } from "../../test/support/shims.js";
 import type { ShellKind } from "../shell/types.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
 
 const KINDS: ShellKind[] = ["bash", "zsh"];
 

@@ -1,10 +1,14 @@
 import { chmodSync, linkSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
 import { lockedFileCount } from "../fs/fileLock.js";
 import { writeHooks } from "./fileChange.js";
 import { cleanTempDirs, text, touchLater, workspace } from "../../test/support/fsTestkit.js";
 import { editTool } from "./edit.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
 
 afterEach(() => {
   writeHooks.current = undefined;

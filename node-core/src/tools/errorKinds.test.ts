@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { captureLogs } from "../../test/support/logs.js";
 import { z } from "zod";
 import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
 import { tempDir } from "../../test/support/processes.js";
@@ -206,11 +207,14 @@ describe("error kinds the runtime makes", () => {
         throw new Error("something unexpected");
       },
     });
+    const logs = captureLogs();
     const core = new WaveCore({ root: tempDir("wave-ws-"), tools: [throwing as ToolDefinition] });
     try {
       const r = await core.callTool({ name: "Throws", arguments: {}, origin: "host" });
       expect(r).toMatchObject({ isError: true, structuredContent: { errorKind: "internal_error" } });
       expect(resultTextOf(r)).toMatch(/^Internal error in Throws: something unexpected\. This is a bug in wave-core/);
+      // The bug is logged at error level with what threw.
+      expect(logs.records).toMatchObject([{ level: "error", scope: "core", message: "tool threw", fields: { tool: "Throws", error: { message: "something unexpected" } } }]);
     } finally {
       await core.shutdown();
     }
@@ -218,11 +222,13 @@ describe("error kinds the runtime makes", () => {
 
   it("sandbox mode on without a usable sandbox refuses both shell tools as sandbox_unavailable", async () => {
     vi.stubEnv(BWRAP_VAR, "/nonexistent/bwrap");
+    const logs = captureLogs();
     const t = testCore({ sandbox: { mode: "on" } });
     for (const name of ["Bash", "run_shell_command"]) {
       const r = await t.call(name, { command: "touch ran.txt" });
       expect(r.structuredContent.errorKind, name).toBe("sandbox_unavailable");
     }
+    expect(logs.lines()).toEqual(["INFO sandbox: no OS sandbox: shell commands run unsandboxed"]);
   });
 
   it("PROTOCOL.md lists exactly the kinds of the union, each with its meaning from the source", () => {

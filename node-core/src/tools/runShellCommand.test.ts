@@ -2,6 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
 import { closeCores, NO_SANDBOX, ourProcesses, testCore, type TestCore } from "../../test/support/core.js";
 import type { SandboxCliOptions } from "../shell/sandbox/settings.js";
 import { isAlive, tempDir, waitFor } from "../../test/support/processes.js";
@@ -11,6 +12,9 @@ import type { PermissionPrompt } from "../permissions/types.js";
 import { parsePolicy } from "../permissions/service.js";
 import { readProcEntry } from "../shell/processTable.js";
 import { outputBudget, RSC_DEFAULT_TIMEOUT_MS, RSC_DESCRIPTION, runShellCommandTool, type RunShellCommandStructured } from "./runShellCommand.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
 
 afterEach(closeCores);
 afterAll(async () => {

@@ -4,6 +4,7 @@
 import { existsSync, linkSync, mkdirSync, promises as fsp, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { captureLogs } from "../../test/support/logs.js";
 import { closeCores, testCore } from "../../test/support/core.js";
 import { tempDir } from "../../test/support/processes.js";
 import { startSymlinkSwapper } from "../../test/support/racers.js";
@@ -236,6 +237,7 @@ describe("files with several hard links count as outside", () => {
   });
 
   it("allowed (allow-all or a rule): rewritten in place so every name changes, with the warning reported", async () => {
+    const logs = captureLogs();
     const { t, victim, inside } = await linkedIn("allow-all");
     await t.call("Read", { file_path: inside });
     const r = await t.call("Edit", { file_path: inside, old_string: "SAFE=1", new_string: "SAFE=2" });
@@ -249,6 +251,8 @@ describe("files with several hard links count as outside", () => {
     const w = await ruled.call("Write", { file_path: inside, content: "export SAFE=3\n" });
     expect(w.isError).toBe(false);
     expect(readFileSync(victim, "utf8")).toBe("export SAFE=3\n");
+    // Each change let through despite its warning leaves the audit line.
+    expect(logs.lines()).toEqual(["INFO permissions: allowed despite warnings", "INFO permissions: allowed despite warnings"]);
   });
 });
 
@@ -267,6 +271,7 @@ describe("sensitive workspace files (the gate's list) through links", () => {
   });
 
   it("a hard-linked one: only a rule naming it allows the change, which then reaches every name", async () => {
+    const logs = captureLogs();
     const outside = tempDir("wave-outside-");
     const shared = path.join(outside, "envrc");
     writeFileSync(shared, "export SAFE=1\n");
@@ -286,6 +291,7 @@ describe("sensitive workspace files (the gate's list) through links", () => {
     expect(r.structuredContent).toMatchObject({ writeMethod: "in-place" });
     expect(readFileSync(shared, "utf8")).toBe("export SAFE=2\n");
     expect(statSync(envrc).ino).toBe(statSync(shared).ino);
+    expect(logs.lines()).toEqual(["INFO permissions: allowed despite warnings"]);
   });
 });
 

@@ -19,6 +19,7 @@ function parseLevel(value: string | undefined): LogLevel {
 
 let threshold: LogLevel = parseLevel(process.env.WAVE_LOG_LEVEL);
 const extraSinks = new Set<Sink>();
+let consoleSink: Sink | undefined;
 
 function stderrSink(record: LogRecord): void {
   const fields = record.fields && Object.keys(record.fields).length > 0 ? " " + safeJson(record.fields) : "";
@@ -35,6 +36,15 @@ function safeJson(value: unknown): string {
 
 export function setLogLevel(level: LogLevel): void {
   threshold = level;
+}
+
+/**
+ * Where the records at or above the level go instead of stderr (undefined: stderr again). The test
+ * setup takes them, so a log line a test provokes is asserted by the test, never printed into a
+ * passing run (test/support/logs.ts).
+ */
+export function setConsoleSink(sink: Sink | undefined): void {
+  consoleSink = sink;
 }
 
 /** Observes every record regardless of level (tests assert on debug logs). Returns an unsubscribe function. */
@@ -54,7 +64,7 @@ export function createLogger(scope: string): Logger {
   const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     const record: LogRecord = { level, scope, message, fields };
     for (const sink of extraSinks) sink(record);
-    if (ORDER[level] >= ORDER[threshold]) stderrSink(record);
+    if (ORDER[level] >= ORDER[threshold]) (consoleSink ?? stderrSink)(record);
   };
   return {
     debug: (m, f) => emit("debug", m, f),

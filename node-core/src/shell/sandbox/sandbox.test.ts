@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, sy
 import net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs, SANDBOX_STATUS_LINE } from "../../../test/support/logs.js";
 import { closeCores, NO_SANDBOX, ourProcesses, SHELLS, testCore, useShell, type TestCore } from "../../../test/support/core.js";
 import { isAlive, tempDir, waitFor } from "../../../test/support/processes.js";
 import { resultText, type ToolResult } from "../../core/tool.js";
@@ -17,6 +18,12 @@ import { TASKS } from "../../tasks/manager.js";
 import type { RunShellCommandStructured } from "../../tools/runShellCommand.js";
 import { processOutputDir } from "../outputDir.js";
 import { BWRAP_VAR } from "./detect.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
+// Sandbox availability and status are this file's subject: the lines announcing them (asserted
+// through env/statusChanged and status() in the tests that change them) are claimed too.
+captureLogs(SANDBOX_STATUS_LINE);
 
 const hasBwrap = spawnSync("bwrap", ["--ro-bind", "/", "/", "true"]).status === 0;
 if (!hasBwrap) throw new Error("These tests need bubblewrap: run scripts/setup (apt-get install bubblewrap).");
@@ -481,6 +488,7 @@ describe("status", () => {
   });
 
   it("invalid settings fail closed: an unknown network value means deny, an unknown mode means on", async () => {
+    const logs = captureLogs(/^WARN sandbox: /);
     const t = testCore();
     t.core.workspace.updateSettings({ sandbox: { network: "deny " } });
     expect((await t.core.sandbox.status()).network).toBe("deny");
@@ -488,5 +496,9 @@ describe("status", () => {
     const u = testCore();
     u.core.workspace.updateSettings({ sandbox: { mode: "onn" } });
     expect((await u.bash({ command: "true" })).text).toMatch(/^The sandbox is required \(sandbox mode "on", settings\.sandbox\.mode\)/);
+    expect(logs.lines()).toEqual([
+      'WARN sandbox: settings.sandbox.network "deny " is not one of allow, deny; using "deny"',
+      'WARN sandbox: settings.sandbox.mode "onn" is not one of auto, on, off; using "on"',
+    ]);
   });
 });

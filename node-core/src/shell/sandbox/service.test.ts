@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
+import { captureLogs, SANDBOX_STATUS_LINE } from "../../../test/support/logs.js";
 import { platformWith } from "../../../test/support/platform.js";
 import { EventBus } from "../../base/events.js";
 import { Services } from "../../base/services.js";
@@ -12,6 +13,9 @@ import { SessionManager } from "../../base/session.js";
 import { Workspace } from "../../base/workspace.js";
 import { SANDBOX_EXEC } from "./macos.js";
 import { SandboxService } from "./service.js";
+
+// The services here start and change status on injected platforms: the lines announcing it are claimed.
+captureLogs(SANDBOX_STATUS_LINE);
 
 function macService(root: string) {
   const workspace = new Workspace(root);
