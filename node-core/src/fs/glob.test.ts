@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { compileGlob, globWithNode, globWithRipgrep, type GlobOutcome, type GlobRequest } from "./glob.js";
 import { resolveRipgrep } from "./ripgrep.js";
+import { VCS_DIRECTORIES } from "../util/vcs.js";
 import { cleanTempDirs, tempDir } from "../../test/support/fsTestkit.js";
 
 afterEach(cleanTempDirs);
@@ -65,6 +66,23 @@ describe.each(listers)("glob listing with the %s", (name, list) => {
     expect(rel(root, o)).toEqual([".hidden/h.ts", "src/deep/er/new.ts", "node_modules/dep/index.ts", "src/old.ts"]);
     expect(o.total).toBe(4);
     expect(o.timedOut).toBe(false);
+  });
+
+  it("FS-SEARCH-2 never lists a file inside a VCS directory, at any depth and whatever the pattern; a root inside one lists it", async () => {
+    const vcs = VCS_DIRECTORIES.flatMap((d) => [`${d}/top.ts`, `vendor/ky/${d}/objects/ab/cd.ts`, `a/b/c/${d}/HEAD`]);
+    const root = tree(["src/a.ts", "vendor/ky/index.ts", "vendor/ky/.gitmodules", "wt/.git", ...vcs]);
+    const patterns = ["**/*", "**", "*/**/*", "vendor/**", "vendor/ky/**/*", "**/*.ts", "**/HEAD", "**/.git/**", "**/{.git,src}/**/*", "*/*/*/*/*/*", "**/objects/**", "a/b/c/**"];
+    for (const pattern of patterns) {
+      const o = await list({ pattern, root, limit: 1000, timeoutMs: 10_000 });
+      const leaked = rel(root, o).filter((f) => f.split(path.sep).slice(0, -1).some((s) => (VCS_DIRECTORIES as readonly string[]).includes(s)));
+      expect({ pattern, leaked }).toEqual({ pattern, leaked: [] });
+      expect(o.total).toBe(o.matches.length);
+    }
+    // A worktree's `.git` *file* is not a directory: it is listed.
+    expect(rel(root, await list({ pattern: "**/.git", root, limit: 100, timeoutMs: 10_000 }))).toEqual(["wt/.git"]);
+    // path given inside a VCS directory: that directory is listed (rg and ugrep search a directory named on their command line).
+    const inside = path.join(root, "vendor/ky/.git");
+    expect(rel(inside, await list({ pattern: "**/*", root: inside, limit: 100, timeoutMs: 10_000 }))).toEqual(["objects/ab/cd.ts"]);
   });
 
   it("FS-SEARCH-2 '*.ts' matches only the top directory; braces and limits work", async () => {

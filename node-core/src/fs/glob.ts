@@ -1,5 +1,6 @@
 // Glob matching for the Glob tool: every file under a root whose path (relative to the root)
-// matches the pattern, gitignored files included, VCS directories never, newest first.
+// matches the pattern, gitignored files included, newest first. Nothing inside a version-control
+// directory is listed, at any depth, unless `root` itself is inside it (util/vcs.ts has the rule).
 // Listing uses ripgrep when available (parallel walk, `--no-ignore`) and otherwise a Node walker
 // with the same rules; matching is always picomatch's, so both listers give the same answers.
 // Names with brackets or parentheses (`[id].tsx`, `(group)`) also match literally.
@@ -8,10 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch/posix";
 import { isWithin } from "../util/paths.js";
+import { VCS_DIRECTORIES, insideVcsDirectory, isVcsDirectoryName } from "../util/vcs.js";
 import { runRipgrep, type ResolvedRipgrep } from "./ripgrep.js";
-
-/** Version-control metadata directories neither Glob nor Grep ever look into. */
-export const VCS_DIRS = [".git", ".svn", ".hg", ".jj", ".bzr", ".sl"];
 
 export interface GlobMatch {
   /** Absolute path. */
@@ -209,7 +208,7 @@ export interface ListingPlan {
  * Splits the walk over `groups` rg processes: the base's directories, and one level below them
  * when that gives a finer split, dealt round-robin. VCS directories are left out.
  */
-export function partitionForListing(base: string, groups: number): ListingPlan {
+export function partitionForListing(base: string, groups: number, root = base): ListingPlan {
   const whole: ListingPlan = { groups: [[base]], files: [] };
   if (groups <= 1) return whole;
   // A symlink given to rg as a root of its own would escape rg's loop detection (which only
@@ -220,8 +219,8 @@ export function partitionForListing(base: string, groups: number): ListingPlan {
       const files: string[] = [];
       let hasLinks = false;
       for (const e of readdirSync(dir, { withFileTypes: true })) {
-        if (VCS_DIRS.includes(e.name)) continue;
         if (e.isSymbolicLink()) hasLinks = true;
+        if (e.isDirectory() && isVcsDirectoryName(e.name) && insideVcsDirectory(path.join(dir, e.name, "_"), root)) continue;
         (e.isDirectory() ? dirs : files).push(path.join(dir, e.name));
       }
       return { dirs, files, hasLinks };
@@ -265,11 +264,20 @@ function countByte(buf: Buffer, byte: number): number {
   return n;
 }
 
-function ripgrepListArgs(compiled: CompiledGlob): string[] {
+/**
+ * rg's listing flags. The VCS exclusions come last because rg's later globs win: a pre-filter
+ * such as `*` after them would let `.git` back in. `name/` excludes directories only.
+ */
+function ripgrepListArgs(compiled: CompiledGlob, excludeVcs: boolean): string[] {
   const args = ["--files", "--no-config", "--no-ignore", "--hidden", "--follow", "--null", "--no-messages"];
-  for (const d of VCS_DIRS) args.push("--glob", `!${d}`);
   if (compiled.basenamePrefilter) args.push(compiled.nocase ? "--iglob" : "--glob", compiled.basenamePrefilter);
+  if (excludeVcs) for (const d of VCS_DIRECTORIES) args.push("--glob", `!${d}/`);
   return args;
+}
+
+/** A directory with a VCS name between `base` and `root` holds `root`: rg must not prune it by name. */
+function vcsNameAbove(root: string, base: string): boolean {
+  return path.relative(base, root).split(path.sep).some((s) => isVcsDirectoryName(s));
 }
 
 function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {
@@ -287,11 +295,14 @@ function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {
  */
 export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, rg: ResolvedRipgrep, env: NodeJS.ProcessEnv, listers = listerCount()): Promise<GlobOutcome> {
   const win = (req.platform ?? process.platform) === "win32";
-  const plan = partitionForListing(compiled.base, listers);
+  const plan = partitionForListing(compiled.base, listers, req.root);
   const acc = new NewestFirst(req.limit);
   let total = 0;
+  // rg prunes VCS directories by name; the rule itself is applied to every match here as well.
+  const rgExcludesVcs = !vcsNameAbove(req.root, compiled.base);
+  const counts = (abs: string) => compiled.isMatch(relativeTo(compiled, abs, win)) && !insideVcsDirectory(abs, req.root);
   const consider = (abs: string): boolean => {
-    if (!compiled.isMatch(relativeTo(compiled, abs, win))) return false;
+    if (!counts(abs)) return false;
     total++;
     const mtimeMs = mtimeOf(abs);
     if (mtimeMs !== undefined) acc.add({ path: abs, mtimeMs });
@@ -317,8 +328,8 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
           from = nul + 1;
           if (kept < req.limit) {
             if (consider(abs)) kept++;
-          } else if (compiled.isMatch(relativeTo(compiled, abs, win))) total++;
-          if (kept >= req.limit && compiled.prefilterIsExact) {
+          } else if (counts(abs)) total++;
+          if (kept >= req.limit && compiled.prefilterIsExact && rgExcludesVcs) {
             countingOnly = true;
             total += countByte(data.subarray(from), 0);
             return;
@@ -326,7 +337,7 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
         }
         if (from < data.length) carry = Buffer.from(data.subarray(from));
       };
-      const args = [...ripgrepListArgs(compiled), "--sortr", "modified", "--", ...paths];
+      const args = [...ripgrepListArgs(compiled, rgExcludesVcs), "--sortr", "modified", "--", ...paths];
       return runRipgrep(rg.path, args, { cwd: compiled.base, env, signal: req.signal, timeoutMs: req.timeoutMs, onStdout: onChunk });
     }),
   );
@@ -412,9 +423,9 @@ export async function globWithNode(req: GlobRequest, compiled: CompiledGlob): Pr
         }
       }
       if (isDir) {
-        if (VCS_DIRS.includes(name)) continue;
+        if (isVcsDirectoryName(name) && insideVcsDirectory(abs + path.sep + "_", req.root)) continue;
         if (compiled.mayContainMatches(rel)) stack.push({ abs, rel, real, parent: dir });
-      } else if (isFile && compiled.isMatch(rel)) {
+      } else if (isFile && compiled.isMatch(rel) && !insideVcsDirectory(abs, req.root)) {
         const mtimeMs = mtimeOf(abs);
         if (mtimeMs !== undefined) acc.add({ path: abs, mtimeMs });
       }

@@ -135,7 +135,7 @@ describe("bounded results: what the other tools repeat from their input", () => 
     const r = await t.call("Glob", { pattern: "**/*", limit: 10_000 });
     expect(replyBytes(r)).toBeLessThanOrEqual(MAX_REPLY_BYTES);
     expect(r.structuredContent).toMatchObject({ totalMatches: 500, truncated: true });
-    expect(text(r)).toMatch(/output capped at 30,000 characters/);
+    expect(text(r)).toMatch(/more are not listed \(the list is capped at 30,000 characters\)/);
   });
 
   it("FS-SEARCH-2 a pattern too long for the glob compiler is a clear error, quoted only in part", async () => {

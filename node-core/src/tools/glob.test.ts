@@ -40,7 +40,7 @@ describe("Glob tool", () => {
     const r = await call("Glob", { pattern: "**/*.js" });
     expect(r.structuredContent).toMatchObject({ numFiles: 100, totalMatches: 130, truncated: true });
     expect(text(r).split("\n")[0]).toBe("f/129.js");
-    expect(text(r)).toMatch(/Showing the 100 most recently modified of 130 matches/);
+    expect(text(r)).toMatch(/Showing the 100 most recently modified of 130 matching files; 30 more are not listed \(limit 100\)\. Narrow the pattern or path, or raise limit\.\]$/);
     expect((await call("Glob", { pattern: "**/*.js", limit: 5 })).structuredContent).toMatchObject({ numFiles: 5 });
   });
 
@@ -61,7 +61,40 @@ describe("Glob tool", () => {
     expect(text(r)).not.toMatch(/^No files match/);
   });
 
-  it("FS-SEARCH-2 the description says gitignored files are included and .git never is", () => {
-    expect(globTool.description).toMatch(/ignored by \.gitignore .* are included; \.git .* never are/);
+  it("FS-SEARCH-2 the description says gitignored files are included, VCS directories never are, and how path reaches one", () => {
+    expect(globTool.description).toMatch(/ignored by \.gitignore .* are included/);
+    expect(globTool.description).toContain("Files inside version-control directories (.git, .svn, .hg, .bzr, .jj, .sl, _darcs and CVS) never are, at any depth");
+    expect(globTool.description).toContain('unless path itself is such a directory or inside one');
+  });
+
+  it("FS-SEARCH-2 a cloned repository's .git is never listed, whatever the pattern; path inside it lists it, and a pattern into it says how", async () => {
+    const { root, call } = workspace(["src/a.ts", "vendor/ky/index.ts", "vendor/ky/.git/HEAD", "vendor/ky/.git/objects/ab/cd", ".svn/entries", "vendor/ky/.hg/store/x"]);
+    for (const pattern of ["**/*", "vendor/**", "**/HEAD", "*/*/*/*"]) {
+      const listed = text(await call("Glob", { pattern }));
+      expect({ pattern, listed }).toEqual({ pattern, listed: expect.not.stringMatching(/\.git\/|\.svn\/|\.hg\//) });
+    }
+    expect(text(await call("Glob", { pattern: "**/*" }))).toBe(["vendor/ky/index.ts", "src/a.ts"].join("\n"));
+    expect(text(await call("Glob", { pattern: "*", path: "vendor/ky/.git" }))).toBe("vendor/ky/.git/HEAD");
+    const into = await call("Glob", { pattern: "vendor/ky/.git/**" });
+    expect(into.isError).toBe(false);
+    expect(text(into)).toBe(
+      `No files listed for vendor/ky/.git/**: it leads into ${path.join(root, "vendor/ky/.git")}, and Glob never lists files inside version-control directories (.git, .svn, .hg, .bzr, .jj, .sl, _darcs and CVS) below path. To list one, give that directory as path (path: "vendor/ky/.git").`,
+    );
+    expect(text(await call("Glob", { pattern: "**/.git/*" }))).toMatch(/^No files match \*\*\/\.git\/\* in .*\. Files inside version-control directories \(\.git, .*\) are never listed below path; to list one, give it as path\.$/);
+  });
+
+  it("FS-SEARCH-2 the 30,000-character cap counts the text the model reads, and the result says how many files were left out", async () => {
+    // Names of about 40 characters: the text fits about 730 of them; counting the absolute paths as well stopped at about a third of that.
+    const names = Array.from({ length: 1500 }, (_, i) => `packages/module-${String(i).padStart(4, "0")}/src/index-file.ts`);
+    const { call } = workspace(names);
+    const r = await call("Glob", { pattern: "**/*.ts", limit: 10_000 });
+    const [list, note] = text(r).split("\n\n");
+    const shown = list!.split("\n");
+    expect(list!.length).toBeLessThanOrEqual(30_000);
+    // Full: one more name would not have fitted.
+    expect(list!.length + 1 + names[0]!.length).toBeGreaterThan(30_000);
+    expect(r.structuredContent).toMatchObject({ numFiles: shown.length, totalMatches: 1500, truncated: true });
+    expect((r.structuredContent.filenames as string[]).length).toBe(shown.length);
+    expect(note).toBe(`[Showing the ${shown.length} most recently modified of 1,500 matching files; ${(1500 - shown.length).toLocaleString("en-US")} more are not listed (the list is capped at 30,000 characters). Narrow the pattern or path.]`);
   });
 });

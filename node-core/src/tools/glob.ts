@@ -1,16 +1,25 @@
 // Glob: files whose path matches a pattern like `src/**/*.ts`, newest first (FS-SEARCH-2).
-// Gitignored files are included; VCS directories never are.
+// Gitignored files are included; nothing inside a VCS directory is, unless `path` is in one.
 import { promises as fsp } from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep } from "../fs/ripgrep.js";
 import { clipText } from "../util/text.js";
+import { VCS_DIRECTORY_LIST, insideVcsDirectory } from "../util/vcs.js";
 
 const GLOB_DEFAULT_LIMIT = 100;
-/** Paths listed (as the text shows them and as `filenames` gives them) stop at this many characters. */
+/** The list the model reads (the text: paths as shown, one a line) stops at this many characters. */
 const GLOB_MAX_OUTPUT_CHARS = 30_000;
+/**
+ * The whole reply — the text and `filenames`, the same files as absolute paths — stays under
+ * 200 KB serialised. Reached before the text's cap only when many short names sit under a long
+ * working directory (a text of 30,000 characters of 20-character names under a 45-character one
+ * needs about 130 KB).
+ */
+const GLOB_MAX_REPLY_BYTES = 192 * 1024;
 /** How much of the pattern a result repeats. */
 const ECHOED_PATTERN_CHARS = 500;
 
@@ -18,8 +27,8 @@ const description = `Finds files by name with a glob pattern, e.g. "**/*.ts" or 
 
 Usage:
 - The pattern is matched against paths relative to \`path\` (default: the working directory). "*.ts" matches only files directly in that directory; "**/*.ts" matches at any depth.
-- Files ignored by .gitignore (node_modules, build output, ...) are included; .git and other version-control directories never are. Hidden files are included.
-- At most \`limit\` paths are returned (default ${GLOB_DEFAULT_LIMIT}), and no more than ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters of them; the result says when there were more — then narrow the pattern or path.
+- Files ignored by .gitignore (node_modules, build output, ...) and hidden files are included. Files inside version-control directories (${VCS_DIRECTORY_LIST}) never are, at any depth (a nested repository's .git too), whatever the pattern — unless path itself is such a directory or inside one (path: "vendor/lib/.git" lists that one).
+- At most \`limit\` paths are returned (default ${GLOB_DEFAULT_LIMIT}), and no more than ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters of them; the result says how many more there were — then narrow the pattern or path.
 - Names with brackets or parentheses (Next.js routes such as "app/[id]/page.tsx" or "(group)") also match literally.
 - To search file contents use Grep. For open-ended searches that may take several rounds, combine Glob and Grep.`;
 
@@ -66,6 +75,12 @@ export const globTool = defineTool({
         durationMs: Date.now() - started,
       });
     }
+    if (insideVcsDirectory(path.join(compiled.base, "_"), root)) {
+      return textResult(
+        `No files listed for ${shownPattern}: it leads into ${compiled.base}, and Glob never lists files inside version-control directories (${VCS_DIRECTORY_LIST}) below path. To list one, give that directory as path (path: ${JSON.stringify(displayPath(vcsDirectoryOf(compiled.base, root), cwd))}).`,
+        { filenames: [], numFiles: 0, totalMatches: 0, truncated: false, timedOut: false, durationMs: Date.now() - started },
+      );
+    }
     const request = { pattern: input.pattern, root, limit, timeoutMs, signal: ctx.signal };
     const { rg, env } = await findRipgrep();
     let outcome: GlobOutcome | undefined;
@@ -84,14 +99,19 @@ export const globTool = defineTool({
     const files: string[] = [];
     const lines: string[] = [];
     let chars = 0;
-    let cutByChars = false;
+    let replyBytes = 0;
+    let cutBy: "text" | "reply" | undefined;
     for (const m of outcome.matches) {
       const shown = displayPath(m.path, cwd);
-      chars += shown.length + m.path.length + 2;
-      if (chars > GLOB_MAX_OUTPUT_CHARS && files.length > 0) {
-        cutByChars = true;
+      // The cap counts what the model reads: the line and its newline.
+      const nextChars = chars + shown.length + 1;
+      const nextBytes = replyBytes + Buffer.byteLength(JSON.stringify(shown)) + Buffer.byteLength(JSON.stringify(m.path)) + 1;
+      if (files.length > 0 && (nextChars > GLOB_MAX_OUTPUT_CHARS || nextBytes > GLOB_MAX_REPLY_BYTES)) {
+        cutBy = nextChars > GLOB_MAX_OUTPUT_CHARS ? "text" : "reply";
         break;
       }
+      chars = nextChars;
+      replyBytes = nextBytes;
       files.push(m.path);
       lines.push(shown);
     }
@@ -101,17 +121,21 @@ export const globTool = defineTool({
       notes.push(`[Search timed out after ${Math.round(timeoutMs / 1000)} s: partial results. Narrow the pattern or give a smaller path.]`);
     }
     if (truncated) {
+      const left = outcome.total - files.length;
+      const shownOf = `Showing the ${count(files.length)} most recently modified of ${count(outcome.total)} matching files; ${count(left)} more ${left === 1 ? "is" : "are"} not listed`;
       notes.push(
-        cutByChars
-          ? `[Showing the ${files.length} most recently modified of ${outcome.total} matches (output capped at ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters). Narrow the pattern or path.]`
-          : `[Showing the ${files.length} most recently modified of ${outcome.total} matches. Narrow the pattern or path, or raise limit.]`,
+        cutBy === "text"
+          ? `[${shownOf} (the list is capped at ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters). Narrow the pattern or path.]`
+          : cutBy === "reply"
+            ? `[${shownOf} (the result, which also gives each path in full, is capped at ${GLOB_MAX_REPLY_BYTES / 1024} KB). Narrow the pattern or path.]`
+            : `[${shownOf} (limit ${count(limit)}). Narrow the pattern or path, or raise limit.]`,
       );
     }
     const text =
       files.length === 0
         ? outcome.timedOut
           ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before any file matching ${shownPattern} was found (partial results: none). Narrow the pattern or give a smaller path.`
-          : `No files match ${shownPattern} in ${root}.`
+          : `No files match ${shownPattern} in ${root}.${vcsHint(input.pattern, root)}`
         : [lines.join("\n"), ...notes].join("\n\n");
     return textResult(text, {
       filenames: files,
@@ -123,3 +147,23 @@ export const globTool = defineTool({
     });
   },
 });
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** The outermost VCS directory on the way from `root` to `dir` that does not hold `root`. */
+function vcsDirectoryOf(dir: string, root: string): string {
+  let d = dir;
+  let found = dir;
+  for (let parent = path.dirname(d); d !== parent; d = parent, parent = path.dirname(d)) {
+    if (insideVcsDirectory(path.join(d, "_"), root) && !insideVcsDirectory(d, root)) found = d;
+  }
+  return found;
+}
+
+/** Said when nothing matched a pattern that names a VCS directory, which Glob skips. */
+function vcsHint(pattern: string, root: string): string {
+  const named = pattern.split(/[\\/]/).some((s) => insideVcsDirectory(path.join(root, s, "_"), root));
+  return named ? ` Files inside version-control directories (${VCS_DIRECTORY_LIST}) are never listed below path; to list one, give it as path.` : "";
+}

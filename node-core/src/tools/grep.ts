@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { spawnFailureKind } from "../base/toolErrors.js";
-import { VCS_DIRS } from "../fs/glob.js";
+import { VCS_DIRECTORIES } from "../util/vcs.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
 import { clipText } from "../util/text.js";
@@ -69,7 +69,6 @@ export function splitGlobs(spec: string): string[] {
 
 function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
   const args = ["--no-config", "--color=never", "--hidden", "--no-require-git", `--max-columns=${GREP_MAX_COLUMNS}`, "--max-columns-preview"];
-  for (const d of VCS_DIRS) args.push("--glob", `!${d}`);
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
   else if (mode === "count") args.push("--count", "--with-filename", "--null", "--sort=path");
   else {
@@ -85,6 +84,9 @@ function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
   if (input.multiline) args.push("--multiline", "--multiline-dotall");
   if (input.type) args.push(`--type=${input.type}`);
   for (const g of input.glob ? splitGlobs(input.glob) : []) args.push("--glob", g);
+  // After the caller's globs, which rg would otherwise let override them (a later glob wins: `*`
+  // re-admits `.git`); `name/` matches directories only, so a worktree's `.git` file is searched.
+  for (const d of VCS_DIRECTORIES) args.push("--glob", `!${d}/`);
   args.push("--regexp", input.pattern, "--", target);
   return args;
 }

@@ -11,9 +11,7 @@
 // the system commands run (BASH-SHIM-2). The functions keep `$?` and never print anything of their
 // own, so pipes, redirections, heredocs and `set -e` behave as with the real commands (BASH-SHIM-6).
 import type { ShellKind } from "../types.js";
-
-/** Directories excluded by name (never a file of that name: a worktree's `.git` file can match). */
-export const VCS_DIRECTORIES = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl", "_darcs", "CVS"] as const;
+import { VCS_DIRECTORIES } from "../../util/vcs.js";
 
 /**
  * The flags the grep shim puts before the caller's: GNU grep compatibility (`--grep`: empty
@@ -23,6 +21,7 @@ export const VCS_DIRECTORIES = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl", "_d
  */
 export const UGREP_FIXED_FLAGS: readonly string[] = [
   "--grep", "-G", "-.", "--sort", "--ignore-files", "-I", "--color=never",
+  // Directories only (never a file of that name: a worktree's `.git` file can match).
   ...VCS_DIRECTORIES.map((d) => `--exclude-dir=${d}`),
 ];
 
