@@ -53,6 +53,10 @@ describe("MCP server (official SDK client)", () => {
     expect(err).toBeInstanceOf(McpError);
     expect((err as McpError).code).toBe(-32602);
     expect((err as McpError).message).toMatch(/Unknown tool "NoSuchTool"/);
+    expect((err as McpError).message).not.toContain("Did you mean");
+    // A model that lower-cases a name is told the one it meant.
+    const lower = await client.callTool({ name: "bash", arguments: { command: "true" } }).catch((e: unknown) => e);
+    expect((lower as McpError).message).toContain('Unknown tool "bash". Did you mean Bash? Tool names are case-sensitive.');
 
     const bad = await client.callTool({ name: "Read", arguments: { file_path: 12 } });
     expect(bad.isError).toBe(true);

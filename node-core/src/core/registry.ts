@@ -2,7 +2,7 @@
 // reports every problem with its path.
 import { z } from "zod";
 import type { ToolAnnotations, ToolDefinition } from "./tool.js";
-import { clipText } from "../util/text.js";
+import { clipText, closestName } from "../util/text.js";
 
 const MAX_ISSUES = 10;
 
@@ -30,18 +30,32 @@ export class InvalidToolArguments extends Error {
 }
 
 export class UnknownTool extends Error {
+  /** The tool the caller most likely meant (`bash` → `Bash`), when one is close. */
+  readonly suggestion: string | undefined;
+
   constructor(
     readonly tool: string,
     readonly available: string[],
   ) {
-    super(`Unknown tool "${tool}". Available tools: ${available.join(", ")}.`);
+    const suggestion = closestName(tool, available);
+    const shown = clipText(tool, 200);
+    const meant = !suggestion ? "" : suggestion.toLowerCase() === tool.toLowerCase() ? ` Did you mean ${suggestion}? Tool names are case-sensitive.` : ` Did you mean ${suggestion}?`;
+    super(`Unknown tool "${shown}".${meant} Available tools: ${available.join(", ")}.`);
     this.name = "UnknownTool";
+    this.suggestion = suggestion;
   }
 }
 
 function formatIssue(issue: ArgumentIssue): string {
   const where = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
   return `${where}: ${issue.message}`;
+}
+
+/** zod's "expected string, received undefined" said as what it is: a required argument left out. */
+function missingArgument(issue: { code?: string; input?: unknown; expected?: unknown }): string | undefined {
+  if (issue.code !== "invalid_type" || issue.input !== undefined || typeof issue.expected !== "string") return undefined;
+  const what = issue.expected === "array" || issue.expected === "object" ? `an ${issue.expected}` : `a ${issue.expected}`;
+  return `missing (required: ${what})`;
 }
 
 export function renderInputSchema(schema: z.ZodType): Record<string, unknown> {
@@ -83,7 +97,7 @@ export class ToolRegistry {
   }
 
   validate(tool: ToolDefinition, args: unknown): unknown {
-    const parsed = tool.inputSchema.safeParse(args ?? {});
+    const parsed = tool.inputSchema.safeParse(args ?? {}, { error: missingArgument });
     if (parsed.success) return parsed.data;
     // An issue can quote the input (an unknown key's name): a few, each bounded, say enough.
     const issues = parsed.error.issues.slice(0, MAX_ISSUES).map((i) => ({

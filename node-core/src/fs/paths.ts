@@ -3,6 +3,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { editDistance } from "../util/text.js";
 import { isDirectory } from "../util/files.js";
 
 /** Absolute path of a tool's path argument: `~` expands to the home directory, relatives join `cwd`. */
@@ -32,25 +33,6 @@ export function displayPath(abs: string, cwd: string): string {
   const rel = path.relative(cwd, abs);
   if (rel === "") return ".";
   return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
-}
-
-/** Optimal-string-alignment distance (a swap of neighbours costs 1), or max+1 when over `max`. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      let v = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
-      row.push(v);
-      rowMin = Math.min(rowMin, v);
-    }
-    if (rowMin > max) return max + 1;
-    rows.push(row);
-  }
-  return rows[a.length]![b.length]!;
 }
 
 function stem(name: string): string {

@@ -13,7 +13,7 @@ import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "./sandbox.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxText, withSandboxOutcome } from "./sandbox.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
 /** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
@@ -29,9 +29,10 @@ const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BA
  * and find skip, how to search everything anyway, where the system tools run, and the opt-out.
  */
 const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
-- In these commands a recursive grep (-r/-R, or a directory operand) and find run bundled tools that respect .gitignore: ignored files (node_modules, build output, ...), binary files and .git are skipped, and paths print without "./". A grep -r whose only matches are in ignored files exits 1 ("no match").
-- To search ignored files anyway: \`grep -r --no-ignore-files ...\`; binary files too: add \`-a\`; exactly as the system grep or find would: \`command grep -r ...\`, \`command find ...\`. rg is the bundled ripgrep only when the system has no rg.
-- xargs, timeout, env, find -exec and nested \`bash -c\`/\`zsh -c\` run the system grep, find and rg, which skip nothing.
+- In these commands a recursive grep (-r/-R, or a directory operand) runs a bundled grep that respects .gitignore: ignored files (node_modules, build output, ...), binary files and version-control directories (.git, ...) are skipped, and paths print without "./". A grep -r whose only matches are in ignored files exits 1 ("no match").
+- find is the bundled bfs, which reads no .gitignore and works like GNU find: it lists everything, node_modules, build output and .git included, with paths as you gave them (\`find .\` prints \`./src/a.ts\`). Prune what you do not want (\`find . -name node_modules -prune -o -name '*.ts' -print\`), or list tracked files with \`git ls-files '*.ts'\`.
+- To search ignored files anyway: \`grep -r --no-ignore-files ...\`; binary files too: add \`-a\`; exactly as the system grep would: \`command grep -r ...\`. rg is the bundled ripgrep only when the system has no rg.
+- xargs, timeout, env, find -exec and nested \`bash -c\`/\`zsh -c\` run the system grep, find and rg; that grep skips nothing.
 - The user can turn this off with the \`shims\` setting; grep, find and rg are then always the system's.`;
 
 export const BASH_DESCRIPTION = `Runs a shell command and returns its output (stdout and stderr interleaved, as printed) and its exit code.
@@ -56,7 +57,7 @@ Permission:
 - The user may be asked to approve a command before it runs (give a clear description). A command that is not approved, or that a rule forbids, does not run at all: the result says why; do not retry it unchanged.
 - Plain commands are approved most easily: reading commands (ls, cat, grep, rg, find, git status/log/diff/show) with literal arguments often need no approval, while code built at run time (eval, \`bash -c "$x"\`, arithmetic on variables read at run time), redirections to /dev/tcp, and writes to .git/, .vscode/, .claude/ and similar folders always need it.
 
-${SANDBOX_TEXT}
+${sandboxText("stop background tasks with TaskStop")}
 
 ${SEARCH_COMMANDS_TEXT}`;
 

@@ -113,6 +113,7 @@ describe("Edit: replacing", () => {
     expect(r.isError).toBe(false);
     expect(w.bytes("new/dir/f.txt").toString()).toBe("fresh\n");
     expect(r.structuredContent).toMatchObject({ created: true });
+    expect(text(r)).toMatch(/^Created .*f\.txt \(1 line\) with new_string as its content\.$/);
     // The creation counts as knowing the file: the next edit needs no Read.
     expect((await w.call("Edit", { file_path: "new/dir/f.txt", old_string: "fresh", new_string: "fresher" })).isError).toBe(false);
   });

@@ -111,7 +111,8 @@ async function createFile(abs: string, content: string, ctx: ToolContext): Promi
   if (isToolResult(committed)) return committed;
   const region = wholeTextRegion("", content.replace(/\r\n/g, "\n"));
   const diff = await structuredDiff("", content.replace(/\r\n/g, "\n"), region ? [region] : []);
-  return textResult(`Created ${abs} (${content.split("\n").length} lines) with new_string as its content.`, {
+  const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
+  return textResult(`Created ${abs} (${lines} line${lines === 1 ? "" : "s"}) with new_string as its content.`, {
     filePath: abs,
     created: true,
     replacements: 0,

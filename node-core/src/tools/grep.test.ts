@@ -106,7 +106,8 @@ describe("Grep: what is searched", () => {
     const { call } = workspace({ ".gitignore": "node_modules\n", "node_modules/lib/x.js": "secret_token\n", "app.js": "nothing\n" });
     const r = await call("Grep", { pattern: "secret_token" });
     expect(r.isError).toBe(false);
-    expect(text(r)).toMatch(/^No matches found for "secret_token" in \.\. Files ignored by \.gitignore.*not searched.*set path to that directory/);
+    expect(text(r)).toMatch(/^No matches found for "secret_token" in the working directory \(.+\)\. Files ignored by \.gitignore.*not searched.*set path to that directory/);
+    expect(text(r)).not.toContain(" in ..");
     expect(r.structuredContent).toMatchObject({ numFiles: 0, numMatches: 0 });
     const inIgnored = await call("Grep", { pattern: "secret_token", path: "node_modules/lib" });
     expect(text(inIgnored)).toBe("Found 1 file:\nnode_modules/lib/x.js");
@@ -134,11 +135,29 @@ describe("Grep: bounded output and failures", () => {
     expect(m.structuredContent).toMatchObject({ numMatches: 20000, truncated: true });
   });
 
-  it("FS-SEARCH-1 an invalid regular expression is a clear error", async () => {
+  it("FS-SEARCH-1 an invalid regular expression is a clear error about the pattern given, never ripgrep's (?:…) wrapper", async () => {
     const { call } = workspace({ "a.txt": "x\n" });
     const r = await call("Grep", { pattern: "foo(" });
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/ripgrep failed: .*regex parse error.*escape literal/s);
+    expect(r.structuredContent.errorKind).toBe("invalid_argument");
+    expect(text(r)).toBe('The pattern "foo(" is not a valid regular expression: unclosed group.\nFix the regular expression (Rust syntax: escape a literal ( ) [ ] { } . * + ? | or \\ with a backslash, e.g. "interface\\{\\}").');
+    // Where ripgrep points into the pattern, the caret stays, under the pattern as given.
+    expect(text(await call("Grep", { pattern: "a{2,1}" }))).toBe(
+      'The pattern "a{2,1}" is not a valid regular expression: invalid repetition count range, the start must be <= the end.\n    a{2,1}\n     ^^^^^\nFix the regular expression (Rust syntax: escape a literal ( ) [ ] { } . * + ? | or \\ with a backslash, e.g. "interface\\{\\}").',
+    );
+    expect(text(await call("Grep", { pattern: "tail\\" }))).toMatch(/^The pattern "tail\\\\" is not a valid regular expression: it ends with a lone backslash/);
+    for (const pattern of ["foo(", "a{2,1}", "[z-a]", "*x"]) expect(text(await call("Grep", { pattern }))).not.toContain("(?:");
+  });
+
+  it("FS-SEARCH-1 version-control directories are never searched, whatever the glob, at any depth; path inside one searches it", async () => {
+    const { call } = workspace({ "src/a.ts": "needle\n", ".git/config": "needle\n", "vendor/ky/.git/HEAD": "needle\n", "vendor/ky/.hg/x": "needle\n", "wt/.git": "gitdir: needle\n" });
+    for (const glob of [undefined, "*", "**", "**/*", "*.ts"]) {
+      const found = text(await call("Grep", { pattern: "needle", ...(glob ? { glob } : {}) }));
+      expect({ glob, found }).toEqual({ glob, found: expect.not.stringMatching(/\.git\/|\.hg\//) });
+    }
+    // A worktree's .git *file* is an ordinary file.
+    expect(text(await call("Grep", { pattern: "needle", glob: "*" }))).toContain("wt/.git");
+    expect(text(await call("Grep", { pattern: "needle", path: "vendor/ky/.git" }))).toBe("Found 1 file:\nvendor/ky/.git/HEAD");
   });
 
   it("FS-SEARCH-1 says 'timed out, partial results' rather than 'no matches' when the time limit hits", async () => {

@@ -25,9 +25,9 @@ Usage:
 - Filter files with glob (e.g. "*.ts", "**/*.{ts,tsx}") or type (e.g. "js", "py", "rust" — faster than glob for standard languages).
 - -i for case-insensitive search; multiline: true lets patterns span lines (and "." match newlines).
 - head_limit and offset page through long results (lines in content mode, files or entries otherwise). Output is bounded; the result says when it was cut.
-- Grep honours .gitignore, .ignore and .rgignore files — also outside a git repository — so ignored files (node_modules, build output, ...) are NOT searched; .git is never searched; hidden files are. To search ignored files, set path to the ignored directory or file itself (e.g. path: "node_modules/some-lib").
+- Grep honours .gitignore, .ignore and .rgignore files — also outside a git repository — so ignored files (node_modules, build output, ...) are NOT searched; .git and other version-control directories never are, at any depth (unless path is inside one); hidden files are. To search ignored files, set path to the ignored directory or file itself (e.g. path: "node_modules/some-lib").
 - Use Grep (not Bash grep or rg) for searching. Grep results do not count as reading a file: Read a file before you Edit it.
-- In Bash commands, \`grep -r\` and \`find\` skip ignored and binary files too (bundled .gitignore-aware tools, unless the user turned the \`shims\` setting off). To search ignored files there: \`grep -r --no-ignore-files ...\`; everything, as the system grep does: \`command grep -r ...\`. Inside xargs, timeout, env, find -exec and nested shells the system tools run and skip nothing.
+- In Bash commands, \`grep -r\` skips ignored and binary files too (a bundled .gitignore-aware grep, unless the user turned the \`shims\` setting off); \`find\` does not: it lists everything, like GNU find. To search ignored files with grep: \`grep -r --no-ignore-files ...\`; everything, as the system grep does: \`command grep -r ...\`. Inside xargs, timeout, env, find -exec and nested shells the system grep runs and skips nothing.
 - Very slow searches stop after a time limit and return partial results, marked as such.`;
 
 const inputSchema = z.strictObject({
@@ -235,13 +235,11 @@ export const grepTool = defineTool({
     const stderr = run.stderr.trim();
     const failed = run.exitCode === 2 || (run.exitCode !== 0 && run.exitCode !== 1 && !run.timedOut);
     if (failed && pager.seen === 0) {
-      const first = stderr.split("\n").slice(0, 6).join("\n");
-      const hint = /regex parse error|unclosed|repetition/i.test(stderr)
-        ? " Fix the regular expression (escape literal ( [ { . * + ? with a backslash)."
-        : /unrecognized file type/i.test(stderr)
-          ? " Use a type ripgrep knows (`rg --type-list`), or a glob instead."
-          : "";
       // ripgrep's own complaint about the pattern or the type is the caller's to fix; anything else is the search failing.
+      const badPattern = describeRegexError(stderr, input.pattern);
+      if (badPattern) return errorResult("invalid_argument", badPattern);
+      const first = stderr.split("\n").slice(0, 6).join("\n");
+      const hint = /unrecognized file type/i.test(stderr) ? " Use a type ripgrep knows (`rg --type-list`), or a glob instead." : "";
       return errorResult(hint ? "invalid_argument" : "io_error", `ripgrep failed: ${first || `exit code ${run.exitCode ?? run.signal}`}.${hint}`);
     }
 
@@ -258,10 +256,10 @@ export const grepTool = defineTool({
     };
 
     if (pager.seen === 0) {
-      const where = displayPath(abs, cwd);
+      const where = abs === cwd ? `the working directory (${cwd})` : displayPath(abs, cwd);
       const text = run.timedOut
         ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before anything matched (partial results: none). Narrow path, glob or type.`
-        : `No matches found for ${JSON.stringify(clipText(input.pattern, ECHOED_PATTERN_CHARS))} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and .git were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
+        : `No matches found for ${JSON.stringify(clipText(input.pattern, ECHOED_PATTERN_CHARS))} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and version-control directories (.git, ...) were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
       return textResult(text, meta);
     }
 
@@ -287,4 +285,31 @@ export const grepTool = defineTool({
 
 function mtime(file: string): number {
   return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+const REGEX_SYNTAX_HINT = 'Fix the regular expression (Rust syntax: escape a literal ( ) [ ] { } . * + ? | or \\ with a backslash, e.g. "interface\\{\\}").';
+
+/**
+ * ripgrep's "regex parse error" told in terms of the pattern the caller gave: rg shows the pattern
+ * inside its own `(?:…)` wrapper, with a caret line under it; the wrapper goes, and the caret
+ * stays only where it points into the caller's pattern. Undefined for any other failure.
+ */
+export function describeRegexError(stderr: string, pattern: string): string | undefined {
+  const m = /regex parse error:\n([\s\S]*?)\n(?:error: )?([^\n]*)\s*$/.exec(stderr);
+  if (!m) return undefined;
+  let reason = m[2]!.trim().replace(/\.$/, "");
+  const shown = clipText(pattern, ECHOED_PATTERN_CHARS);
+  // A pattern that ends in a lone backslash escapes rg's closing wrapper: "unclosed group" would mislead.
+  if (/(^|[^\\])(\\\\)*\\$/.test(pattern)) reason = "it ends with a lone backslash (escape a literal backslash as \\\\)";
+  let snippet = "";
+  const lines = m[1]!.split("\n");
+  const wrapped = `(?:${pattern})`;
+  if (lines.length === 2 && lines[0]!.trim() === wrapped && pattern.length <= 200) {
+    const indent = lines[0]!.indexOf("(?:");
+    const carets = lines[1]!;
+    const from = carets.indexOf("^") - indent - 3;
+    const to = carets.lastIndexOf("^") - indent - 3;
+    if (from >= 0 && to < pattern.length) snippet = `\n    ${pattern}\n    ${" ".repeat(from)}${"^".repeat(to - from + 1)}`;
+  }
+  return `The pattern ${JSON.stringify(shown)} is not a valid regular expression: ${reason}.${snippet}\n${REGEX_SYNTAX_HINT}`;
 }

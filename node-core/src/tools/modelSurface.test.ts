@@ -2,7 +2,7 @@
 // `tools/list` sends them (the host protocol and MCP both answer with core.registry.list()), kept
 // in one reviewable file per tool under __snapshots__/tools/. A change to a description or a
 // parameter shows in review as a change of that file. After an intended change, update them with
-//   npx vitest run -u src/tools/modelSurface.test.ts        (from node-core/)
+//   npx vitest run src/tools/modelSurface.test.ts -u        (from node-core/; -u before the file would take it as its value and update every snapshot of every test)
 // and read the diff before committing it.
 import { afterAll, describe, expect, it } from "vitest";
 import { WaveCore } from "../core/runtime.js";

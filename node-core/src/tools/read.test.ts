@@ -86,6 +86,16 @@ describe("Read: windows and limits", () => {
     expect(tail.structuredContent).toMatchObject({ startLine: 48, numLines: 3, truncated: false });
   });
 
+  it("FS-READ-2 offset 0 is the start of the file, as in Claude Code's Read (not an invalid argument)", async () => {
+    const { call } = workspace({ "f.txt": fifty });
+    const zero = await call("Read", { file_path: "f.txt", offset: 0, limit: 2 });
+    expect(zero.isError).toBe(false);
+    expect(text(zero).split("\n").slice(0, 2)).toEqual(["     1\tLine 1", "     2\tLine 2"]);
+    expect(zero.structuredContent).toMatchObject({ startLine: 1, numLines: 2 });
+    const whole = await call("Read", { file_path: "f.txt", offset: 0 });
+    expect(whole.structuredContent).toMatchObject({ startLine: 1, numLines: 50, truncated: false });
+  });
+
   it("FS-READ-2 an offset past the end is an error naming the file's line count", async () => {
     const { call } = workspace({ "f.txt": "a\nb\nc\n" });
     const r = await call("Read", { file_path: "f.txt", offset: 100 });
@@ -222,6 +232,13 @@ describe("Read: refusals and special files", () => {
     expect(text(await call("Read", { file_path: "renamed-pdf" }))).toMatch(/PDF document \(recognised by its content\)/);
     expect(text(await call("Read", { file_path: "doc.docx" }))).toMatch(/word-processor document.*pandoc/);
     expect(text(await call("Read", { file_path: "mystery.bin2" }))).toMatch(/ZIP archive/);
+  });
+
+  it("FS-READ-6 names what a binary is with the right article: an ELF executable, an archive, a ZIP archive", async () => {
+    const { root, call } = workspace({ "lib.so.2": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]), "bundle.tar": "x", "mystery.bin2": Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0, 0, 0]) });
+    expect(text(await call("Read", { file_path: "lib.so.2" }))).toMatch(new RegExp(`^${path.join(root, "lib.so.2").replace(/[.]/g, "\\.")} is an ELF executable or library \\(recognised by its content\\)`));
+    expect(text(await call("Read", { file_path: "bundle.tar" }))).toMatch(/ is an archive; /);
+    expect(text(await call("Read", { file_path: "mystery.bin2" }))).toMatch(/ is a ZIP archive /);
   });
 
   it("FS-READ-6 refuses binaries: NUL bytes or mostly control characters", async () => {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { errorKindOfErrno } from "../base/toolErrors.js";
 import { readLineWindow, type LineWindow } from "../fs/lineWindow.js";
-import { cutChars } from "../util/text.js";
+import { cutChars, withArticle } from "../util/text.js";
 import { renderNotebook, NotebookError } from "../fs/notebook.js";
 import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256, type ReadRecord } from "../fs/readState.js";
@@ -43,7 +43,7 @@ Usage:
 
 const inputSchema = z.strictObject({
   file_path: osString("path").min(1).describe("Path of the file to read (absolute, or relative to the working directory)"),
-  offset: z.number().int().min(1).optional().describe("Line number to start reading from (1-based). Only for files too long to read at once"),
+  offset: z.number().int().min(0).optional().describe("Line number to start reading from (1-based; 0 also means the start). Only for files too long to read at once"),
   limit: z.number().int().min(1).optional().describe("Number of lines to read. Only for files too long to read at once"),
 });
 
@@ -334,7 +334,9 @@ export const readTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Read file", readOnlyHint: true },
-  async run(input, ctx) {
+  async run(given, ctx) {
+    // offset 0 is the start, as in Claude Code's Read (whose offsets some agents count from 0).
+    const input: ReadInput = given.offset === 0 ? { ...given, offset: undefined } : given;
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);
     let st: Stats;
     try {
@@ -347,7 +349,7 @@ export const readTool = defineTool({
 
     const byExtension = binaryKindByExtension(abs);
     if (byExtension) {
-      return errorResult("binary", `${abs} is a ${byExtension.name}; Read returns text files, images (PNG, JPEG, GIF, WebP) and Jupyter notebooks. ${byExtension.advice}`, {
+      return errorResult("binary", `${abs} is ${withArticle(byExtension.name)}; Read returns text files, images (PNG, JPEG, GIF, WebP) and Jupyter notebooks. ${byExtension.advice}`, {
         filePath: abs,
         kind: byExtension.name,
       });
@@ -378,7 +380,7 @@ export const readTool = defineTool({
     } else {
       const byContent = binaryKindByContent(head);
       if (byContent) {
-        return errorResult("binary", `${abs} is a ${byContent.name} (recognised by its content); Read returns text files, images and notebooks. ${byContent.advice}`, {
+        return errorResult("binary", `${abs} is ${withArticle(byContent.name)} (recognised by its content); Read returns text files, images and notebooks. ${byContent.advice}`, {
           filePath: abs,
           kind: byContent.name,
         });

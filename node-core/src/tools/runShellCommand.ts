@@ -20,7 +20,7 @@ import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, SANDBOX_TEXT, sandboxFields, withSandboxOutcome } from "./sandbox.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxText, withSandboxOutcome } from "./sandbox.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { TASKS } from "../tasks/manager.js";
 
@@ -47,7 +47,7 @@ export const RSC_DESCRIPTION = `Runs a shell command as \`bash -c <command>\` an
 - Error explains every failure: a command that was not found (exit code 127), not executable (126), a syntax error, a missing or refused directory, a signal, the timeout, the system running out of resources. Check Exit Code and Stderr before relying on the result.
 - The user may be asked to approve the command first; a command that is not approved does not run. Describe it well in \`description\`.
 
-${SANDBOX_TEXT}`;
+${sandboxText("processes a command left running are stopped when the session ends")}`;
 
 const inputSchema = z.strictObject({
   command: osString("command").min(1, "command must be a non-empty string: the bash command to run").describe("The exact bash command to run, as `bash -c <command>`"),

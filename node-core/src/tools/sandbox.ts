@@ -14,8 +14,12 @@ export const DISABLE_SANDBOX_PARAMETER = z
     "Run this command outside the OS sandbox, with the user's full permissions. Only after the same command failed because of the sandbox (Read-only file system, Permission denied on a protected path, no network), and say why in description. The user is asked to approve it.",
   );
 
-export const SANDBOX_TEXT = `Sandbox:
-- When the OS sandbox is active, commands can read the file system except credential stores (private keys in ~/.ssh, ~/.aws/credentials, ~/.gnupg, ~/.netrc, ~/.kube/config, ~/.docker/config.json, ~/.npmrc, Wave's own state in ~/.wave, …) but write only the workspace and the directories the user added, $TMPDIR (private; /tmp itself is read-only) and package-manager caches (npm, yarn, pnpm, pip, cargo, go, gradle, maven, …). Inside the workspace .git/config, .git/hooks, .envrc, .vscode/, .idea/, .claude/ and shell start-up files stay read-only. The network may be cut off entirely. Each command has its own process namespace: it cannot see or signal processes started by earlier commands (stop background tasks with TaskStop).
+/**
+ * The paragraph both shell tools give. `stopping` says how that tool's left-running processes
+ * are stopped, since no later command inside the sandbox can see them.
+ */
+export const sandboxText = (stopping: string) => `Sandbox:
+- When the OS sandbox is active, commands can read the file system except credential stores (private keys in ~/.ssh, ~/.aws/credentials, ~/.gnupg, ~/.netrc, ~/.kube/config, ~/.docker/config.json, ~/.npmrc, Wave's own state in ~/.wave, …) but write only the workspace and the directories the user added, $TMPDIR (private; /tmp itself is read-only) and package-manager caches (npm, yarn, pnpm, pip, cargo, go, gradle, maven, …). Inside the workspace .git/config, .git/hooks, .envrc, .vscode/, .idea/, .claude/ and shell start-up files stay read-only. The network may be cut off entirely. Each command has its own process namespace: it cannot see or signal processes started by earlier commands (${stopping}).
 - A failure caused by the sandbox looks like "Read-only file system" (EROFS), "Permission denied" (EACCES) on a credential store or protected path, "Operation not permitted", or, with the network cut off, "Could not resolve host" / "Network is unreachable". Prefer a way that stays inside (write under the workspace or $TMPDIR).
 - Only when a command failed because of the sandbox and really must reach outside it, run it again with dangerouslyDisableSandbox: true and say why in description. The user is asked to approve it, and it is refused when the user requires the sandbox. The result says when a command ran outside the sandbox.`;
 

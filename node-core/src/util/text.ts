@@ -64,3 +64,50 @@ const ASCII_CHECK_MIN_BYTES = 4096;
 export function utf8Text(bytes: Buffer): string {
   return bytes.length >= ASCII_CHECK_MIN_BYTES && isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
+
+/**
+ * "a" or "an" before a noun phrase, by how it sounds: "an archive", "a ZIP archive", "an ELF
+ * executable", "an MP4 file" (an acronym's letter names: F, H, L, M, N, R, S, X start with a vowel sound).
+ */
+export function withArticle(phrase: string): string {
+  const acronym = /^[A-Z]{2}|^[A-Z][0-9]/.test(phrase);
+  const an = acronym ? /^[AEFHILMNORSX]/.test(phrase) : /^[aeiou]/i.test(phrase);
+  return `${an ? "an" : "a"} ${phrase}`;
+}
+
+/** Optimal-string-alignment distance (a swap of neighbours costs 1), or max+1 when over `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      let v = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2]![j - 2]! + 1);
+      row.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
+ * The candidate `name` was most likely meant as: the one equal to it but for case, else the
+ * nearest within a small edit distance (about one typo per four characters). Undefined if none.
+ */
+export function closestName(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const sameButCase = candidates.find((c) => c.toLowerCase() === lower);
+  if (sameButCase) return sameButCase;
+  const budget = Math.max(1, Math.min(3, Math.floor(name.length / 4)));
+  let best: string | undefined;
+  let bestDistance = budget + 1;
+  for (const c of candidates) {
+    const d = editDistance(c.toLowerCase(), lower, budget);
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
