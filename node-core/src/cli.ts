@@ -3,13 +3,18 @@
 import { readFileSync } from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WaveCore } from "./core/runtime.js";
-import { InvalidToolArguments, UnknownTool } from "./core/registry.js";
-import { resultText } from "./core/tool.js";
+import { InvalidToolArguments, ToolRegistry, UnknownTool } from "./core/registry.js";
+import { resultText, type ToolDefinition } from "./core/tool.js";
+import { resolveToolPath } from "./fs/paths.js";
+import { countAsRead } from "./fs/readState.js";
+import { TASKS } from "./tasks/manager.js";
+import { allTools } from "./tools/index.js";
 import { isDirectory } from "./util/files.js";
 import { canonicalDir } from "./util/paths.js";
 import { CORE_VERSION } from "./protocol/version.js";
 import { createCore } from "./startup.js";
 import { setLogLevel } from "./util/log.js";
+import { closestName } from "./util/text.js";
 import { ENV_COMMAND_HELP, runEnvCommand, type EnvReportSection } from "./env/command.js";
 import { parsePolicy, PolicyError, RuleSyntaxError } from "./permissions/service.js";
 import { ShellEngine } from "./shell/engine.js";
@@ -143,9 +148,18 @@ call runs what a person typed, so its mode is allow-all unless --permission-mode
 --deny rules still apply, and warnings (e.g. a recursive delete outside the workspace) are printed
 to stderr.
 
+Each call is a session of its own: nothing carries over to the next call.
+  Edit, Write   no Read is needed first: the file counts as read as it is when the call starts
+                (you decided by running the call). A file that changes while the call runs is
+                still refused as stale.
+  Bash          a command started with run_in_background, or moved to the background by its
+                timeout, is stopped when the call exits (said on stderr). For tasks that keep
+                running, use wave-core mcp or serve; to wait, give a larger timeout.
+
 Example:
   wave-core call Bash '{"command":"git status"}'
   wave-core call Read '{"file_path":"README.md","limit":20}' --json
+  wave-core call Edit '{"file_path":"README.md","old_string":"teh","new_string":"the"}'
 `,
 };
 
@@ -167,11 +181,22 @@ function normalizeOptionalValues(argv: string[]): string[] {
   return out;
 }
 
-function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O) {
+function parse<O extends ParseArgsConfig["options"]>(argv: string[], options: O, command: string) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    const e = err as NodeJS.ErrnoException;
+    // Node's own text suggests `-- "--jsn"` (a positional argument), never the option meant.
+    const unknown = e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '([^']+)'/.exec(e.message)?.[1] : undefined;
+    if (unknown !== undefined) {
+      const known = (options ?? {}) as Record<string, { short?: string }>;
+      const names = Object.entries(known)
+        .filter(([name]) => name !== "attach-required")
+        .flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
+      const meant = closestName(unknown.split("=")[0]!, names);
+      throw new UsageError(`Unknown option ${unknown}.${meant ? ` Did you mean ${meant}?` : ""} See wave-core ${command} --help.`);
+    }
+    throw new UsageError(`${e.message.replace(/\.$/, "")}. See wave-core ${command} --help.`);
   }
 }
 
@@ -226,7 +251,7 @@ function exitAfterFlush(code: number): void {
 }
 
 async function serve(argv: string[]): Promise<void> {
-  const { values } = parse(normalizeOptionalValues(argv), SERVE_OPTIONS);
+  const { values } = parse(normalizeOptionalValues(argv), SERVE_OPTIONS, "serve");
   if (values.help) return void process.stdout.write(COMMAND_HELP.serve!);
   let address: { host: string; port: number } | undefined;
   if (values.listen !== undefined) {
@@ -279,7 +304,7 @@ async function serve(argv: string[]): Promise<void> {
 }
 
 async function mcp(argv: string[]): Promise<number | void> {
-  const { values } = parse(normalizeOptionalValues(argv), MCP_OPTIONS);
+  const { values } = parse(normalizeOptionalValues(argv), MCP_OPTIONS, "mcp");
   if (values.help) return void process.stdout.write(COMMAND_HELP.mcp!);
   if (values.attach || values["attach-required"]) return attach(values, values["attach-required"] === true);
   return runLocalMcp(values);
@@ -353,7 +378,7 @@ function readArguments(raw: string | undefined): unknown {
 }
 
 async function call(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, CALL_OPTIONS);
+  const { values, positionals } = parse(argv, CALL_OPTIONS, "call");
   if (values.help) {
     process.stdout.write(COMMAND_HELP.call!);
     return 0;
@@ -361,6 +386,22 @@ async function call(argv: string[]): Promise<number> {
   const [name, rawArgs, ...rest] = positionals;
   if (!name) throw new UsageError("call needs a tool name, e.g. wave-core call Read '{\"file_path\":\"README.md\"}'");
   if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}. Pass the tool arguments as one JSON string.`);
+  // The tool and its arguments are checked before a core starts: a typo costs nothing.
+  const registry = new ToolRegistry(allTools);
+  let tool: ToolDefinition;
+  try {
+    tool = registry.get(name);
+  } catch (err) {
+    if (err instanceof UnknownTool) throw new UsageError(err.message);
+    throw err;
+  }
+  if (rawArgs === undefined) {
+    const required = (registry.list().find((t) => t.name === tool.name)?.inputSchema.required ?? []) as string[];
+    if (required.length > 0) {
+      const example = JSON.stringify(Object.fromEntries(required.map((key) => [key, "…"])));
+      throw new UsageError(`Give ${tool.name}'s arguments as JSON, e.g. wave-core call ${tool.name} '${example}' (required: ${required.join(", ")}). See wave-core call --help.`);
+    }
+  }
   const args = readArguments(rawArgs);
   // One command for a person or a script: stderr carries its warnings, not the core's info logs.
   if (!process.env.WAVE_LOG_LEVEL) setLogLevel("warn");
@@ -376,8 +417,22 @@ async function call(argv: string[]): Promise<number> {
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
   process.once("SIGTERM", () => controller.abort(new Error("terminated")));
   try {
+    // Each call is a session of its own, where no Read can come first: the person or script
+    // running it has decided, so the file it changes counts as read as it is now (the stale
+    // checks still refuse a file that changes before the write).
+    const filePath = (args as { file_path?: unknown }).file_path;
+    if ((tool.name === "Edit" || tool.name === "Write") && typeof filePath === "string" && filePath !== "") {
+      countAsRead(core.sessions.main, resolveToolPath(filePath, core.sessions.main.cwd));
+    }
     const result = await core.callTool({ name, arguments: args, origin: "cli", signal: controller.signal });
     process.stdout.write(values.json ? JSON.stringify(result, null, 2) + "\n" : ensureNewline(resultText(result)));
+    // A background task cannot outlive the core that runs it: say so now, not "you will be notified".
+    for (const task of core.sessions.main.peekService(TASKS)?.list() ?? []) {
+      if (task.status !== "running") continue;
+      process.stderr.write(
+        `wave-core: background task ${task.taskId} stops now: wave-core call ends the tasks it started when it exits. To keep a command running, run it through wave-core mcp or serve (where TaskStop can stop it later); to wait for it, run it in the foreground with a larger timeout.\n`,
+      );
+    }
     return result.isError ? 1 : 0;
   } catch (err) {
     if (err instanceof UnknownTool || err instanceof InvalidToolArguments) throw new UsageError(err.message);

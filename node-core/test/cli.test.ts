@@ -112,6 +112,52 @@ describe("wave-core CLI", () => {
     expect(r.stdout).toMatch(/does not exist/);
   });
 
+  it("FS-EDIT-5 call Edits and Writes an existing file without a Read first (each call is its own session), and its help says so", () => {
+    const root = makeWorkspace();
+    writeFileSync(path.join(root, "f.txt"), "teh answer\n");
+    const edit = run(["call", "Edit", '{"file_path":"f.txt","old_string":"teh","new_string":"the"}', "--root", root]);
+    expect(edit.stderr).toBe("");
+    expect(edit.code).toBe(0);
+    expect(readFileSync(path.join(root, "f.txt"), "utf8")).toBe("the answer\n");
+    const write = run(["call", "Write", '{"file_path":"f.txt","content":"rewritten\\n"}', "--root", root]);
+    expect(write.code).toBe(0);
+    expect(write.stdout).toMatch(/^Overwrote .*f\.txt \(1 line, 10 characters\)\./);
+    expect(readFileSync(path.join(root, "f.txt"), "utf8")).toBe("rewritten\n");
+    // The help says so.
+    expect(run(["call", "--help"]).stdout).toContain("Edit, Write   no Read is needed first: the file counts as read as it is when the call starts");
+  });
+
+  it("BASH-BG-1 call says at once that a background task ends with the call, and it does", () => {
+    const root = makeWorkspace();
+    const marker = `wave-cli-bg-${process.pid}-${Date.now()}`;
+    const r = run(["call", "Bash", JSON.stringify({ command: `sleep 300 # ${marker}`, run_in_background: true }), "--root", root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Command running in background with ID: (\w+)\. Output is being written to: /);
+    const id = /ID: (\w+)\./.exec(r.stdout)![1];
+    expect(r.stderr).toBe(
+      `wave-core: background task ${id} stops now: wave-core call ends the tasks it started when it exits. To keep a command running, run it through wave-core mcp or serve (where TaskStop can stop it later); to wait for it, run it in the foreground with a larger timeout.\n`,
+    );
+    const left = spawnSync("pgrep", ["-f", marker], { encoding: "utf8" });
+    expect(left.stdout).toBe("");
+  });
+
+  it("call's usage errors name what was meant: --jsn is --json, bash is Bash, and no arguments asks for them as JSON", () => {
+    const root = makeWorkspace();
+    const jsn = run(["call", "Read", '{"file_path":"notes.txt"}', "--jsn", "--root", root]);
+    expect(jsn.code).toBe(2);
+    expect(jsn.stderr).toBe("wave-core: Unknown option --jsn. Did you mean --json? See wave-core call --help.\n");
+    const bash = run(["call", "bash", '{"command":"true"}', "--root", root]);
+    expect(bash.code).toBe(2);
+    expect(bash.stderr).toBe(
+      'wave-core: Unknown tool "bash". Did you mean Bash? Tool names are case-sensitive. Available tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.\n',
+    );
+    const bare = run(["call", "Read", "--root", root]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe(`wave-core: Give Read's arguments as JSON, e.g. wave-core call Read '{"file_path":"…"}' (required: file_path). See wave-core call --help.\n`);
+    const missing = run(["call", "Edit", '{"file_path":"notes.txt"}', "--root", root]);
+    expect(missing.stderr).toBe("wave-core: Invalid arguments for Edit: old_string: missing (required: a string); new_string: missing (required: a string)\n");
+  });
+
   it.each([
     [["call"], /needs a tool name/],
     [["call", "Read", "{not json"], /not valid JSON/],

@@ -2,6 +2,7 @@
 // (FS-EDIT-5, FS-WRITE-1), stale detection (FS-STALE) and the "unchanged" answer (FS-READ-4).
 // Each session owns its own; a sub-agent's reads are not its parent's.
 import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import type { Session, SessionService } from "../base/session.js";
 import { ServiceKey } from "../base/services.js";
 import { fileKey, resolveToolPath } from "./paths.js";
@@ -65,6 +66,25 @@ export const READ_STATE = new ServiceKey<ReadState, Session>("fs.readState", () 
  */
 export function clearReadState(session: Session, paths?: readonly string[]): number {
   return session.service(READ_STATE).clear(paths?.map((f) => fileKey(resolveToolPath(f, session.cwd))));
+}
+
+/**
+ * Counts a file as read in full, as it is now, by a caller who decided without a Read: a person or
+ * script running one `wave-core call` (each call is a session of its own, where no Read could come
+ * first). From here on the stale checks apply as after a Read: a file that changes before the
+ * change is written is refused. False when `abs` is no regular file (nothing to count).
+ */
+export function countAsRead(session: Session, abs: string): boolean {
+  const st = statSync(abs, { throwIfNoEntry: false });
+  if (!st?.isFile()) return false;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch {
+    return false;
+  }
+  session.service(READ_STATE).set(fileKey(abs), { mtimeMs: st.mtimeMs, size: st.size, hash: sha256(bytes), source: "read", full: true });
+  return true;
 }
 
 export function sha256(data: Uint8Array): string {
