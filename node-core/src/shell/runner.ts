@@ -101,6 +101,9 @@ const RECENT_PID_SCAN_MAX_MS = 10_000;
 /** How long a survivor caught in the middle of exec (a name, no command line yet) may take to settle. */
 const MID_EXEC_WAIT_MS = 1000;
 
+/** How long a stop waits for a sandbox still being set up to start its shell (bwrap takes ~5-30 ms). */
+const SANDBOX_START_WAIT_MS = 2000;
+
 export class ShellRun {
   readonly startedAt = Date.now();
   private endedAt: number | undefined;
@@ -235,7 +238,7 @@ export class ShellRun {
   stop(): Promise<KillReport> {
     if (this.stopInFlight) return this.stopInFlight;
     this.stopRequested = true;
-    const stopping = killTree(
+    const stopping = this.sandboxStarted().then(() => killTree(
       {
         pid: this.pid,
         marker: { runId: this.runId },
@@ -246,7 +249,7 @@ export class ShellRun {
         sandboxed: this.sandboxed,
       },
       { platform: this.platform },
-    ).then(async (report) => {
+    )).then(async (report) => {
       // The shell is gone once the tree is; make sure its exit was seen before answering.
       if (this.running && this.pid !== undefined) await Promise.race([this.exited, delay(2000)]);
       if (this.pid !== undefined) unwatchGroup(this.pid);
@@ -258,6 +261,28 @@ export class ShellRun {
       if (this.stopInFlight === stopping) this.stopInFlight = undefined;
     });
     return stopping;
+  }
+
+  /**
+   * Resolves once a sandboxed run's shell exists (or the run ended, or SANDBOX_START_WAIT_MS
+   * passed). bwrap sets the sandbox up before it forks the shell, and the first process of the
+   * new pid namespace ignores every signal it has no handler for: a SIGTERM sent earlier ends the
+   * outer bwrap alone, the shell starts after it, and the tree would only go at SIGKILL, a second
+   * later. Waiting for the namespace to hold a child of its first process lets SIGTERM reach the
+   * shell, as it does a moment later.
+   */
+  private async sandboxStarted(): Promise<void> {
+    if (!this.sandboxed || this.platform.name !== "linux" || !this.sandboxInfoFile) return;
+    const until = Date.now() + SANDBOX_START_WAIT_MS;
+    while (this.running && Date.now() < until) {
+      const init = this.namespaceInit();
+      if (init !== undefined) {
+        if (readProcEntry(init) === undefined) return;
+        const below = procDescendants(init);
+        if (below === undefined || below.length > 0) return;
+      }
+      await delay(2);
+    }
   }
 
   /** Resolves when no stop is in progress (a stop started earlier has finished). */

@@ -1,8 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { closeCores, ourProcesses, testCore, type TestCore } from "../../test/support/core.js";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
+import { closeCores, NO_SANDBOX, ourProcesses, testCore, type TestCore } from "../../test/support/core.js";
 import { waitFor } from "../../test/support/processes.js";
 import { InvalidToolArguments } from "../core/registry.js";
 import type { TaskInfo } from "../tasks/manager.js";
+
+// Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
+captureLogs(ALLOWED_DESPITE_WARNINGS);
 
 afterEach(closeCores);
 afterAll(async () => {
@@ -39,6 +43,30 @@ describe("TaskStop", () => {
     expect(stop.isError).toBe(false);
     expect(text(stop)).toBe(`Task ${r.s.backgroundTaskId} had already exited with code 3; there was nothing to stop. Output: ${r.s.outputPath}`);
     expect(stop.structuredContent).toMatchObject({ stopped: false, status: "failed", exitCode: 3 });
+  });
+
+  it("BASH-BG-4 a finished task killed by a signal says so in a sentence", async () => {
+    // Unsandboxed: bwrap reports a shell killed by a signal as exit status 128+N.
+    const t = testCore({ sandbox: NO_SANDBOX });
+    const r = await t.bash({ command: "kill -TERM $$", run_in_background: true });
+    await finishedTask(t, r.s.backgroundTaskId!);
+    const stop = await t.call("TaskStop", { task_id: r.s.backgroundTaskId });
+    expect(text(stop)).toBe(`Task ${r.s.backgroundTaskId} had already ended: it was killed by SIGTERM; there was nothing to stop. Output: ${r.s.outputPath}`);
+  });
+
+  // bwrap sets the sandbox up before it starts the shell; a SIGTERM that came first met only bwrap
+  // (its namespace's first process ignores it), the shell started after it, and the grace ran out.
+  it.each([
+    ["in the sandbox", undefined],
+    ["without a sandbox", NO_SANDBOX],
+  ] as const)("BASH-BG-4 a TaskStop right after the start ends the task with SIGTERM, as a later one does (%s)", async (_name, sandbox) => {
+    const t = testCore({ sandbox });
+    for (let i = 0; i < 3; i++) {
+      const r = await t.bash({ command: "sleep 300", run_in_background: true });
+      const stop = await t.call("TaskStop", { task_id: r.s.backgroundTaskId });
+      expect(stop.structuredContent).toMatchObject({ stopped: true, status: "killed", signal: "SIGTERM" });
+    }
+    expect(ourProcesses()).toEqual([]);
   });
 
   it("BASH-BG-4 an unknown id is a clear error that names it", async () => {

@@ -18,8 +18,9 @@ const inputSchema = z
     path: ["task_id"],
   });
 
+/** How a task that had already ended did so, to follow "had already": "exited with code 3". */
 function ending(task: TaskInfo): string {
-  if (task.signal) return `was killed by ${task.signal}`;
+  if (task.signal) return `ended: it was killed by ${task.signal}`;
   if (task.exitCode === null) return "ended without an exit code (it could not start)";
   return `exited with code ${task.exitCode}`;
 }
