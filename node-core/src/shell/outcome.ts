@@ -2,7 +2,8 @@
 // between the shell exiting, the call's timeout and the caller's cancel (plus any ending a tool
 // adds, such as Bash's move to the background); what a cancel said; the output files read into
 // bounded summaries; and the files removed once the result is on its way.
-import { unlink } from "node:fs";
+import { statfsSync, unlink } from "node:fs";
+import path from "node:path";
 import { summarizeOutput, type OutputSummary } from "./output.js";
 import type { ShellRun } from "./runner.js";
 import { longTimeout } from "./timer.js";
@@ -62,6 +63,28 @@ export function readOutputSummary(file: string | undefined, limit?: number): Out
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return empty;
     return { ...empty, text: `[the output file could not be read: ${(err as Error).message}]` };
   }
+}
+
+/** Free space below which the disk holding a command's output counts as full. */
+const FULL_DISK_BYTES = 64 * 1024;
+
+/**
+ * A sentence for a command whose output file sits on a disk that is full when it ends: what it
+ * printed may be missing or cut short, and its only error message (`write error: No space left on
+ * device`) went to the same full file, which leaves a bare exit code. Undefined when there is room.
+ */
+export function outputDiskFull(outputFile: string, statfs: (dir: string) => { bsize: number; bavail: number; bfree: number } = statfsSync): string | undefined {
+  const dir = path.dirname(outputFile);
+  let free: number;
+  try {
+    const st = statfs(dir);
+    // Root may still write into the blocks reserved for it; everyone else stops at bavail.
+    free = (process.getuid?.() === 0 ? st.bfree : st.bavail) * st.bsize;
+  } catch {
+    return undefined;
+  }
+  if (free >= FULL_DISK_BYTES) return undefined;
+  return `The disk holding the command's output (${dir}) is full (${free.toLocaleString("en-US")} bytes free): what the command printed is missing or cut short, and a failed write may be why it failed. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room, then run the command again.`;
 }
 
 /**

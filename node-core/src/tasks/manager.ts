@@ -12,7 +12,7 @@ import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
 import { hostPlatform } from "../util/platform.js";
 import { processTableFor } from "../shell/processTable.js";
 import { SHELL_ENGINE, type ShellEngine } from "../shell/engine.js";
-import { planRun, startShellRun, type RunSpec, type ShellRun, type Survivor } from "../shell/runner.js";
+import { planRun, SpawnFailed, startShellRun, type RunSpec, type ShellRun, type Survivor } from "../shell/runner.js";
 import { WarmShell, warmShellsEnabled } from "../shell/warm.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 import type { ShellKind } from "../shell/types.js";
@@ -132,6 +132,14 @@ export class TaskManager implements SessionService {
    * `separateStderr` stdout and stderr go to `<name>.stdout.log` and `<name>.stderr.log`.
    */
   async startRun(opts: RunOptions): Promise<ShellRun> {
+    try {
+      return await this.startRunIn(opts);
+    } catch (err) {
+      throw filesNotWritten(err);
+    }
+  }
+
+  private async startRunIn(opts: RunOptions): Promise<ShellRun> {
     if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
     // Only a run named like the next one can be the shell started for it (a background task's
     // leaves it waiting for the next command); the rest is compared whole when it is taken.
@@ -353,6 +361,24 @@ export class TaskManager implements SessionService {
     this.liveRuns.clear();
     this.notices = [];
   }
+}
+
+/**
+ * A file the run needs (start-up files, the output file) that could not be written is a failure
+ * to start, said with the directory and what to do; a full disk would otherwise surface as an
+ * "internal error" naming only ENOSPC.
+ */
+function filesNotWritten(err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (err instanceof SpawnFailed || typeof e?.code !== "string" || typeof e.syscall !== "string") return err;
+  const dir = processOutputDir();
+  const full = e.code === "ENOSPC" || e.code === "EDQUOT";
+  return new SpawnFailed(
+    full
+      ? `Could not write the command's files in ${dir} (${e.code}): the disk holding it is full. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room; nothing ran.`
+      : `Could not write the command's files in ${dir} (${e.code}: ${e.message}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is; nothing ran.`,
+    err,
+  );
 }
 
 export const TASKS = new ServiceKey<TaskManager, Session>("tasks", (session) => new TaskManager(session, session.coreServices.get(SHELL_ENGINE)));

@@ -8,7 +8,7 @@ import { explainEnding } from "../shell/explain.js";
 import { isDirectory } from "../util/files.js";
 import { applyEndedCwd, cwdResetNotice, type CwdOutcome } from "../shell/cwd.js";
 import { needsStartupFile, startsWithSleep } from "../shell/invocation.js";
-import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
+import { outputDiskFull, awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
@@ -343,6 +343,8 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
   else if (status.exitCode !== 0) tail.push(`Exit code ${status.exitCode}`);
   if (survivors.length > 0) tail.push(survivorsLine(survivors, run.outputPath));
   if (cwd.notice) tail.push(cwd.notice);
+  const diskFull = outputDiskFull(run.outputPath);
+  if (diskFull) tail.push(diskFull);
   const text = joinParts(bodyOf(summary), [...tail, ...notes]);
   const fields = structured(ctx, {
     success,
@@ -358,7 +360,7 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
     survivors,
     durationMs: run.durationMs,
   });
-  return success ? result(text, fields) : failed(text, fields, commandFailureKind(status));
+  return success ? result(text, fields) : failed(text, fields, diskFull ? "out_of_resources" : commandFailureKind(status));
 }
 
 /** The command was stopped (sleep timeout, cancel, session end): whole tree, then what it printed. */
@@ -376,7 +378,8 @@ async function finishStopped(
   run.discardCwdFile();
   manager.runFinished(run, false);
   if (!summary.truncated) removeFilesLater([run.outputPath]);
-  const text = joinParts(bodyOf(summary), [how.note, ...notes]);
+  const diskFull = outputDiskFull(run.outputPath);
+  const text = joinParts(bodyOf(summary), [how.note, ...(diskFull ? [diskFull] : []), ...notes]);
   const fields = structured(ctx, {
     success: how.success,
     exitCode: status.exitCode,

@@ -14,7 +14,7 @@ import { defineTool, osString, type ToolContent, type ToolContext, type ToolResu
 import { explainEnding, signalNumber, type Failure } from "../shell/explain.js";
 import { needsStartupFile } from "../shell/invocation.js";
 import { spawnFailureKind, type ToolErrorKind } from "../base/toolErrors.js";
-import { awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
+import { awaitEnding, outputDiskFull, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS } from "../shell/output.js";
 import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
@@ -367,12 +367,14 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
   if (!keep) removeFilesLater([run.outputPath, run.stderrPath]);
   const signal = signalNumber(status.signal);
+  // Both streams' files are in one directory: a full disk there loses them, and the error with them.
+  const diskFull = failure ? outputDiskFull(run.outputPath) : undefined;
   return result({
     ...base,
     stdout: stdout.text,
     stderr: stderr.text,
-    error: failure?.message ?? null,
-    errorKind: failure?.kind ?? null,
+    error: failure ? (diskFull ? `${failure.message} ${diskFull}` : failure.message) : null,
+    errorKind: failure ? (diskFull ? "out_of_resources" : failure.kind) : null,
     exitCode: status.exitCode,
     signal,
     signalName: status.signal,
