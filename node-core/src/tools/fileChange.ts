@@ -10,7 +10,8 @@ import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, typ
 import { fileKey } from "../fs/paths.js";
 import { READ_STATE, checkFreshness, deferredSha256, sha256, type ReadSource } from "../fs/readState.js";
 import { HARD_LINKED } from "../permissions/paths.js";
-import { readWholeFile } from "../util/files.js";
+import { isDirectory, readWholeFile } from "../util/files.js";
+import { isWithin } from "../util/paths.js";
 import { errorKindOfErrno } from "../base/toolErrors.js";
 
 /** Files larger than this are not loaded for Edit (and not diffed by Write). */
@@ -112,6 +113,14 @@ export async function loadForChange(session: Session, abs: string, stat: Stats, 
   return { abs, key, stat, bytes, mtimeChangedContentSame: freshness.mtimeChanged };
 }
 
+/**
+ * The workspace root or added directory holding `abs` that no longer exists, if any: a new file
+ * there would silently recreate a folder the user deleted (or moved away), with only this file in it.
+ */
+function missingWorkspaceFolder(abs: string, folders: readonly string[]): string | undefined {
+  return folders.find((dir) => isWithin(abs, dir) && !isDirectory(dir));
+}
+
 export function isToolResult(v: unknown): v is ToolResult {
   return typeof v === "object" && v !== null && "isError" in v && "content" in v;
 }
@@ -147,6 +156,16 @@ export async function commitChange(
   expected: WriteExpectation,
   whileFlushing?: () => void,
 ): Promise<Committed | ToolResult> {
+  if (expected.kind === "absent") {
+    const gone = missingWorkspaceFolder(abs, ctx.workspace.allowedDirectories());
+    if (gone) {
+      return errorResult(
+        "not_found",
+        `${abs} was not created: the workspace folder ${gone} no longer exists (it was deleted or moved), and ${tool} does not make it again. If the project moved, open it where it is now; to recreate the folder on purpose, make it first (e.g. Bash \`mkdir -p ${gone}\`), then retry.`,
+        { filePath: abs },
+      );
+    }
+  }
   let outcome: WriteOutcome;
   try {
     outcome = await writeFileAtomic(abs, data, { hooks: writeHooks.current, expected, whileFlushing, ...approvalOf(ctx) });

@@ -1,4 +1,5 @@
-import { chmodSync, lstatSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeHooks } from "./fileChange.js";
@@ -19,6 +20,23 @@ describe("Write", () => {
     expect(w.bytes("deep/er/new.txt").toString()).toBe("line 1\nline 2\n");
     expect(r.structuredContent).toMatchObject({ type: "create", lines: 2, characters: 14, bytes: 14, encoding: "utf-8", lineEnding: "LF", writeMethod: "atomic" });
     expect((r.structuredContent.diff as { linesAdded: number }).linesAdded).toBe(2);
+  });
+
+  it("FS-WRITE-1 a workspace whose root was deleted is not recreated by Write or by Edit's create", async () => {
+    const w = workspace({});
+    rmSync(w.root, { recursive: true, force: true });
+    for (const [tool, args] of [
+      ["Write", { file_path: "src/new.txt", content: "x\n" }],
+      ["Edit", { file_path: "src/new.txt", old_string: "", new_string: "x\n" }],
+    ] as const) {
+      const r = await w.call(tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(r.structuredContent.errorKind, tool).toBe("not_found");
+      expect(text(r)).toBe(
+        `${path.join(w.root, "src/new.txt")} was not created: the workspace folder ${w.root} no longer exists (it was deleted or moved), and ${tool} does not make it again. If the project moved, open it where it is now; to recreate the folder on purpose, make it first (e.g. Bash \`mkdir -p ${w.root}\`), then retry.`,
+      );
+      expect(existsSync(w.root), tool).toBe(false);
+    }
   });
 
   it("FS-WRITE-1 overwriting an existing file that was not read fails; Grep does not count as a read", async () => {
