@@ -23,6 +23,7 @@ import { parseSandboxCli, SandboxOptionError } from "./shell/sandbox/settings.js
 import { sandboxAvailability } from "./shell/sandbox/detect.js";
 import { describeSandbox, formatSandboxStatus } from "./shell/sandbox/service.js";
 import { hostPlatform } from "./util/platform.js";
+import { closeInheritedDescriptors } from "./util/inheritedFds.js";
 
 class UsageError extends Error {}
 
@@ -455,6 +456,8 @@ export function registerCommand(name: string, help: string, run: (argv: string[]
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Before anything can start a process: nothing the core was handed reaches a command.
+  closeInheritedDescriptors();
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(MAIN_HELP);

@@ -25,6 +25,8 @@ export interface SandboxSettings {
   allowWrite: string[];
   /** More paths commands may not read (same forms). */
   denyRead: string[];
+  /** Unix sockets commands may connect to (same forms); otherwise none. */
+  allowUnixSockets: string[];
   /** Fields that were not valid, each with the value used instead. */
   problems: string[];
 }
@@ -37,10 +39,10 @@ const sandboxPathList = z.array(z.string().min(1).refine((s) => !s.includes("\0"
  * up (so this setting never takes the "default on a refused value" path of the others).
  */
 export function readSandboxSettings(raw: unknown): SandboxSettings {
-  const out: SandboxSettings = { allowWrite: [], denyRead: [], problems: [] };
+  const out: SandboxSettings = { allowWrite: [], denyRead: [], allowUnixSockets: [], problems: [] };
   if (raw === undefined || raw === null) return out;
   if (typeof raw !== "object" || Array.isArray(raw)) {
-    out.problems.push(`settings.sandbox must be an object {mode, network, allowWrite, denyRead}; it was ignored and the safe values are used (mode "on", network "deny")`);
+    out.problems.push(`settings.sandbox must be an object {mode, network, allowWrite, denyRead, allowUnixSockets}; it was ignored and the safe values are used (mode "on", network "deny")`);
     return { ...out, mode: "on", network: "deny" };
   }
   const value = raw as Record<string, unknown>;
@@ -54,13 +56,13 @@ export function readSandboxSettings(raw: unknown): SandboxSettings {
   if (mode) out.mode = mode;
   const network = choice("network", SANDBOX_NETWORKS, "deny");
   if (network) out.network = network;
-  for (const key of ["allowWrite", "denyRead"] as const) {
+  for (const key of ["allowWrite", "denyRead", "allowUnixSockets"] as const) {
     if (value[key] === undefined) continue;
     const r = sandboxPathList.safeParse(value[key]);
     if (r.success) out[key] = r.data;
     else out.problems.push(`settings.sandbox.${key} must be an array of non-empty paths; it was ignored`);
   }
-  const unknown = Object.keys(value).filter((k) => !["mode", "network", "allowWrite", "denyRead"].includes(k));
+  const unknown = Object.keys(value).filter((k) => !["mode", "network", "allowWrite", "denyRead", "allowUnixSockets"].includes(k));
   if (unknown.length) out.problems.push(`settings.sandbox has unknown keys (${unknown.join(", ")}); they were ignored`);
   return out;
 }
@@ -81,7 +83,7 @@ export const SETTING_SCHEMAS = {
     .optional(),
   /** Time limit of one Glob or Grep call, in milliseconds. */
   "fs.searchTimeoutMs": z.number().default(DEFAULT_SEARCH_TIMEOUT_MS),
-  /** The OS sandbox of shell commands: {mode, network, allowWrite, denyRead}, read field by field (readSandboxSettings). */
+  /** The OS sandbox of shell commands: {mode, network, allowWrite, denyRead, allowUnixSockets}, read field by field (readSandboxSettings). */
   sandbox: z.unknown().transform(readSandboxSettings),
 } satisfies Record<string, z.ZodType>;
 

@@ -5,7 +5,7 @@
 // A ShellRun is the handle the Bash tool and the task manager share: it can be waited for,
 // stopped (whole tree), asked for the cwd it ended in and for descendants still alive.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, constants as fsConstants, openSync, readFileSync, rm, rmSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readFileSync, readSync, rm, rmSync, statSync, unlinkSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
@@ -28,6 +28,7 @@ import {
   readProcEntry,
 } from "./processTable.js";
 import { resolveShellCached } from "./resolve.js";
+import type { SandboxPolicy } from "./sandbox/policy.js";
 import type { SandboxPlan } from "./sandbox/service.js";
 import type { ResolvedShell, ShellKind } from "./types.js";
 import { ensureWatchdog, unwatchGroup, watchGroup } from "./watchdog.js";
@@ -115,6 +116,9 @@ export class ShellRun {
   /** The file bwrap's --info-fd wrote the sandbox's reaper (pid 1 of its namespace) to; read when needed. */
   private sandboxInfoFile: string | undefined;
   private namespaceInitPid: number | undefined;
+  private readonly notes: string[] = [];
+  /** The sandbox policy the command runs under (undefined outside the sandbox). */
+  policy: SandboxPolicy | undefined;
   readonly exited: Promise<ExitStatus>;
 
   constructor(
@@ -163,6 +167,16 @@ export class ShellRun {
     if (!this.sandboxed || !this.stopRequested || status.signal !== null || status.exitCode === null) return status;
     const name = status.exitCode === 128 + osConstants.signals.SIGTERM ? "SIGTERM" : status.exitCode === 128 + osConstants.signals.SIGKILL ? "SIGKILL" : undefined;
     return name ? { exitCode: null, signal: name } : status;
+  }
+
+  /** Something the sandbox did to this run (stopped it, set aside git metadata it made): reported with its result. */
+  addSandboxNote(note: string): void {
+    if (!this.notes.includes(note)) this.notes.push(note);
+  }
+
+  /** The sandbox's notes so far, each once: taken by whoever reports the result. */
+  takeSandboxNotes(): string[] {
+    return this.notes.splice(0);
   }
 
   /** Where bwrap's `--info-fd` report goes: `{"child-pid": <the sandbox's first process>, …}`. */
@@ -360,8 +374,9 @@ export class ShellRun {
     if (!this.cwdFile || !tracksCwd(this.env)) return { reason: "cwd tracking was off" };
     let raw: string;
     try {
-      raw = readFileSync(this.cwdFile, "utf8");
+      raw = readBounded(this.cwdFile, CWD_FILE_MAX_BYTES);
     } catch (err) {
+      if (err instanceof TooLarge) return { reason: `the cwd file is larger than ${CWD_FILE_MAX_BYTES} bytes (the command wrote to it)` };
       return { reason: `no cwd file (${(err as NodeJS.ErrnoException).code ?? err})` };
     }
     const text = raw.endsWith("\n") ? raw.slice(0, -1) : raw;
@@ -386,6 +401,32 @@ export class ShellRun {
   }
 }
 
+
+/** A directory path is at most PATH_MAX (4096) bytes, plus the newline. */
+export const CWD_FILE_MAX_BYTES = 4097;
+
+class TooLarge extends Error {}
+
+/**
+ * The file's text, reading at most `max` bytes: a command can write anything to its cwd file, and
+ * the core must not read 700 MB to learn a directory. Throws TooLarge when there is more.
+ */
+function readBounded(file: string, max: number): string {
+  const fd = openSync(file, fsConstants.O_RDONLY | NO_FOLLOW);
+  try {
+    const buf = Buffer.alloc(max + 1);
+    let n = 0;
+    for (;;) {
+      const r = readSync(fd, buf, n, buf.length - n, null);
+      if (r === 0) break;
+      n += r;
+      if (n > max) throw new TooLarge();
+    }
+    return buf.toString("utf8", 0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function range(from: number, to: number): number[] {
   const out: number[] = [];
@@ -489,6 +530,10 @@ export interface Launch {
   args: string[];
   env: Record<string, string>;
   infoFd?: number;
+  /** A file opened read-only on this descriptor of the child (bwrap's --seccomp program). */
+  inputFd?: { fd: number; file: string };
+  /** The sandbox policy it runs under. */
+  policy?: SandboxPolicy;
 }
 
 export async function planRun(spec: RunSpec): Promise<RunPlan> {
@@ -575,8 +620,20 @@ export function spawnRun(spec: RunSpec, plan: RunPlan, inv: Invocation, channelF
       throw new SpawnFailed(`Could not create ${infoFile} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`, err);
     }
   }
+  const input = launch.inputFd;
+  if (input) {
+    while (stdio.length < input.fd) stdio.push("ignore");
+    try {
+      stdio[input.fd] = openSync(input.file, fsConstants.O_RDONLY | NO_FOLLOW);
+    } catch (err) {
+      closeOutputs();
+      if (infoFd !== undefined && typeof stdio[infoFd] === "number") closeSync(stdio[infoFd] as number);
+      throw new SpawnFailed(`Could not open ${input.file} (${(err as NodeJS.ErrnoException).code ?? err}), which the sandbox needs. Restart the core; if it persists, set WAVE_OUTPUT_DIR to a writable directory.`, err);
+    }
+  }
   const closeInfo = () => {
     if (infoFd !== undefined && typeof stdio[infoFd] === "number") closeSync(stdio[infoFd] as number);
+    if (input && typeof stdio[input.fd] === "number") closeSync(stdio[input.fd] as number);
   };
   if (channelFd !== undefined) {
     if (stdio[channelFd] !== undefined) {
@@ -637,6 +694,7 @@ export async function startShellRun(spec: RunSpec): Promise<ShellRun> {
   const { child, launch, infoFile } = spawnRun(spec, plan, plan.inv);
   const { inv, shell, cwdFile, platform } = plan;
   const run = new ShellRun(child, spec, shell, cwdFile, inv.env, platform, [inv.file, ...inv.args].join(" "), launch.infoFd !== undefined);
+  run.policy = launch.policy;
   if (infoFile) run.setSandboxInfoFile(infoFile);
   if (child.pid === undefined) throw notStarted(plan, launch, (await run.exited).error);
   watchGroup(child.pid);

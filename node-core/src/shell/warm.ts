@@ -91,7 +91,7 @@ export function loaderInvocation(inv: Invocation): Invocation | undefined {
 
 /** Everything a launch is: compared whole between the shell started ahead and a new start. */
 function launchKey(spec: RunSpec, launch: Launch): string {
-  return JSON.stringify([launch.file, launch.args, launch.env, launch.infoFd ?? null, spec.cwd, spec.outputPath, spec.stderrPath ?? null]);
+  return JSON.stringify([launch.file, launch.args, launch.env, launch.infoFd ?? null, launch.inputFd ?? null, spec.cwd, spec.outputPath, spec.stderrPath ?? null]);
 }
 
 /** Why a run cannot use (or be) a shell started ahead, or undefined. */
@@ -254,6 +254,7 @@ export class WarmShell {
     this.child.ref();
     const { shell, cwdFile, platform } = plan;
     const run = new ShellRun(this.child, spec, shell, cwdFile, plan.inv.env, platform, [plan.inv.file, ...plan.inv.args].join(" "), this.sandboxed, floor);
+    run.policy = this.spawned.launch.policy;
     if (this.spawned.infoFile) run.setSandboxInfoFile(this.spawned.infoFile);
     this.channel.end(`${plan.inv === plan.withStartupFile ? WITH_STARTUP_FILE : PLAIN}${spec.command}\0`);
     return run;

@@ -3,6 +3,8 @@
 // starts every command of its session, so it knows all the process trees the session owns and
 // can stop them — stragglers of finished commands included — when the session is disposed.
 import { randomBytes } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Session, SessionService } from "../base/session.js";
 import { ServiceKey } from "../base/services.js";
@@ -14,6 +16,7 @@ import { processTableFor } from "../shell/processTable.js";
 import { SHELL_ENGINE, type ShellEngine } from "../shell/engine.js";
 import { planRun, SpawnFailed, startShellRun, type RunSpec, type ShellRun, type Survivor } from "../shell/runner.js";
 import { WarmShell, warmShellsEnabled } from "../shell/warm.js";
+import { sandboxGuard } from "../shell/sandbox/guard.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 import type { ShellKind } from "../shell/types.js";
 
@@ -156,6 +159,7 @@ export class TaskManager implements SessionService {
       }
     }
     run ??= await startShellRun(this.runSpec(opts));
+    if (run.policy) sandboxGuard.watch(run, run.policy, run.policy.gitRoots, os.homedir());
     this.liveRuns.add(run);
     if (this.disposed) void run.stop();
     return run;
@@ -261,6 +265,14 @@ export class TaskManager implements SessionService {
       return [];
     });
     entry.run.discardCwdFile();
+    // What the sandbox did to the task goes at the end of its output, where the agent reads it.
+    for (const note of [...sandboxGuard.ended(entry.run), ...entry.run.takeSandboxNotes()]) {
+      try {
+        appendFileSync(entry.run.outputPath, `\n[wave] ${note}\n`);
+      } catch (err) {
+        log.debug("could not add the sandbox's note to the task output", { taskId: entry.taskId, error: err });
+      }
+    }
     entry.status = entry.stoppedBy ? "killed" : status.exitCode === 0 ? "completed" : "failed";
     entry.endedAt = Date.now();
     if (entry.survivors.length === 0) this.liveRuns.delete(entry.run);

@@ -13,7 +13,8 @@ import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxText, withSandboxOutcome } from "./sandbox.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
+import { sandboxGuard } from "../shell/sandbox/guard.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
 /** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
@@ -331,6 +332,7 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
   const status = run.exitStatus!;
   const summary = readOutputSummary(run.outputPath);
   const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
+  const sandboxNotes = [...sandboxGuard.ended(run), ...run.takeSandboxNotes()];
   const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
   run.discardCwdFile();
   manager.runFinished(run, survivors.length > 0);
@@ -345,6 +347,7 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
   if (cwd.notice) tail.push(cwd.notice);
   const diskFull = outputDiskFull(run.outputPath);
   if (diskFull) tail.push(diskFull);
+  tail.push(...sandboxNotes, ...sandboxHints(summary.text, run));
   const text = joinParts(bodyOf(summary), [...tail, ...notes]);
   const fields = structured(ctx, {
     success,
@@ -376,10 +379,11 @@ async function finishStopped(
   const status = run.exitStatus ?? (await run.exited);
   const summary = readOutputSummary(run.outputPath);
   run.discardCwdFile();
+  const sandboxNotes = [...sandboxGuard.ended(run), ...run.takeSandboxNotes()];
   manager.runFinished(run, false);
   if (!summary.truncated) removeFilesLater([run.outputPath]);
   const diskFull = outputDiskFull(run.outputPath);
-  const text = joinParts(bodyOf(summary), [how.note, ...(diskFull ? [diskFull] : []), ...notes]);
+  const text = joinParts(bodyOf(summary), [how.note, ...(diskFull ? [diskFull] : []), ...sandboxNotes, ...notes]);
   const fields = structured(ctx, {
     success: how.success,
     exitCode: status.exitCode,

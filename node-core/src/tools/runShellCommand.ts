@@ -20,7 +20,8 @@ import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxText, withSandboxOutcome } from "./sandbox.js";
+import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
+import { sandboxGuard } from "../shell/sandbox/guard.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { TASKS } from "../tasks/manager.js";
 
@@ -351,6 +352,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     await run.stop();
   }
   const status = run.exitStatus ?? (await run.exited);
+  const sandboxNotes = [...sandboxGuard.ended(run), ...run.takeSandboxNotes()];
   manager.runFinished(run, survivors.length > 0);
 
   const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));
@@ -364,16 +366,21 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     ...(outcome.kind === "abort" ? { cancelled: outcome.reason } : {}),
     stderrTail: readTail(run.stderrPath!, STDERR_EVIDENCE_BYTES, 200).text,
   });
+  // What the sandbox did or refused goes with the error text, where a model looks for why.
+  const said = [...sandboxNotes, ...(failure ? sandboxHints(`${stdout.text}\n${stderr.text}`, run) : [])];
+
   const keep = survivors.length > 0 || stdout.truncated || stderr.truncated;
   if (!keep) removeFilesLater([run.outputPath, run.stderrPath]);
   const signal = signalNumber(status.signal);
   // Both streams' files are in one directory: a full disk there loses them, and the error with them.
   const diskFull = failure ? outputDiskFull(run.outputPath) : undefined;
+  const failed = failure ? (diskFull ? `${failure.message} ${diskFull}` : failure.message) : undefined;
+  const error = failed || said.length ? [failed, ...said].filter(Boolean).join("\n") : null;
   return result({
     ...base,
     stdout: stdout.text,
     stderr: stderr.text,
-    error: failure ? (diskFull ? `${failure.message} ${diskFull}` : failure.message) : null,
+    error,
     errorKind: failure ? (diskFull ? "out_of_resources" : failure.kind) : null,
     exitCode: status.exitCode,
     signal,

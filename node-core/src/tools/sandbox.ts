@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { amendResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import type { PermissionRequest } from "../permissions/types.js";
+import type { SandboxPolicy } from "../shell/sandbox/policy.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 
 export const DISABLE_SANDBOX_PARAMETER = z
@@ -22,6 +23,26 @@ export const sandboxText = (stopping: string) => `Sandbox:
 - When the OS sandbox is active, commands can read the file system except credential stores (private keys in ~/.ssh, ~/.aws/credentials, ~/.gnupg, ~/.netrc, ~/.kube/config, ~/.docker/config.json, ~/.npmrc, Wave's own state in ~/.wave, …) but write only the workspace and the directories the user added, $TMPDIR (private; /tmp itself is read-only) and package-manager caches (npm, yarn, pnpm, pip, cargo, go, gradle, maven, …). Inside the workspace .git/config, .git/hooks, .envrc, .vscode/, .idea/, .claude/ and shell start-up files stay read-only. The network may be cut off entirely. Each command has its own process namespace: it cannot see or signal processes started by earlier commands (${stopping}).
 - A failure caused by the sandbox looks like "Read-only file system" (EROFS), "Permission denied" (EACCES) on a credential store or protected path, "Operation not permitted", or, with the network cut off, "Could not resolve host" / "Network is unreachable". Prefer a way that stays inside (write under the workspace or $TMPDIR).
 - Only when a command failed because of the sandbox and really must reach outside it, run it again with dangerouslyDisableSandbox: true and say why in description. The user is asked to approve it, and it is refused when the user requires the sandbox. The result says when a command ran outside the sandbox.`;
+
+/** What the model should know after a sandboxed command hit one of the sandbox's rules: how to do it instead. */
+export function sandboxHints(output: string, run: { policy?: SandboxPolicy }): string[] {
+  const policy = run.policy;
+  if (!policy) return [];
+  const hints: string[] = [];
+  const lines = output.split("\n");
+  const gitDirs = policy.readOnly.filter((p) => /(^|\/)\.git$/i.test(p) || policy.gitEntries.includes(p));
+  if (lines.some((l) => /Read-only file system/i.test(l) && (/\.git\b/.test(l) || gitDirs.some((g) => l.includes(g))))) {
+    hints.push(
+      "Git's metadata (.git) is read-only inside the sandbox, so nothing a command writes can change what git runs later. Reading works (status, log, diff, show, blame); to commit, add, checkout, switch, merge, rebase, stash, fetch or pull, run the git command again with dangerouslyDisableSandbox: true (the user is asked).",
+    );
+  }
+  if (policy.unixSockets === "blocked" && lines.some((l) => /Operation not permitted|EPERM/.test(l) && /socket|connect|\.sock\b|tmux|ssh-agent|agent|docker|dbus/i.test(l))) {
+    hints.push(
+      "Unix sockets are refused inside the sandbox (Operation not permitted): no connection to tmux, ssh-agent, Docker, D-Bus or another program's socket, and no socket server of its own. Use TCP on 127.0.0.1 for a server of the command's own; to reach another program's socket, run the command with dangerouslyDisableSandbox: true (the user is asked), or the user can allow that socket (sandbox.allowUnixSockets).",
+    );
+  }
+  return hints;
+}
 
 const plans = new WeakMap<object, Promise<SandboxPlan>>();
 

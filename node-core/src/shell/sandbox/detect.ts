@@ -2,9 +2,13 @@
 // process and program, off the hot path (the core's start-up hook starts it): by running a trivial
 // command inside the same kind of sandbox commands get — `bwrap … true` on Linux, `sandbox-exec
 // -p … true` on macOS. The program found first is pinned for the core's life: a `bwrap` that
-// appears later on PATH (in a directory a command could write) is never picked up.
+// appears later on PATH (in a directory a command could write) is never picked up. A `bwrap` that
+// a sandboxed command could have put or changed (util/programTrust.ts) is passed over before it
+// ever runs — the probe would run it outside the sandbox — and the next one on PATH is tried.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { hostPlatform, type Platform } from "../../util/platform.js";
+import { untrustedProgram } from "../../util/programTrust.js";
 import { SANDBOX_EXEC } from "./macos.js";
 
 export type SandboxKind = "bubblewrap" | "seatbelt" | "none";
@@ -18,6 +22,8 @@ export interface SandboxAvailability {
   reason?: string;
   /** What to install or change to get one. */
   remedy?: string;
+  /** Programs passed over because they cannot be trusted, and why. */
+  refused?: Array<{ program: string; reason: string }>;
 }
 
 /** Names the bubblewrap program explicitly (absolute path); otherwise `bwrap` is looked up on PATH. */
@@ -32,35 +38,50 @@ const NAMESPACES_REMEDY =
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** The arguments of the start-up probe: the namespaces and options every command uses. */
-export const BWRAP_PROBE_ARGS = ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"];
+export const BWRAP_PROBE_ARGS = ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--", "true"];
 
-function findOnPath(name: string, env: NodeJS.ProcessEnv, platform: Platform): string | undefined {
+function findAllOnPath(name: string, env: NodeJS.ProcessEnv, platform: Platform): string[] {
+  const out: string[] = [];
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
     if (!dir || !path.isAbsolute(dir)) continue;
     const candidate = path.join(dir, name);
-    if (platform.isExecutable(candidate)) return candidate;
+    if (platform.isExecutable(candidate) && !out.includes(candidate)) out.push(candidate);
   }
-  return undefined;
+  return out;
 }
 
 function firstLine(text: string): string {
   return text.trim().split("\n").filter(Boolean).slice(-1)[0]?.trim() ?? "";
 }
 
-async function detectBubblewrap(env: NodeJS.ProcessEnv, platform: Platform): Promise<SandboxAvailability> {
-  const none = (reason: string, remedy: string): SandboxAvailability => ({ kind: "bubblewrap", available: false, reason, remedy });
+async function detectBubblewrap(env: NodeJS.ProcessEnv, platform: Platform, writable: readonly string[]): Promise<SandboxAvailability> {
+  const refused: Array<{ program: string; reason: string }> = [];
+  const none = (reason: string, remedy: string): SandboxAvailability => ({ kind: "bubblewrap", available: false, reason, remedy, ...(refused.length ? { refused } : {}) });
   const explicit = env[BWRAP_VAR];
-  let program: string | undefined;
+  let candidates: string[];
   if (explicit !== undefined && explicit !== "") {
     if (!path.isAbsolute(explicit)) return none(`${BWRAP_VAR}=${explicit} is not an absolute path.`, `Set ${BWRAP_VAR} to the absolute path of bwrap, or unset it to use bwrap from PATH.`);
     if (!platform.isExecutable(explicit)) return none(`bubblewrap was not found at ${explicit} (${BWRAP_VAR}).`, INSTALL_BUBBLEWRAP);
-    program = explicit;
+    candidates = [explicit];
   } else {
-    program = findOnPath("bwrap", env, platform);
-    if (!program) return none("bubblewrap (bwrap) is not installed (not found on PATH).", INSTALL_BUBBLEWRAP);
+    candidates = findAllOnPath("bwrap", env, platform);
+    if (!candidates.length) return none("bubblewrap (bwrap) is not installed (not found on PATH).", INSTALL_BUBBLEWRAP);
+  }
+  let program: string | undefined;
+  for (const c of candidates) {
+    // Only a file that is really there can be judged (tests give the platform programs that are not).
+    const reason = platform.name === "linux" && process.platform === "linux" && existsSync(c) ? untrustedProgram(c, writable) : undefined;
+    if (!reason) {
+      program = c;
+      break;
+    }
+    refused.push({ program: c, reason });
+  }
+  if (!program) {
+    return none(`bubblewrap was refused: ${refused.map((r) => r.reason).join("; ")}. A program that sandboxed commands (or other accounts) could have changed never runs.`, INSTALL_BUBBLEWRAP);
   }
   const r = await platform.exec(program, BWRAP_PROBE_ARGS, { timeoutMs: PROBE_TIMEOUT_MS });
-  if (r.exitCode === 0) return { kind: "bubblewrap", available: true, program };
+  if (r.exitCode === 0) return { kind: "bubblewrap", available: true, program, ...(refused.length ? { refused } : {}) };
   const said = firstLine(r.stderr.toString("utf8")) || r.error?.message || `exit status ${r.exitCode}`;
   if (/namespace|uid map|Operation not permitted|Permission denied|No permissions/i.test(said)) {
     return { ...none(`bwrap (${program}) cannot create the sandbox's namespaces here: ${said}`, NAMESPACES_REMEDY), program };
@@ -84,10 +105,10 @@ async function detectSeatbelt(platform: Platform): Promise<SandboxAvailability> 
   };
 }
 
-export function detectSandbox(platform: Platform = hostPlatform(), env: NodeJS.ProcessEnv = process.env): Promise<SandboxAvailability> {
+export function detectSandbox(platform: Platform = hostPlatform(), env: NodeJS.ProcessEnv = process.env, writable: readonly string[] = []): Promise<SandboxAvailability> {
   switch (platform.name) {
     case "linux":
-      return detectBubblewrap(env, platform);
+      return detectBubblewrap(env, platform, writable);
     case "darwin":
       return detectSeatbelt(platform);
     default:
@@ -103,11 +124,11 @@ export function detectSandbox(platform: Platform = hostPlatform(), env: NodeJS.P
 const cache = new Map<string, Promise<SandboxAvailability>>();
 
 /** detectSandbox, once per platform and program choice in this process. */
-export function sandboxAvailability(platform: Platform = hostPlatform(), env: NodeJS.ProcessEnv = process.env): Promise<SandboxAvailability> {
-  const key = `${platform.name}\0${env[BWRAP_VAR] ?? ""}\0${env[BWRAP_VAR] ? "" : (env.PATH ?? "")}`;
+export function sandboxAvailability(platform: Platform = hostPlatform(), env: NodeJS.ProcessEnv = process.env, writable: readonly string[] = []): Promise<SandboxAvailability> {
+  const key = `${platform.name}\0${env[BWRAP_VAR] ?? ""}\0${env[BWRAP_VAR] ? "" : (env.PATH ?? "")}\0${writable.join("\0")}`;
   let p = cache.get(key);
   if (!p) {
-    p = detectSandbox(platform, env);
+    p = detectSandbox(platform, env, writable);
     cache.set(key, p);
   }
   return p;

@@ -1,5 +1,17 @@
 // The policy as a bubblewrap command line. Pure: paths in, argv out.
 //
+//   --unshare-user    a user namespace of its own, as root too: whatever uid the core runs as, the
+//                     command holds no capability in the host's user namespace (and gets the
+//                     kernel keyrings of its own namespace)
+//   --disable-userns  and cannot make another one to gain capabilities back
+//   --seccomp 5       the filter of seccomp.ts (no unix sockets, no io_uring, no keyrings, no
+//                     TIOCSTI), when this architecture has one
+//   --ro-bind /proc/sys, /proc/acpi
+//                     the kernel's settings stay read-only in the new /proc: as uid 0 a process
+//                     may write /proc/sys by its file modes alone, capabilities or not (bwrap
+//                     covers /proc/sysrq-trigger, /proc/irq and /proc/bus itself; /sys is part of
+//                     the read-only `/`)
+//
 //   --unshare-pid     its own process namespace: it sees and signals only its own processes,
 //                     and killing the namespace's first process ends every process in it
 //   --info-fd 3       tells the core that first process (bwrap's reaper): every process of the
@@ -34,11 +46,20 @@ export interface MaskFiles {
 
 /** The descriptor bwrap writes `{"child-pid": <its reaper's pid>, …}` to once the sandbox is up. */
 export const BWRAP_INFO_FD = 3;
+/** The descriptor bwrap reads the seccomp program from (4 is a shell started ahead's socket). */
+export const BWRAP_SECCOMP_FD = 5;
 
-export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles }): string[] {
-  const args = ["--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", String(BWRAP_INFO_FD)];
+/** Kernel interfaces in the new /proc kept read-only (bwrap covers sysrq-trigger, irq and bus itself). */
+export const READ_ONLY_PROC = ["/proc/sys"];
+export const READ_ONLY_PROC_IF_PRESENT = ["/proc/acpi"];
+
+export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles; seccomp: boolean }): string[] {
+  const args = ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", String(BWRAP_INFO_FD)];
+  if (opts.seccomp) args.push("--seccomp", String(BWRAP_SECCOMP_FD));
   if (policy.network === "deny") args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const p of READ_ONLY_PROC) args.push("--ro-bind", p, p);
+  for (const p of READ_ONLY_PROC_IF_PRESENT) args.push("--ro-bind-try", p, p);
   for (const m of orderedMounts(policy)) {
     switch (m.kind) {
       case "writable":
@@ -50,6 +71,9 @@ export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: Mas
         break;
       case "denied":
         args.push("--ro-bind", m.directory ? opts.masks.directory : opts.masks.file, m.path);
+        break;
+      case "filtered":
+        args.push("--ro-bind", m.source!, m.path);
         break;
     }
   }

@@ -5,7 +5,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
 import { CREDENTIALS_IN_HOME } from "../../base/credentials.js";
-import { buildPolicy, cacheDirectories, hooksPathOf, orderedMounts, type PolicyInput } from "./policy.js";
+import { hooksPathOf } from "./git.js";
+import { buildPolicy, cacheDirectories, orderedMounts, type PolicyInput } from "./policy.js";
 
 function touch(file: string, text = ""): string {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -28,7 +29,7 @@ function layout() {
 }
 
 function input(l: ReturnType<typeof layout>, extra: Partial<PolicyInput> = {}): PolicyInput {
-  return { home: l.home, env: {}, allowedDirectories: [l.ws], allowWrite: [], denyRead: [], tmpDir: l.tmp, runFiles: l.runFiles, network: "allow", ...extra };
+  return { home: l.home, env: {}, allowedDirectories: [l.ws], allowWrite: [], denyRead: [], tmpDir: l.tmp, runFiles: l.runFiles, network: "allow", systemCredentials: [], ...extra };
 }
 
 describe("the sandbox policy", () => {
@@ -63,54 +64,79 @@ describe("the sandbox policy", () => {
     expect(cacheDirectories("/h", {}).every((c) => c.startsWith("/h/"))).toBe(true);
   });
 
-  it("protected paths inside writable directories stay read-only, and the directories holding them are pinned", () => {
+  it("SANDBOX-GIT: every git directory is read-only whole — at the top, hooksPath's folder, and the folders holding them are pinned", () => {
     const l = layout();
     const git = dir(path.join(l.ws, ".git"));
     touch(path.join(git, "config"), '[core]\n\tbare = false\n\thooksPath = "tools/my hooks" # comment\n[remote "origin"]\n\turl = x\n');
     dir(path.join(git, "hooks"));
     dir(path.join(l.ws, "tools/my hooks"));
     touch(path.join(git, "modules/lib/config"));
-    dir(path.join(git, "modules/lib/hooks"));
-    touch(path.join(git, "modules/lib/modules/inner/config"));
     for (const name of [".vscode/settings.json", ".idea/workspace.xml", ".claude/settings.json", ".envrc", ".husky/pre-commit", ".mcp.json"]) touch(path.join(l.ws, name));
     dir(path.join(l.ws, "src"));
     const p = buildPolicy(input(l));
     const ws = (rel: string) => path.join(l.ws, rel);
-    expect(p.readOnly.sort()).toEqual(
-      [".git/config", ".git/hooks", "tools/my hooks", ".git/modules/lib/config", ".git/modules/lib/hooks", ".git/modules/lib/modules/inner/config", ".vscode", ".idea", ".claude", ".envrc", ".husky", ".mcp.json"].map(ws).sort(),
-    );
-    // `mv .git x && mkdir .git` must not leave a writable .git/config: every directory on the way is a mount point.
-    expect(p.pinned).toEqual([".git", "tools", ".git/modules", ".git/modules/lib", ".git/modules/lib/modules", ".git/modules/lib/modules/inner"].map(ws));
+    // .git whole (commondir, info/, modules/ and all that git would read), not a list of its files.
+    expect(p.readOnly.sort()).toEqual([".git", "tools/my hooks", ".vscode", ".idea", ".claude", ".envrc", ".husky", ".mcp.json"].map(ws).sort());
+    expect(p.pinned).toEqual(["tools"].map(ws));
     expect(p.writable).toContain(l.ws);
+    expect(p.gitEntries).toEqual([ws(".git")]);
   });
 
-  it("repositories a little below a writable directory have their git metadata protected too", () => {
+  it("SANDBOX-GIT: repositories at any depth — inside node_modules, behind 300 empty folders — bare ones, and .git files of submodules anywhere", () => {
     const l = layout();
-    for (const repo of ["app", "libs/core", "libs/ui/deep/too-deep"]) {
-      touch(path.join(l.ws, repo, ".git/config"));
-      dir(path.join(l.ws, repo, ".git/hooks"));
-    }
-    touch(path.join(l.ws, "node_modules/pkg/.git/config"));
+    for (let i = 0; i < 300; i++) dir(path.join(l.ws, `aaa/f${String(i).padStart(3, "0")}`));
+    for (const repo of ["app", "libs/core", "libs/ui/deep/deeper/deepest", "node_modules/pkg", "zzz/last"]) touch(path.join(l.ws, repo, ".git/config"));
+    touch(path.join(l.ws, "vendor/bare.git/HEAD"), "ref: refs/heads/main\n");
+    dir(path.join(l.ws, "vendor/bare.git/objects"));
+    dir(path.join(l.ws, "vendor/bare.git/refs"));
+    touch(path.join(l.ws, ".git/modules/sub/config"));
+    touch(path.join(l.ws, "deps/sub/.git"), "gitdir: ../../.git/modules/sub\n");
+    touch(path.join(l.ws, ".git/config"));
     const p = buildPolicy(input(l));
     const ws = (rel: string) => path.join(l.ws, rel);
-    expect(p.readOnly).toEqual(expect.arrayContaining([ws("app/.git/config"), ws("app/.git/hooks"), ws("libs/core/.git/config"), ws("libs/core/.git/hooks")]));
-    expect(p.readOnly.filter((r) => r.includes("too-deep") || r.includes("node_modules"))).toEqual([]);
-    expect(p.pinned).toEqual(expect.arrayContaining([ws("app"), ws("app/.git"), ws("libs"), ws("libs/core"), ws("libs/core/.git")]));
+    expect(p.readOnly).toEqual(
+      expect.arrayContaining([".git", "app/.git", "libs/core/.git", "libs/ui/deep/deeper/deepest/.git", "node_modules/pkg/.git", "zzz/last/.git", "vendor/bare.git", "deps/sub/.git"].map(ws)),
+    );
+    expect(p.pinned).toEqual(expect.arrayContaining(["app", "libs/ui/deep/deeper/deepest", "zzz", "zzz/last", "deps/sub", "vendor"].map(ws)));
+    expect(p.notes).toEqual([]);
   });
 
-  it("a work tree whose .git is a file protects the git directory it points at, when that is writable", () => {
+  it("SANDBOX-GIT: past the search limit the folders not searched are read-only (fail closed), never unprotected", () => {
+    const l = layout();
+    for (let i = 0; i < 40; i++) dir(path.join(l.ws, `a${String(i).padStart(2, "0")}/x`));
+    touch(path.join(l.ws, "zz/repo/.git/config"));
+    const p = buildPolicy(input(l, { gitSearchLimit: 30 }));
+    const unsearched = p.readOnly.filter((r) => !r.endsWith(".git"));
+    // The repository was not reached, yet it cannot be changed: it lies in a read-only folder.
+    expect(unsearched.some((r) => path.join(l.ws, "zz/repo/.git/config").startsWith(r + path.sep))).toBe(true);
+    expect(p.notes.join("\n")).toMatch(/stopped after 30 folders/);
+  });
+
+  it("SANDBOX-GIT: a worktree's .git file, the git directory it leads to and that directory's commondir are read-only when writable", () => {
     const l = layout();
     const main = dir(path.join(l.base, "main"));
     touch(path.join(main, ".git/config"));
-    dir(path.join(main, ".git/hooks"));
     touch(path.join(main, ".git/worktrees/wt/commondir"), "../..\n");
     touch(path.join(main, ".git/worktrees/wt/config.worktree"));
     touch(path.join(l.ws, ".git"), `gitdir: ${path.join(main, ".git/worktrees/wt")}\n`);
     const readOnlyMain = buildPolicy(input(l));
-    // The main repository is not writable: it is read-only anyway and needs no mount.
-    expect(readOnlyMain.readOnly).toEqual([]);
+    // The main repository is not writable: it is read-only anyway and needs no mount; the .git file is.
+    expect(readOnlyMain.readOnly).toEqual([path.join(l.ws, ".git")]);
     const both = buildPolicy(input(l, { allowedDirectories: [l.ws, main] }));
-    expect(both.readOnly.sort()).toEqual([path.join(main, ".git/config"), path.join(main, ".git/hooks"), path.join(main, ".git/worktrees/wt/config.worktree")].sort());
+    expect(both.readOnly.sort()).toEqual([path.join(l.ws, ".git"), path.join(main, ".git")].sort());
+  });
+
+  it("SANDBOX-GIT: include and includeIf targets (of a repository's config and of ~/.gitconfig) are read-only; a missing one makes its folder read-only", () => {
+    const l = layout();
+    touch(path.join(l.ws, ".git/config"), `[include]\n\tpath = ../shared/git.inc\n[includeIf "gitdir:${l.ws}/"]\n\tpath = ../missing/later.inc\n`);
+    const inc = touch(path.join(l.ws, "shared/git.inc"), "[include]\n\tpath = nested.inc\n");
+    const nested = touch(path.join(l.ws, "shared/nested.inc"));
+    dir(path.join(l.ws, "missing"));
+    touch(path.join(l.home, ".gitconfig"), `[includeIf "gitdir:~/"]\n\tpath = ${path.join(l.ws, "global.inc")}\n`);
+    const global = touch(path.join(l.ws, "global.inc"));
+    const p = buildPolicy(input(l));
+    expect(p.readOnly).toEqual(expect.arrayContaining([path.join(l.ws, ".git"), inc, nested, global, path.join(l.ws, "missing")]));
+    expect(p.notes.join("\n")).toMatch(/missing is read-only: git's configuration names a file or folder in it that does not exist yet/);
   });
 
   it("home start-up files are protected wherever they really are: a dotfiles repository in the workspace", () => {
@@ -139,13 +165,13 @@ describe("the sandbox policy", () => {
     const runtime = dir(path.join(l.base, "run-user"));
     const bus = touch(path.join(runtime, "bus"));
     const secret = touch(path.join(l.ws, "secrets/.env"));
-    const p = buildPolicy(input(l, { env: { XDG_RUNTIME_DIR: runtime }, denyRead: [secret, path.join(l.ws, "missing")] }));
-    expect(p.denied.map((d) => d.path).sort()).toEqual([path.join(l.home, ".ssh/id_ed25519"), path.join(l.home, ".ssh/github-deploy"), aws, gnupg, netrc, kube, bus, secret].sort());
+    const p = buildPolicy(input(l, { env: { XDG_RUNTIME_DIR: runtime }, denyRead: [secret, path.join(l.ws, "missing")], unixSockets: { allow: [] } }));
+    expect(p.denied.map((d) => d.path).sort()).toEqual([path.join(l.home, ".ssh/id_ed25519"), path.join(l.home, ".ssh/github-deploy"), aws, gnupg, netrc, path.dirname(kube), bus, secret].sort());
     expect(p.denied.find((d) => d.path === gnupg)!.directory).toBe(true);
     expect(p.denied.find((d) => d.path === netrc)!.directory).toBe(false);
     // The denied file inside the workspace cannot be renamed out from under its mask either.
     expect(p.pinned).toContain(path.join(l.ws, "secrets"));
-    expect(CREDENTIALS_IN_HOME).toEqual(expect.arrayContaining([".aws/credentials", ".gnupg", ".netrc", ".kube/config", ".docker/config.json", ".config/gcloud", ".npmrc"]));
+    expect(CREDENTIALS_IN_HOME).toEqual(expect.arrayContaining([".aws/credentials", ".gnupg", ".netrc", ".kube", ".docker/config.json", ".config/gcloud", ".npmrc"]));
   });
 
   it("a writable place named through a symlink planted inside another writable place is ignored; a symlink elsewhere is followed", () => {

@@ -1,33 +1,34 @@
 // What a sandboxed command may touch, as plain lists of canonical paths: the policy both the
 // bubblewrap argv (linux.ts) and the Seatbelt profile (macos.ts) are generated from. Pure apart
 // from the file-system questions it asks through `PolicyFs` (does this exist, where does it
-// really lead, what is in this directory), so tests can give any machine layout.
+// really lead, what is in this directory) and the git search (git.ts), so tests can give any
+// machine layout.
 //
 // Reading: everything the user can read, minus credential stores (base/credentials.ts, the list
-// the permission gate shares, with the private keys in ~/.ssh), sockets of daemons that run
-// programs for the caller, `sandbox.denyRead`, and Wave's state directories, where listening cores keep their bearer tokens (base/stateDir.ts).
+// the permission gate shares, for `$HOME` and the account's home directory both, with the private
+// keys in ~/.ssh and its sub-folders; the ones that are configuration too get a copy without their
+// secrets), root-only system secrets, `sandbox.denyRead`, and Wave's state directories, where
+// listening cores keep their bearer tokens (base/stateDir.ts). Unix sockets: none at all when the
+// seccomp filter can refuse them (seccomp.ts); with `sandbox.allowUnixSockets`, every other socket
+// found is masked instead.
 // Writing: only the allowed directories, `sandbox.allowWrite`, the private temporary directory,
-// this command's own output and cwd files, and named package-manager caches; inside those, the
-// gate's sensitive workspace files (base/sensitive.ts), git's config and hooks, and in the home
-// directory PROTECTED_IN_HOME stay read-only.
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+// this command's own output and cwd files, and named package-manager caches — never a kernel
+// interface; inside those, every git directory at any depth (git.ts), the gate's sensitive
+// workspace files (base/sensitive.ts), the core's own start-up files, and in the home directory
+// PROTECTED_IN_HOME stay read-only.
+import { accessSync, constants as fsConstants, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { CREDENTIALS_IN_HOME, SSH_READABLE } from "../../base/credentials.js";
+import { CREDENTIAL_FILTERS, CREDENTIALS_IN_HOME, credentialsFromEnvironment, isSshCredential, SYSTEM_CREDENTIALS, type CredentialFilter } from "../../base/credentials.js";
 import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
 import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
 import type { SandboxNetwork } from "../../base/settings.js";
-
-/**
- * The files of git's metadata that make git run code: kept read-only (the rest of `.git` stays
- * writable, or git could not commit). Relative to the git directory.
- */
-const GIT_PROTECTED = ["config", "config.worktree", "hooks"];
+import { findGitMetadata } from "./git.js";
 
 /**
  * Whether a name in a writable directory is one of the workspace files that run code or grant
  * permissions later — the permission gate's list (base/sensitive.ts), so both guard the same
- * files. `.git` itself is handled by GIT_PROTECTED.
+ * files. Git's metadata is found at every depth by git.ts instead.
  */
 function protectedName(name: string): boolean {
   return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => e.name.test(name));
@@ -149,6 +150,8 @@ export interface PolicyFs {
   listDirectories(dir: string): string[];
   /** A small text file's contents (undefined when unreadable). */
   readText(file: string): string | undefined;
+  /** Whether this process may read the path (a file only root can read needs no mask otherwise). */
+  readable(p: string): boolean;
 }
 
 /**
@@ -216,6 +219,15 @@ export function nodePolicyFs(home?: string): PolicyFs {
         return [];
       }
     },
+    readable(p) {
+      if (!exists(p)) return false;
+      try {
+        accessSync(p, fsConstants.R_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     readText(file) {
       if (!exists(file)) return undefined;
       try {
@@ -229,7 +241,10 @@ export function nodePolicyFs(home?: string): PolicyFs {
 }
 
 export interface PolicyInput {
+  /** `$HOME`. */
   home: string | undefined;
+  /** The account's home directory from the password database (base/stateDir.ts accountHome), when it differs. */
+  accountHome?: string;
   /** The core's environment: where caches and daemon sockets are. */
   env: Readonly<Record<string, string | undefined>>;
   /** The workspace root and every directory the session may use (absolute). */
@@ -248,7 +263,31 @@ export interface PolicyInput {
   /** This command's own output file(s) and cwd file. */
   runFiles: readonly string[];
   network: SandboxNetwork;
+  /**
+   * Folders of the core's own that it reads as code outside the sandbox (its shells' start-up
+   * files, the shim prelude, the sandbox's own files): read-only wherever they are.
+   */
+  coreFiles?: readonly string[];
+  /**
+   * Unix sockets are not refused by the seccomp filter (`sandbox.allowUnixSockets` is set, or no
+   * filter exists for this architecture): the sockets `found` (sockets.ts) and the daemon sockets
+   * are masked, except those `allow` names.
+   */
+  unixSockets?: { allow: readonly string[]; found?: readonly string[] };
+  /** Root-only system secrets to mask where this process can read them (default SYSTEM_CREDENTIALS). */
+  systemCredentials?: readonly string[];
+  /** Folders the git search visits at most (default git.ts SEARCH_LIMIT). */
+  gitSearchLimit?: number;
+  /** Writes the copy of a credential store without its secrets and returns its path (undefined: mask it instead). */
+  filteredCopy?: (file: string, filter: CredentialFilter) => string | undefined;
   fs?: PolicyFs;
+}
+
+export interface FilteredPath {
+  /** The credential store (canonical). */
+  path: string;
+  /** The copy without secrets bound read-only over it. */
+  copy: string;
 }
 
 export interface DeniedPath {
@@ -270,10 +309,24 @@ export interface SandboxPolicy {
   readOnly: string[];
   /** Unreadable. */
   denied: DeniedPath[];
+  /** Credential stores shown as a copy without their secrets. */
+  filtered: FilteredPath[];
   network: SandboxNetwork;
+  /** `blocked`: the seccomp filter refuses every unix socket; `masked`: the ones found are masked. */
+  unixSockets: "blocked" | "masked";
+  /** `sandbox.allowUnixSockets`, canonical: the sockets commands may connect to (Seatbelt allows exactly these). */
+  unixSocketsAllowed: string[];
   tmpDir: string;
   /** Writable places given that the policy does not honour, and why. */
   ignored: IgnoredPath[];
+  /** What else the log should say about this policy (read-only folders that fail closed). */
+  notes: string[];
+  /** Git metadata found in the writable places (a `.git`, a bare repository): new ones after a command were made in the sandbox. */
+  gitEntries: string[];
+  /** The writable roots searched for it. */
+  gitRoots: string[];
+  /** Protections held by a mount on a single file (lost if the file is replaced by rename outside): watched. */
+  fileLevel: string[];
 }
 
 export interface IgnoredPath {
@@ -293,95 +346,29 @@ function outermost(list: readonly string[]): string[] {
   return out;
 }
 
-/** `.git/config`'s `core.hooksPath`, if set (relative values are relative to the work tree). */
-export function hooksPathOf(configText: string): string | undefined {
-  let inCore = false;
-  for (const raw of configText.split(/\r?\n/)) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
-    if (section) {
-      inCore = section[1]!.toLowerCase() === "core";
-      continue;
-    }
-    if (!inCore) continue;
-    const m = /^hookspath\s*=\s*(.*)$/i.exec(line);
-    if (m) {
-      let v = m[1]!.replace(/\s+[#;].*$/, "").trim();
-      if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1);
-      return v || undefined;
-    }
-  }
-  return undefined;
-}
+/** Kernel interfaces: never writable, whatever a setting says (their files change the host, not a folder). */
+const KERNEL_TREES = ["/proc", "/sys", "/dev"];
 
-/** Where a work tree's git metadata really is: `.git` itself, or what a `.git` file points at. */
-function gitDirectories(root: string, fs: PolicyFs): string[] {
-  const dotGit = path.join(root, ".git");
-  const kind = fs.kind(dotGit);
-  if (kind === "dir") return [dotGit];
-  if (kind !== "file") return [];
-  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readText(dotGit) ?? "")?.[1];
-  if (!pointer) return [];
-  const gitdir = path.resolve(root, pointer);
-  const common = fs.readText(path.join(gitdir, "commondir"))?.trim();
-  return common ? [gitdir, path.resolve(gitdir, common)] : [gitdir];
+/** The protected paths to consider at the top of one writable directory (existing or not). */
+function protectedCandidates(root: string, fs: PolicyFs): string[] {
+  return fs.list(root).filter(protectedName).map((name) => path.join(root, name));
 }
-
-/** `config` and `hooks` of every submodule's git directory under `<gitdir>/modules`. */
-function submoduleGitFiles(gitdir: string, fs: PolicyFs, level = 0): string[] {
-  if (level > 3) return [];
-  const modules = path.join(gitdir, "modules");
-  const out: string[] = [];
-  for (const name of fs.list(modules)) {
-    const dir = path.join(modules, name);
-    if (fs.kind(dir) !== "dir") continue;
-    if (fs.kind(path.join(dir, "config")) !== undefined) out.push(...GIT_PROTECTED.map((name) => path.join(dir, name)));
-    out.push(...submoduleGitFiles(dir, fs, level + 1));
-  }
-  return out;
-}
-
-/** The files of a work tree's git metadata that make git run code: config, hooks, hooksPath. */
-function gitCandidates(worktree: string, fs: PolicyFs): string[] {
-  const out: string[] = [];
-  for (const gitdir of gitDirectories(worktree, fs)) {
-    out.push(...GIT_PROTECTED.map((name) => path.join(gitdir, name)));
-    out.push(...submoduleGitFiles(gitdir, fs));
-    const hooks = hooksPathOf(fs.readText(path.join(gitdir, "config")) ?? "");
-    if (hooks && !hooks.startsWith("~")) out.push(path.resolve(worktree, hooks));
-  }
-  return out;
-}
-
-/** How deep below a writable directory other repositories are looked for, and how many folders at most. */
-const NESTED_REPOSITORY_DEPTH = 2;
-const NESTED_REPOSITORY_FOLDERS = 256;
-const NOT_SEARCHED = new Set(["node_modules", "target", "build", "dist", "vendor"]);
 
 /**
- * Work trees of other repositories a little below `root` (a folder holding several projects, a
- * monorepo's separate checkouts): their git metadata runs code as much as the root's.
+ * Credential stores of one home directory: CREDENTIALS_IN_HOME, and in ~/.ssh every entry that is
+ * not a readable name — in its sub-folders too.
  */
-function nestedWorkTrees(root: string, fs: PolicyFs): string[] {
-  const out: string[] = [];
-  let budget = NESTED_REPOSITORY_FOLDERS;
-  const walk = (dir: string, level: number) => {
-    for (const name of fs.listDirectories(dir)) {
-      if (name.startsWith(".") || NOT_SEARCHED.has(name) || budget-- <= 0) continue;
-      const child = path.join(dir, name);
-      if (fs.kind(path.join(child, ".git")) !== undefined) out.push(child);
-      if (level < NESTED_REPOSITORY_DEPTH) walk(child, level + 1);
+function homeCredentials(home: string, fs: PolicyFs): string[] {
+  const out = CREDENTIALS_IN_HOME.map((rel) => path.join(home, rel));
+  const walk = (dir: string, rel: string, level: number) => {
+    for (const name of fs.list(dir)) {
+      const r = rel ? `${rel}/${name}` : name;
+      const p = path.join(dir, name);
+      if (isSshCredential(name)) out.push(p);
+      else if (level < 4 && fs.kind(p) === "dir") walk(p, r, level + 1);
     }
   };
-  walk(root, 1);
-  return out;
-}
-
-/** The protected paths to consider for one writable directory (existing or not). */
-function protectedCandidates(root: string, fs: PolicyFs): string[] {
-  const out = fs.list(root).filter(protectedName).map((name) => path.join(root, name));
-  out.push(...gitCandidates(root, fs));
-  for (const worktree of nestedWorkTrees(root, fs)) out.push(...gitCandidates(worktree, fs));
+  walk(path.join(home, ".ssh"), "", 0);
   return out;
 }
 
@@ -389,17 +376,25 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   const fs = input.fs ?? nodePolicyFs(input.home);
   const real = (p: string) => fs.realpath(p);
   const existing = (list: Iterable<string>) => unique([...list].flatMap((p) => real(p) ?? []));
-  const home = input.home ? (real(input.home) ?? input.home) : undefined;
+  const homesGiven = unique([input.home, input.accountHome].filter((h): h is string => !!h));
+  const homes = unique(homesGiven.map((h) => real(h) ?? h));
+  const home = homes[0];
 
-  // Never a directory that contains the home directory: one bad variable must not open everything.
-  const tooBroad = (p: string) => p === "/" || (home !== undefined && isWithin(home, p));
+  // Never a directory that contains a home directory or a kernel interface: one bad variable must not open everything.
+  const tooBroad = (p: string) => p === "/" || homes.some((h) => isWithin(h, p));
+  const kernel = (p: string) => KERNEL_TREES.some((k) => isWithin(p, k));
   // A writable place named through a symlink that lies inside another writable place could have
   // been planted by an earlier command (`rm -r cache && ln -s ~ cache`): such a name is ignored.
   const ignored: IgnoredPath[] = [];
-  const cacheDirs = cacheDirectories(input.home, input.env);
+  const notes: string[] = [];
+  const cacheDirs = homesGiven.flatMap((h) => cacheDirectories(h, input.env));
   const givenWritable = [...input.allowedDirectories, ...input.allowWrite, ...cacheDirs].map((p) => path.resolve(p));
   const trusted = (given: string): string | undefined => {
     const r = real(given);
+    if (r !== undefined && kernel(r)) {
+      ignored.push({ path: given, reason: `it is a kernel interface (${r}): writing there would change the host` });
+      return undefined;
+    }
     if (r === undefined || r === given) return r;
     const holder = givenWritable.find((w) => w !== given && isWithin(given, w));
     if (holder === undefined) return r;
@@ -413,25 +408,53 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   const runFiles = existing(input.runFiles);
   const writableAll = unique([...roots, ...caches, tmpDir, ...runFiles]);
 
-  // Unreadable paths, then protected ones, each only where it exists.
-  const denyCandidates = [...input.denyRead, ...daemonSockets(input.env)];
-  if (input.home) {
-    denyCandidates.push(...CREDENTIALS_IN_HOME.map((rel) => path.join(input.home!, rel)));
-    const ssh = path.join(input.home, ".ssh");
-    for (const name of fs.list(ssh)) if (!SSH_READABLE.test(name)) denyCandidates.push(path.join(ssh, name));
+  // Unreadable paths, each only where it exists; credential stores that are configuration too get a filtered copy.
+  const denyCandidates = [...input.denyRead, ...credentialsFromEnvironment(input.env)];
+  const sockets = input.unixSockets;
+  if (sockets) denyCandidates.push(...daemonSockets(input.env), ...(sockets.found ?? []));
+  const filtered: FilteredPath[] = [];
+  for (const h of homesGiven) {
+    for (const p of homeCredentials(h, fs)) {
+      const rel = path.relative(h, p);
+      const filter = CREDENTIAL_FILTERS[rel];
+      const r = filter && input.filteredCopy && fs.kind(p) === "file" ? real(p) : undefined;
+      const copy = r ? input.filteredCopy!(r, filter!) : undefined;
+      if (r && copy) filtered.push({ path: r, copy });
+      else denyCandidates.push(p);
+    }
   }
-  // A state directory that holds a writable place or the home directory (WAVE_STATE_DIR=~) cannot
+  for (const p of input.systemCredentials ?? SYSTEM_CREDENTIALS) if (fs.readable(p)) denyCandidates.push(p);
+  // A state directory that holds a writable place or a home directory (WAVE_STATE_DIR=~) cannot
   // be masked whole: then its lock folder is.
-  const holdsOthers = (dir: string) => (home !== undefined && isWithin(home, dir)) || writableAll.some((w) => isWithin(w, dir));
+  const holdsOthers = (dir: string) => homes.some((h) => isWithin(h, dir)) || writableAll.some((w) => isWithin(w, dir));
   for (const s of existing(input.stateDirectories ?? [])) denyCandidates.push(holdsOthers(s) ? path.join(s, LOCK_FOLDER) : s);
-  const deniedPaths = outermost(existing(denyCandidates).filter((p) => p !== "/" && !(home !== undefined && isWithin(home, p))));
-  const denied: DeniedPath[] = deniedPaths.map((p) => ({ path: p, directory: fs.kind(p) === "dir" }));
-
-  const protectedList = [...roots.flatMap((r) => protectedCandidates(r, fs))];
-  if (input.home) protectedList.push(...PROTECTED_IN_HOME.map((rel) => path.join(input.home!, rel)));
-  const readOnly = outermost(
-    existing(protectedList).filter((p) => inside(p, writableAll) && !writableAll.includes(p) && !inside(p, deniedPaths)),
+  const allowedSockets = new Set(existing(sockets?.allow ?? []));
+  // A folder to mask that holds an allowed socket is masked entry by entry around it.
+  const aroundAllowed = (p: string): string[] => {
+    const r = real(p);
+    if (!r || ![...allowedSockets].some((a) => isWithin(a, r) && a !== r) || fs.kind(r) !== "dir") return [p];
+    return fs.list(r).flatMap((name) => aroundAllowed(path.join(r, name)));
+  };
+  if (allowedSockets.size) denyCandidates.splice(0, denyCandidates.length, ...denyCandidates.flatMap(aroundAllowed));
+  const filteredPaths = new Set(filtered.map((f) => f.path));
+  const deniedPaths = outermost(
+    existing(denyCandidates).filter((p) => p !== "/" && !homes.some((h) => isWithin(h, p)) && !allowedSockets.has(p) && !filteredPaths.has(p)),
   );
+  const denied: DeniedPath[] = deniedPaths.map((p) => ({ path: p, directory: fs.kind(p) === "dir" }));
+  const filteredKept = filtered.filter((f) => !inside(f.path, deniedPaths));
+
+  // Git metadata at any depth of the writable roots (git.ts), the protected names at their top,
+  // home start-up files, and the core's own files that it runs outside the sandbox.
+  const git = findGitMetadata(roots, home, input.env, input.gitSearchLimit);
+  for (const holder of git.missingTargetHolders) {
+    if (inside(holder, writableAll)) notes.push(`${holder} is read-only: git's configuration names a file or folder in it that does not exist yet (create it outside the sandbox to make ${holder} writable again)`);
+  }
+  if (git.unsearched.length) notes.push(`the search for git repositories stopped after ${git.searched} folders: ${git.unsearched.join(", ")} ${git.unsearched.length === 1 ? "is" : "are"} read-only`);
+  const protectedList = [...roots.flatMap((r) => protectedCandidates(r, fs)), ...git.readOnly, ...git.missingTargetHolders, ...git.unsearched, ...(input.coreFiles ?? [])];
+  for (const h of homesGiven) protectedList.push(...PROTECTED_IN_HOME.map((rel) => path.join(h, rel)));
+  // A writable root itself is made read-only only by what must fail closed (a repository, a folder not searched).
+  const forced = new Set(existing([...git.unsearched, ...git.missingTargetHolders, ...git.readOnly]));
+  const readOnly = outermost(existing(protectedList).filter((p) => inside(p, writableAll) && !inside(p, deniedPaths) && (!writableAll.includes(p) || forced.has(p))));
 
   // A writable entry inside a protected or denied one loses: the protection is the point.
   const writable = outermost(writableAll).filter((p) => !inside(p, readOnly) && !inside(p, deniedPaths));
@@ -439,7 +462,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
 
   const mounts = new Set([...writableAlso, ...readOnly, ...deniedPaths]);
   const pinned = new Set<string>();
-  for (const target of [...readOnly, ...deniedPaths]) {
+  for (const target of [...readOnly, ...deniedPaths, ...filteredKept.map((f) => f.path)]) {
     const base = writableAlso.filter((w) => isWithin(target, w) && w !== target).sort((a, b) => depth(b) - depth(a))[0];
     if (!base) continue;
     for (let dir = path.dirname(target); dir !== base && isWithin(dir, base); dir = path.dirname(dir)) {
@@ -447,32 +470,50 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     }
   }
 
+  // Mounts on a single file are lost when the file is replaced by rename outside (the kernel
+  // detaches a mount whose point is renamed over): the core watches these (lapse.ts).
+  const fileLevel = unique([
+    ...readOnly.filter((p) => fs.kind(p) === "file"),
+    ...denied.filter((d) => !d.directory).map((d) => d.path),
+    ...filteredKept.map((f) => f.path),
+  ]);
+
   return {
     writable,
     pinned: [...pinned].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b)),
     readOnly,
     denied,
+    filtered: filteredKept,
     network: input.network,
+    unixSockets: sockets ? "masked" : "blocked",
+    unixSocketsAllowed: [...allowedSockets],
     tmpDir,
     ignored,
+    notes,
+    gitEntries: git.entries,
+    gitRoots: roots,
+    fileLevel,
   };
 }
 
 /** One mount of the policy, in the order they must be applied (outer paths first). */
 export interface PolicyMount {
-  kind: "writable" | "pinned" | "read-only" | "denied";
+  kind: "writable" | "pinned" | "read-only" | "denied" | "filtered";
   path: string;
   directory?: boolean;
+  /** For `filtered`: the copy bound over `path`. */
+  source?: string;
 }
 
 /** The policy's mounts ordered so that no mount hides one made for a path below it. */
 export function orderedMounts(policy: SandboxPolicy): PolicyMount[] {
-  const rank = { writable: 0, pinned: 1, "read-only": 2, denied: 3 } as const;
+  const rank = { writable: 0, pinned: 1, "read-only": 2, denied: 3, filtered: 3 } as const;
   const mounts: PolicyMount[] = [
     ...policy.writable.map((p) => ({ kind: "writable" as const, path: p })),
     ...policy.pinned.map((p) => ({ kind: "pinned" as const, path: p })),
     ...policy.readOnly.map((p) => ({ kind: "read-only" as const, path: p })),
     ...policy.denied.map((d) => ({ kind: "denied" as const, path: d.path, directory: d.directory })),
+    ...policy.filtered.map((f) => ({ kind: "filtered" as const, path: f.path, source: f.copy })),
   ];
   return mounts.sort((a, b) => depth(a.path) - depth(b.path) || rank[a.kind] - rank[b.kind] || a.path.localeCompare(b.path));
 }

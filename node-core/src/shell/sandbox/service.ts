@@ -4,12 +4,12 @@
 //
 // The plan is made once per call, before the permission check, and the same plan is what the
 // command then runs under: the gate's "runs inside the sandbox" is never a guess.
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { EventBus } from "../../base/events.js";
 import { isWithin } from "../../util/paths.js";
-import { LOCK_FOLDER, waveStateDirectories } from "../../base/stateDir.js";
+import { accountHome, LOCK_FOLDER, waveStateDirectories } from "../../base/stateDir.js";
 import type { Session } from "../../base/session.js";
 import type { Workspace } from "../../base/workspace.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
@@ -19,10 +19,16 @@ import { settingDirectories } from "../cwd.js";
 import { processOutputDir } from "../outputDir.js";
 import { hostPlatform, type Platform } from "../../util/platform.js";
 import type { PlatformName } from "../../util/platform.js";
+import { untrustedProgram } from "../../util/programTrust.js";
+import { liveInjectionDirs } from "../shims/injectionFiles.js";
 import { sandboxAvailability, type SandboxAvailability, type SandboxKind } from "./detect.js";
-import { BWRAP_INFO_FD, bwrapArgs, type MaskFiles } from "./linux.js";
+import { writeFilteredCopy } from "./filtered.js";
+import { sandboxGuard } from "./guard.js";
+import { BWRAP_INFO_FD, BWRAP_SECCOMP_FD, bwrapArgs, type MaskFiles } from "./linux.js";
 import { sandboxExecArgs } from "./macos.js";
-import { buildPolicy, type SandboxPolicy } from "./policy.js";
+import { buildPolicy, cacheDirectories, type SandboxPolicy } from "./policy.js";
+import { encodeProgram, seccompProgram } from "./seccomp.js";
+import { socketsToMask } from "./sockets.js";
 import type { SandboxCliOptions } from "./settings.js";
 
 const log = createLogger("sandbox");
@@ -56,6 +62,10 @@ export interface Wrapped {
   env: Record<string, string>;
   /** A descriptor the wrapper writes its JSON info to (bwrap's --info-fd); the runner passes it a pipe. */
   infoFd?: number;
+  /** A file the runner opens read-only on descriptor `fd` for the wrapper (bwrap's --seccomp program). */
+  inputFd?: { fd: number; file: string };
+  /** The policy the command runs under (what lapse.ts watches, what git.ts compares after it). */
+  policy?: SandboxPolicy;
 }
 
 /** How one command runs. */
@@ -108,9 +118,10 @@ export class SandboxService {
     // Checked from the next turn of the event loop on: the probe's fork and exec of bwrap (a few
     // milliseconds) never delays what the core is answering now, such as `initialize`.
     const env = deps.env ?? process.env;
-    this.availability = new Promise<void>((resolve) => setImmediate(resolve)).then(() => sandboxAvailability(this.platform, env)).then((a) => {
+    this.availability = new Promise<void>((resolve) => setImmediate(resolve)).then(() => sandboxAvailability(this.platform, env, this.startWritablePlaces())).then((a) => {
       this.landed = a;
       if (!a.available) log.info("no OS sandbox: shell commands run unsandboxed", { reason: a.reason, remedy: a.remedy });
+      for (const r of a.refused ?? []) log.warn(`a bubblewrap program was refused: ${r.program}`, { reason: r.reason });
       this.refresh();
       return a;
     });
@@ -118,6 +129,13 @@ export class SandboxService {
     this.unsubscribe.push(deps.events.subscribe((method: string) => {
       if (method === "permission/rulesChanged") this.refresh();
     }));
+  }
+
+  /** The places sandboxed commands may write as known at start (the workspace, settings, caches, TMPDIR): no program there is run. */
+  private startWritablePlaces(): string[] {
+    const root = this.deps.workspace.root;
+    const settings = this.effective().settings;
+    return [root, ...settings.allowWrite.map((p) => path.resolve(root, p)), ...cacheDirectories(os.homedir(), process.env), privateTmpDir()];
   }
 
   /** Resolves once the availability check has landed (a few milliseconds after the core starts). */
@@ -151,7 +169,15 @@ export class SandboxService {
   }
 
   private statusOf(a: SandboxAvailability | undefined): SandboxStatus {
-    return describeSandbox(a, this.effective(), this.platform.name);
+    const e = this.effective();
+    // The truth about what runs: a program that a sandboxed command could have replaced is no sandbox.
+    if (a?.available && a.program) {
+      const problem = this.programProblem(a.program, [this.deps.workspace.root, ...e.settings.allowWrite.map((p) => path.resolve(this.deps.workspace.root, p))]);
+      if (problem) {
+        a = { ...a, available: false, reason: `The sandbox program cannot be trusted: ${problem}.`, remedy: "Install bubblewrap system-wide (sudo apt-get install bubblewrap) and restart the core." };
+      }
+    }
+    return describeSandbox(a, e, this.platform.name);
   }
 
   /** The status (waits for the availability check, a few milliseconds after start). */
@@ -212,9 +238,9 @@ export class SandboxService {
       return { ...base, sandboxed: false, outsideCause: "escape", outsideReason: status.active ? ESCAPE_REASON : `${ESCAPE_REASON}; besides, ${lowerFirst(status.reason ?? "no sandbox is available")}` };
     }
     const dirs = this.writableRoots(opts.session, e.settings);
-    const untrusted = a.available && a.program && dirs.find((d) => isWithin(a.program!, d));
+    const untrusted = a.available && a.program ? this.programProblem(a.program, dirs.all) : undefined;
     if (!a.available || untrusted) {
-      const why = untrusted ? `the sandbox program ${a.program} lies inside ${untrusted}, which sandboxed commands may write, so it cannot be trusted` : (a.reason ?? "no sandbox is available");
+      const why = untrusted ? `the sandbox program cannot be trusted: ${untrusted}` : (a.reason ?? "no sandbox is available");
       const remedy = untrusted ? "Install bubblewrap system-wide (sudo apt-get install bubblewrap) and restart the core." : (a.remedy ?? "");
       if (e.mode === "on") {
         return { ...base, sandboxed: false, refusal: `The sandbox is required (sandbox mode "on", ${e.modeSource}) but not available: ${why} ${remedy} Nothing ran.`.replace(/\s+/g, " ").trim() };
@@ -224,9 +250,18 @@ export class SandboxService {
     const program = a.program!;
     const kind = a.kind;
     const network = e.network;
-    const policyFor = (cmd: WrapInput): SandboxPolicy =>
-      buildPolicy({
+    const seccomp = kind === "bubblewrap" ? seccompFile(e.settings.allowUnixSockets.length === 0) : undefined;
+    const resolve = dirs.resolve;
+    // The ssh agent signs for whoever connects: with the network cut off it is never allowed.
+    const agent = process.env.SSH_AUTH_SOCK;
+    const allowSockets = e.settings.allowUnixSockets.map(resolve).filter((p) => network === "allow" || p !== agent);
+    const blockedByFilter = kind === "bubblewrap" && seccomp?.denyUnix === true;
+    const policyFor = (cmd: WrapInput): SandboxPolicy => {
+      // Git metadata that appeared while a sandboxed command ran is looked at before this one is planned.
+      sandboxGuard.beforeRun(canonicalAll([...dirs.allowed, ...dirs.allowWrite]), os.homedir());
+      return buildPolicy({
         home: os.homedir(),
+        accountHome: accountHome(),
         env: process.env,
         allowedDirectories: dirs.allowed,
         allowWrite: dirs.allowWrite,
@@ -235,7 +270,11 @@ export class SandboxService {
         tmpDir: privateTmpDir(),
         runFiles: cmd.runFiles,
         network,
+        coreFiles: coreFiles(),
+        unixSockets: blockedByFilter ? undefined : { allow: allowSockets, found: kind === "bubblewrap" ? socketsToMask(process.env) : [] },
+        filteredCopy: (file, filter) => writeFilteredCopy(file, filter, path.join(sandboxDir(), "filtered")),
       });
+    };
     const wrap = (cmd: WrapInput): Wrapped => {
       const policy = policyFor(cmd);
       for (const i of policy.ignored) {
@@ -243,16 +282,51 @@ export class SandboxService {
         this.warnedIgnored.add(i.path);
         log.warn(`a writable place is ignored: ${i.path}`, { reason: i.reason });
       }
+      for (const note of policy.notes) {
+        if (this.warnedIgnored.has(note)) continue;
+        this.warnedIgnored.add(note);
+        log.warn(note);
+      }
       // zsh writes heredocs under TMPPREFIX (default /tmp/zsh), not TMPDIR.
-      const env = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
-      if (kind === "seatbelt") return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env };
-      return { file: program, args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles() }), "--", cmd.file, ...cmd.args], env, infoFd: BWRAP_INFO_FD };
+      const env: Record<string, string> = { ...cmd.env, TMPDIR: policy.tmpDir, TMPPREFIX: path.join(policy.tmpDir, "zsh") };
+      if (kind === "seatbelt") {
+        // Seatbelt decides by path at every access: nothing lapses, nothing to watch. The npm
+        // configuration without secrets is given by npm's own variable (no mount to show it in place).
+        const npmrc = policy.filtered.find((f) => path.basename(f.path) === ".npmrc");
+        if (npmrc && env.NPM_CONFIG_USERCONFIG === undefined && env.npm_config_userconfig === undefined) env.NPM_CONFIG_USERCONFIG = npmrc.copy;
+        return { file: program, args: sandboxExecArgs(policy, [cmd.file, ...cmd.args]), env, policy: { ...policy, fileLevel: [] } };
+      }
+      return {
+        file: program,
+        args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles(), seccomp: seccomp !== undefined }), "--", cmd.file, ...cmd.args],
+        env,
+        infoFd: BWRAP_INFO_FD,
+        ...(seccomp ? { inputFd: { fd: BWRAP_SECCOMP_FD, file: seccomp.file } } : {}),
+        policy,
+      };
     };
     return { sandboxed: true, kind, network, wrap };
   }
 
+  /**
+   * Why the sandbox program cannot be trusted now (it, or a folder above it, can be changed by a
+   * sandboxed command or another account), or undefined. Checked at every plan and status: a
+   * setting or a directory added later may make its folder writable.
+   */
+  private programProblem(program: string, writable: readonly string[]): string | undefined {
+    // Only a program that is really here can be judged (tests inject platforms whose programs are not).
+    if (!existsSync(program)) return undefined;
+    return untrustedProgram(program, [...writable, ...cacheDirectories(os.homedir(), process.env), privateTmpDir()]);
+  }
+
+  /** Every place a sandboxed command of `session` may write (for checking what the core runs outside the sandbox). */
+  writablePlaces(session: Session): string[] {
+    const dirs = this.writableRoots(session, this.effective().settings);
+    return [...dirs.all, ...cacheDirectories(os.homedir(), process.env), ...cacheDirectories(accountHome(), process.env), privateTmpDir()];
+  }
+
   /** Allowed directories (workspace, --add-dir, session and setting directories) and the user's lists, absolute. */
-  private writableRoots(session: Session, settings: SandboxSettings): { allowed: string[]; allowWrite: string[]; denyRead: string[]; find(pred: (d: string) => boolean): string | undefined } {
+  private writableRoots(session: Session, settings: SandboxSettings): { allowed: string[]; allowWrite: string[]; denyRead: string[]; all: string[]; resolve: (p: string) => string } {
     const root = this.deps.workspace.root;
     const home = os.homedir();
     const resolve = (p: string) => (p === "~" ? home : p.startsWith("~/") ? path.join(home, p.slice(2)) : path.resolve(root, p));
@@ -260,7 +334,7 @@ export class SandboxService {
     const allowWrite = settings.allowWrite.map(resolve);
     const denyRead = settings.denyRead.map(resolve);
     const all = [...allowed, ...allowWrite];
-    return { allowed, allowWrite, denyRead, find: (pred) => all.find(pred) };
+    return { allowed, allowWrite, denyRead, all, resolve };
   }
 }
 
@@ -300,6 +374,16 @@ export function formatSandboxStatus(s: SandboxStatus): string {
   return [head, ...rows.map(([label, value]) => `  ${label.padEnd(6)}  ${value}`), ""].join("\n");
 }
 
+function canonicalAll(list: readonly string[]): string[] {
+  return [...new Set(list.flatMap((p) => {
+    try {
+      return [realpathSync.native(p)];
+    } catch {
+      return [];
+    }
+  }))];
+}
+
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
@@ -332,13 +416,41 @@ export function privateTmpDir(): string {
   return tmpDir;
 }
 
+/** Where the sandbox's own files are (masks, the seccomp program, filtered copies): read-only inside it. */
+function sandboxDir(): string {
+  const dir = path.join(processOutputDir(), "sandbox");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** Folders of the core's own that it (or a command's shell) reads as code: kept read-only inside the sandbox. */
+function coreFiles(): string[] {
+  return [path.join(processOutputDir(), "rc"), sandboxDir(), ...liveInjectionDirs()];
+}
+
+const seccompFiles = new Map<boolean, { file: string; denyUnix: boolean } | undefined>();
+
+/** The seccomp program for bwrap, written once per process and choice; undefined on an architecture without one. */
+function seccompFile(denyUnix: boolean): { file: string; denyUnix: boolean } | undefined {
+  if (!seccompFiles.has(denyUnix)) {
+    const program = seccompProgram({ denyUnixSockets: denyUnix });
+    let entry: { file: string; denyUnix: boolean } | undefined;
+    if (program) {
+      const file = path.join(sandboxDir(), denyUnix ? "seccomp-no-unix.bpf" : "seccomp.bpf");
+      writeFileSync(file, encodeProgram(program), { mode: 0o600 });
+      entry = { file, denyUnix };
+    } else log.warn(`no seccomp filter for this architecture (${os.arch()}): unix sockets are masked where found instead of refused`);
+    seccompFiles.set(denyUnix, entry);
+  }
+  return seccompFiles.get(denyUnix);
+}
+
 let masks: MaskFiles | undefined;
 
 /** The empty, unreadable (mode 000) file and directory bound over denied paths. */
 export function maskFiles(): MaskFiles {
   if (!masks) {
-    const dir = path.join(processOutputDir(), "sandbox");
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const dir = sandboxDir();
     const directory = path.join(dir, "denied-directory");
     const file = path.join(dir, "denied-file");
     mkdirSync(directory, { recursive: true, mode: 0o000 });

@@ -9,6 +9,13 @@ import path from "node:path";
 import { isDirectory } from "../../util/files.js";
 import { processExists } from "../../util/processes.js";
 
+/** The private directories of every live injector of this process: the sandbox keeps them read-only (commands run what is in them). */
+const liveDirs = new Set<string>();
+
+export function liveInjectionDirs(): string[] {
+  return [...liveDirs];
+}
+
 export class InjectionFiles {
   private dir: string | undefined;
   /** Removes the directory if the process exits first; registered while the directory exists. */
@@ -37,7 +44,10 @@ export class InjectionFiles {
   /** Removes the private directory (tests, shutdown). */
   dispose(): void {
     process.off("exit", this.onExit);
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir) {
+      rmSync(this.dir, { recursive: true, force: true });
+      liveDirs.delete(this.dir);
+    }
     this.dir = undefined;
     this.sets.clear();
   }
@@ -54,7 +64,9 @@ export class InjectionFiles {
   private root(): string {
     if (this.dir && isDirectory(this.dir)) return this.dir;
     const parent = this.parent();
+    if (this.dir) liveDirs.delete(this.dir);
     this.dir = mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
+    liveDirs.add(this.dir);
     removeAbandoned(parent);
     // Once per directory made: one listener per live injector (per core), none after dispose.
     process.off("exit", this.onExit);
