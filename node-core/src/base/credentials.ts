@@ -135,12 +135,24 @@ export const CREDENTIALS_IN_HOME: readonly string[] = [
 /** In ~/.ssh every entry is a credential except these (public keys, known hosts, client configuration). */
 export const SSH_READABLE = /^(config.*|known_hosts.*|authorized_keys.*|.*\.pub)$/;
 
+/** A file name that says "private key" wherever it is: id_*, *.pem, *.key, *_key, identity, *.ppk. */
+const KEY_NAME = /^(id_[^.]*|identity|.*\.(pem|key|ppk|p12|pfx)|.*[_-]key)$/i;
+/** The first line of a private key: PEM, OpenSSH, PuTTY. */
+const KEY_HEAD = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|^PuTTY-User-Key-File-/m;
+
 /**
- * Whether a path inside ~/.ssh (relative to it) is a credential: any part of it that is not a
- * readable name — `id_ed25519`, `work/id_rsa`, `config.d/deploy_key` — makes it one.
+ * Whether a path inside ~/.ssh (relative to it) is a credential: at the top every name that is not
+ * a readable one (`id_ed25519`, a folder `work/`); inside a readable folder (`config.d/`,
+ * `known_hosts.d/`) a file named like a key or — when its first bytes are given — holding one.
  */
-export function isSshCredential(relative: string): boolean {
-  return relative.split("/").some((part) => part !== "" && !SSH_READABLE.test(part));
+export function isSshCredential(relative: string, head?: string): boolean {
+  const parts = relative.split("/").filter(Boolean);
+  if (parts.length === 0) return false;
+  if (!SSH_READABLE.test(parts[0]!)) return true;
+  if (parts.length === 1) return false;
+  const name = parts[parts.length - 1]!;
+  if (name.endsWith(".pub")) return false;
+  return KEY_NAME.test(name) || (head !== undefined && KEY_HEAD.test(head));
 }
 
 /**

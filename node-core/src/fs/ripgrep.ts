@@ -1,11 +1,15 @@
 // Finding and running ripgrep. The binary is looked up at each use (FS-SEARCH-4), never at module
 // load, in this order: the @vscode/ripgrep platform package if npm installed it (an optional
-// dependency), the bundled vendor directory, then `rg` on the child environment's PATH.
+// dependency), the bundled vendor directory, then `rg` on the child environment's PATH. rg runs
+// outside the sandbox: a candidate that a sandboxed command could have put or changed (one in a
+// `node_modules` of the workspace, a vendor folder a setting makes writable; util/programTrust.ts)
+// is passed over for the next one.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { childEnvironment } from "../env/index.js";
 import { isExecutableFile } from "../util/files.js";
+import { untrustedProgram } from "../util/programTrust.js";
 import { vendorBinary } from "../util/vendor.js";
 
 export type RipgrepSource = "@vscode/ripgrep" | "vendor" | "PATH";
@@ -21,6 +25,10 @@ export interface RipgrepLookup {
   arch?: string;
   /** `require.resolve` from this module's location; undefined when the request cannot be resolved. */
   resolveModuleFile?: (request: string) => string | undefined;
+  /** Places sandboxed commands may write: no rg there (or one another account could change) is used. */
+  writablePlaces?: readonly string[];
+  /** Receives each candidate passed over, and why. */
+  onRefused?: (file: string, reason: string) => void;
 }
 
 export const RIPGREP_MISSING =
@@ -36,7 +44,7 @@ function defaultModuleResolver(request: string): string | undefined {
   }
 }
 
-function onPath(exe: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
+function onPath(exe: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform, trusted: (file: string) => boolean): string | undefined {
   const pathVar = env.PATH ?? env.Path ?? "";
   const sep = platform === "win32" ? ";" : ":";
   const exts = platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT;.COM").split(";").filter(Boolean) : [""];
@@ -44,7 +52,7 @@ function onPath(exe: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform):
     if (!dir) continue;
     for (const ext of exts) {
       const candidate = path.join(dir, exe + ext.toLowerCase());
-      if (isExecutableFile(candidate)) return candidate;
+      if (isExecutableFile(candidate) && trusted(candidate)) return candidate;
     }
   }
   return undefined;
@@ -57,22 +65,31 @@ export function resolveRipgrep(lookup: RipgrepLookup = {}): ResolvedRipgrep | un
   const arch = lookup.arch ?? process.arch;
   const resolve = lookup.resolveModuleFile ?? defaultModuleResolver;
   const exe = platform === "win32" ? "rg.exe" : "rg";
+  const trusted = (file: string): boolean => {
+    if (!lookup.writablePlaces) return true;
+    const why = untrustedProgram(file, lookup.writablePlaces);
+    if (why) lookup.onRefused?.(file, why);
+    return why === undefined;
+  };
   // @vscode/ripgrep >= 1.17 ships the binary in a per-platform package; older versions
   // downloaded it into their own bin/ at install time (which may have failed).
   for (const request of [`@vscode/ripgrep-${platform}-${arch}/bin/${exe}`, `@vscode/ripgrep/bin/${exe}`]) {
     const file = resolve(request);
-    if (file && isExecutableFile(file)) return { path: file, source: "@vscode/ripgrep" };
+    if (file && isExecutableFile(file) && trusted(file)) return { path: file, source: "@vscode/ripgrep" };
   }
   const vendored = vendorBinary("rg", env);
-  if (vendored) return { path: vendored, source: "vendor" };
-  const found = onPath("rg", env, platform);
+  if (vendored && trusted(vendored)) return { path: vendored, source: "vendor" };
+  const found = onPath("rg", env, platform, trusted);
   return found ? { path: found, source: "PATH" } : undefined;
 }
 
-/** Resolves rg against the environment children get (the login-shell PATH once probed). */
-export async function findRipgrep(): Promise<{ rg: ResolvedRipgrep | undefined; env: NodeJS.ProcessEnv }> {
+/**
+ * Resolves rg against the environment children get (the login-shell PATH once probed), passing over
+ * any in `writablePlaces` (the sandbox's, when one is active).
+ */
+export async function findRipgrep(opts: Pick<RipgrepLookup, "writablePlaces" | "onRefused"> = {}): Promise<{ rg: ResolvedRipgrep | undefined; env: NodeJS.ProcessEnv }> {
   const env = await childEnvironment();
-  return { rg: resolveRipgrep({ env }), env };
+  return { rg: resolveRipgrep({ env, ...opts }), env };
 }
 
 export interface RipgrepRun {

@@ -266,7 +266,7 @@ export class TaskManager implements SessionService {
     });
     entry.run.discardCwdFile();
     // What the sandbox did to the task goes at the end of its output, where the agent reads it.
-    for (const note of [...sandboxGuard.ended(entry.run), ...entry.run.takeSandboxNotes()]) {
+    for (const note of [...sandboxGuard.ended(entry.run, entry.survivors.length > 0), ...entry.run.takeSandboxNotes()]) {
       try {
         appendFileSync(entry.run.outputPath, `\n[wave] ${note}\n`);
       } catch (err) {

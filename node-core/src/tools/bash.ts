@@ -332,7 +332,7 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
   const status = run.exitStatus!;
   const summary = readOutputSummary(run.outputPath);
   const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
-  const sandboxNotes = [...sandboxGuard.ended(run), ...run.takeSandboxNotes()];
+  const sandboxNotes = [...sandboxGuard.ended(run, survivors.length > 0), ...run.takeSandboxNotes()];
   const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
   run.discardCwdFile();
   manager.runFinished(run, survivors.length > 0);
@@ -379,7 +379,7 @@ async function finishStopped(
   const status = run.exitStatus ?? (await run.exited);
   const summary = readOutputSummary(run.outputPath);
   run.discardCwdFile();
-  const sandboxNotes = [...sandboxGuard.ended(run), ...run.takeSandboxNotes()];
+  const sandboxNotes = [...sandboxGuard.ended(run, false), ...run.takeSandboxNotes()];
   manager.runFinished(run, false);
   if (!summary.truncated) removeFilesLater([run.outputPath]);
   const diskFull = outputDiskFull(run.outputPath);

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
+import { trustedRipgrepLookup } from "./sandbox.js";
 import { findRipgrep } from "../fs/ripgrep.js";
 import { clipText } from "../util/text.js";
 import { VCS_DIRECTORY_LIST, insideVcsDirectory } from "../util/vcs.js";
@@ -82,7 +83,7 @@ export const globTool = defineTool({
       );
     }
     const request = { pattern: input.pattern, root, limit, timeoutMs, signal: ctx.signal };
-    const { rg, env } = await findRipgrep();
+    const { rg, env } = await findRipgrep(trustedRipgrepLookup(ctx));
     let outcome: GlobOutcome | undefined;
     // rg lists in parallel and sorts in C, but only ripgrep 14+ sorts across directories; with
     // an older one (or none) the Node walker is the faster choice.

@@ -8,6 +8,7 @@ import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
 import { spawnFailureKind } from "../base/toolErrors.js";
 import { VCS_DIRECTORIES } from "../util/vcs.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
+import { trustedRipgrepLookup } from "./sandbox.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
 import { clipText } from "../util/text.js";
 
@@ -146,7 +147,7 @@ export const grepTool = defineTool({
     } catch {
       return errorResult("not_found", describeMissing(abs, cwd).replace("File does not exist", "Path does not exist"), { path: abs });
     }
-    const { rg, env } = await findRipgrep();
+    const { rg, env } = await findRipgrep(trustedRipgrepLookup(ctx));
     if (!rg) return errorResult("dependency_missing", RIPGREP_MISSING);
 
     const target = displayPath(abs, cwd);

@@ -352,7 +352,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     await run.stop();
   }
   const status = run.exitStatus ?? (await run.exited);
-  const sandboxNotes = [...sandboxGuard.ended(run), ...run.takeSandboxNotes()];
+  const sandboxNotes = [...sandboxGuard.ended(run, survivors.length > 0), ...run.takeSandboxNotes()];
   manager.runFinished(run, survivors.length > 0);
 
   const budget = outputBudget(sizeOf(run.outputPath), sizeOf(run.stderrPath));

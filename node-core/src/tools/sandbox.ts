@@ -20,7 +20,9 @@ export const DISABLE_SANDBOX_PARAMETER = z
  * are stopped, since no later command inside the sandbox can see them.
  */
 export const sandboxText = (stopping: string) => `Sandbox:
-- When the OS sandbox is active, commands can read the file system except credential stores (private keys in ~/.ssh, ~/.aws/credentials, ~/.gnupg, ~/.netrc, ~/.kube/config, ~/.docker/config.json, ~/.npmrc, Wave's own state in ~/.wave, …) but write only the workspace and the directories the user added, $TMPDIR (private; /tmp itself is read-only) and package-manager caches (npm, yarn, pnpm, pip, cargo, go, gradle, maven, …). Inside the workspace .git/config, .git/hooks, .envrc, .vscode/, .idea/, .claude/ and shell start-up files stay read-only. The network may be cut off entirely. Each command has its own process namespace: it cannot see or signal processes started by earlier commands (${stopping}).
+- When the OS sandbox is active, commands can read the file system except credential stores (private keys in ~/.ssh, ~/.aws/credentials, ~/.gnupg, ~/.netrc, ~/.kube, coding agents' tokens, Wave's own state in ~/.wave, …); ~/.npmrc, ~/.yarnrc.yml, ~/.pypirc, ~/.docker/config.json, ~/.gradle/gradle.properties and ~/.m2/settings.xml are shown without their tokens and passwords (registries, proxies and mirrors stay). They write only the workspace and the directories the user added, $TMPDIR (private; /tmp itself is read-only) and package-manager caches (npm, yarn, pnpm, pip, cargo, go, gradle, maven, …). Inside the workspace .envrc, .vscode/, .idea/, .claude/ and shell start-up files stay read-only. The network may be cut off entirely. Each command has its own process namespace: it cannot see or signal processes started by earlier commands (${stopping}).
+- Git's metadata (every .git, at any depth) is read-only: git status, log, diff, show and blame work; git commit, add, checkout, switch, merge, rebase, stash, fetch and pull fail with "Read-only file system" — run those again with dangerouslyDisableSandbox: true.
+- Unix sockets are refused ("Operation not permitted"): no tmux, ssh-agent, Docker or D-Bus, and no socket server of the command's own — use TCP on 127.0.0.1 instead.
 - A failure caused by the sandbox looks like "Read-only file system" (EROFS), "Permission denied" (EACCES) on a credential store or protected path, "Operation not permitted", or, with the network cut off, "Could not resolve host" / "Network is unreachable". Prefer a way that stays inside (write under the workspace or $TMPDIR).
 - Only when a command failed because of the sandbox and really must reach outside it, run it again with dangerouslyDisableSandbox: true and say why in description. The user is asked to approve it, and it is refused when the user requires the sandbox. The result says when a command ran outside the sandbox.`;
 
@@ -42,6 +44,17 @@ export function sandboxHints(output: string, run: { policy?: SandboxPolicy }): s
     );
   }
   return hints;
+}
+
+/**
+ * Grep and Glob run rg outside the sandbox: never one a sandboxed command could have written
+ * (an rg in the workspace's node_modules, in a vendor folder `sandbox.allowWrite` covers).
+ */
+export function trustedRipgrepLookup(ctx: ToolContext): { writablePlaces: string[]; onRefused: (file: string, reason: string) => void } {
+  return {
+    writablePlaces: ctx.sandbox.writablePlaces(ctx.session),
+    onRefused: (file, reason) => ctx.log.warn(`not running ${file}: ${reason}`),
+  };
 }
 
 const plans = new WeakMap<object, Promise<SandboxPlan>>();

@@ -4,7 +4,7 @@
 // folder above it could be replaced by another account (owned by someone other than root or this
 // account, or writable by group or others — a sticky folder like /tmp excepted, where only the
 // owner may rename).
-import { realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "./paths.js";
 
@@ -17,7 +17,9 @@ export function untrustedProgram(file: string, writablePlaces: readonly string[]
   } catch (err) {
     return `${file} cannot be resolved (${(err as NodeJS.ErrnoException).code ?? err})`;
   }
+  // A place that does not exist holds nothing yet (and asking first costs less than an exception).
   const canonical = (p: string) => {
+    if (!existsSync(p)) return path.resolve(p);
     try {
       return realpathSync.native(p);
     } catch {
@@ -42,4 +44,20 @@ export function untrustedProgram(file: string, writablePlaces: readonly string[]
     if (othersWrite && !sticky) return `${p} may be changed by other accounts (mode ${(st.mode & 0o7777).toString(8)})`;
     if (p === path.dirname(p)) return undefined;
   }
+}
+
+const providers = new Set<() => readonly string[]>();
+
+/**
+ * Registers where sandboxed commands may write (a core's sandbox service does, for its life): every
+ * program the core runs outside the sandbox is checked against all of them. Returns the undo.
+ */
+export function addWritablePlaces(provider: () => readonly string[]): () => void {
+  providers.add(provider);
+  return () => providers.delete(provider);
+}
+
+/** Every place any live core's sandboxed commands may write. */
+export function sandboxWritablePlaces(): string[] {
+  return [...new Set([...providers].flatMap((p) => p()))];
 }

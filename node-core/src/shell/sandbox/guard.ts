@@ -58,6 +58,16 @@ function identity(file: string): { dev: number; ino: number } | undefined {
   }
 }
 
+/** Stops every process of the run's group where it stands (the tree kill that follows ends them). */
+function freeze(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGSTOP");
+  } catch {
+    // gone already
+  }
+}
+
 function groupAlive(pid: number | undefined): boolean {
   if (pid === undefined) return false;
   try {
@@ -123,6 +133,8 @@ class SandboxGuard {
       w.runs.clear();
       const what = now ? "replaced" : "removed";
       for (const run of runs) {
+        // At once, before anything else: from this moment the file is the new one inside too.
+        freeze(run.pid);
         log.warn(`stopping a sandboxed command: ${w.file} was ${what} outside the sandbox, so its protection no longer holds inside`, { runId: run.runId });
         run.addSandboxNote(
           `Stopped by the sandbox: ${w.file} was ${what} outside the sandbox while this command ran, and its protection (a mount on that file) does not survive that. Run the command again: the new sandbox protects the new file.`,
@@ -152,10 +164,13 @@ class SandboxGuard {
     }
   }
 
-  /** A run ended (its shell exited): looks at its git metadata now if nothing of it is left. */
-  ended(run: GuardedRun): string[] {
+  /**
+   * A run's shell exited: with no process of it left (`survivors` false: the caller just looked),
+   * its git metadata is looked at now; otherwise when its last process is gone.
+   */
+  ended(run: GuardedRun, survivors: boolean): string[] {
     const entry = this.live.get(run);
-    if (!entry || groupAlive(run.pid)) return [];
+    if (!entry || survivors) return [];
     this.live.delete(run);
     for (const w of this.files.values()) w.runs.delete(run);
     return this.review(findGitMetadata(entry.roots, entry.home, process.env).entries, entry.roots);

@@ -364,8 +364,11 @@ function homeCredentials(home: string, fs: PolicyFs): string[] {
     for (const name of fs.list(dir)) {
       const r = rel ? `${rel}/${name}` : name;
       const p = path.join(dir, name);
-      if (isSshCredential(name)) out.push(p);
-      else if (level < 4 && fs.kind(p) === "dir") walk(p, r, level + 1);
+      const kind = fs.kind(p);
+      if (kind === "dir") {
+        if (isSshCredential(r)) out.push(p);
+        else if (level < 4) walk(p, r, level + 1);
+      } else if (isSshCredential(r, level > 0 && kind === "file" ? fs.readText(p)?.slice(0, 4096) : undefined)) out.push(p);
     }
   };
   walk(path.join(home, ".ssh"), "", 0);

@@ -19,7 +19,7 @@ import { settingDirectories } from "../cwd.js";
 import { processOutputDir } from "../outputDir.js";
 import { hostPlatform, type Platform } from "../../util/platform.js";
 import type { PlatformName } from "../../util/platform.js";
-import { untrustedProgram } from "../../util/programTrust.js";
+import { addWritablePlaces, untrustedProgram } from "../../util/programTrust.js";
 import { liveInjectionDirs } from "../shims/injectionFiles.js";
 import { sandboxAvailability, type SandboxAvailability, type SandboxKind } from "./detect.js";
 import { writeFilteredCopy } from "./filtered.js";
@@ -125,6 +125,7 @@ export class SandboxService {
       this.refresh();
       return a;
     });
+    this.unsubscribe.push(addWritablePlaces(() => this.startWritablePlaces()));
     this.unsubscribe.push(deps.workspace.onSettingsChanged(() => this.refresh()));
     this.unsubscribe.push(deps.events.subscribe((method: string) => {
       if (method === "permission/rulesChanged") this.refresh();
@@ -135,7 +136,9 @@ export class SandboxService {
   private startWritablePlaces(): string[] {
     const root = this.deps.workspace.root;
     const settings = this.effective().settings;
-    return [root, ...settings.allowWrite.map((p) => path.resolve(root, p)), ...cacheDirectories(os.homedir(), process.env), privateTmpDir()];
+    const home = os.homedir();
+    const resolve = (p: string) => (p === "~" ? home : p.startsWith("~/") ? path.join(home, p.slice(2)) : path.resolve(root, p));
+    return [root, ...settings.allowWrite.map(resolve), ...cacheDirectories(home, process.env), privateTmpDir()];
   }
 
   /** Resolves once the availability check has landed (a few milliseconds after the core starts). */

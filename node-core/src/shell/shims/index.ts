@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import { accessSync, chmodSync, constants, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { isExecutableFile, isFile } from "../../util/files.js";
+import { sandboxWritablePlaces, untrustedProgram } from "../../util/programTrust.js";
 import { createLogger, type Logger } from "../../util/log.js";
 import { platformTag, vendorCandidates, vendorRoots, type VendorTool } from "../../util/vendor.js";
 import type { PlatformName } from "../../util/platform.js";
@@ -255,7 +256,11 @@ export class ShimInjector {
   }
 
   private executable(file: string): boolean {
-    return ensureExecutable(file, (f) => this.deps.log.debug("restored the executable bits of a bundled file", { file: f }));
+    if (!ensureExecutable(file, (f) => this.deps.log.debug("restored the executable bits of a bundled file", { file: f }))) return false;
+    // Its probe runs it outside the sandbox: never one a sandboxed command could have written.
+    const why = untrustedProgram(file, sandboxWritablePlaces());
+    if (why) this.once(`untrusted:${file}`, `not using the bundled ${path.basename(file)}: ${why}`);
+    return why === undefined;
   }
 
   private once(key: string, message: string, fields?: Record<string, unknown>): void {
