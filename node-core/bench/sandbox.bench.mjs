@@ -1,9 +1,9 @@
-// Sandbox benchmark (issue 12): a sandboxed Bash `echo hi` through tools/call against a raw
+// Sandbox benchmark (issues 12 and 26): a sandboxed Bash `echo hi` through tools/call against a raw
 // child_process.spawn of the same bubblewrap argv (`bwrap <the core's own options and mounts> --
 // bash -c 'echo hi'`), interleaved in the same run. The argv is the one the core used: read from
 // /proc/1/cmdline inside a sandboxed command (bwrap's reaper is pid 1 there and carries it).
 import { execFileSync, spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compareEchoLatency, startCore } from "./lib.mjs";
@@ -44,10 +44,25 @@ for (let i = 0; i < options.length; i++) {
     options[i + 1] = options[i + 2] = standIn;
   }
 }
+// The seccomp program the core hands bwrap on descriptor 5 (--seccomp 5): the baseline gives it the same file.
+const seccompAt = options.indexOf("--seccomp");
+const seccompFile = seccompAt < 0 ? undefined : readdirSync(outDir).map((d) => path.join(outDir, d, "sandbox", "seccomp-no-unix.bpf")).find((f) => {
+  try {
+    closeSync(openSync(f, "r"));
+    return true;
+  } catch {
+    return false;
+  }
+});
+if (seccompAt >= 0 && !seccompFile) throw new Error("the core runs bwrap with --seccomp, but its program was not found");
 const raw = () =>
   new Promise((resolve, reject) => {
-    // fd 3: bwrap's --info-fd, a pipe as the core gives it.
-    const child = spawn(bwrap, [...options, "--", bash, "-c", "echo hi"], { stdio: ["ignore", "pipe", "pipe", "pipe"], env, detached: true });
+    // fd 3: bwrap's --info-fd, a pipe as the core gives it; fd 5: the seccomp program.
+    const stdio = ["ignore", "pipe", "pipe", "pipe"];
+    let program;
+    if (seccompFile) stdio.push("ignore", (program = openSync(seccompFile, "r")));
+    const child = spawn(bwrap, [...options, "--", bash, "-c", "echo hi"], { stdio, env, detached: true });
+    if (program !== undefined) closeSync(program);
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
@@ -59,6 +74,8 @@ const raw = () =>
 console.log(`bwrap options per command: ${options.length} (${options.filter((o) => o.startsWith("--") && o !== "--chdir").length} flags and mounts)`);
 await compareEchoLatency({
   name: "Sandboxed Bash `echo hi` via tools/call, p50",
+  // Issue 26: every new protection (user namespace, seccomp, all of .git, the git search, lapse watch) within a raw spawn of the same argv.
+  goal: 1.0,
   callTool: () => bashCall({ command: "echo hi" }),
   raw,
   check: (r) => {

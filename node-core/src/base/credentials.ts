@@ -180,6 +180,30 @@ export const CREDENTIAL_FILTERS: Readonly<Record<string, CredentialFilter>> = {
 };
 
 /**
+ * Credential stores that the user's own tools replace (by rename) on nearly every use: a shell's
+ * history when a terminal closes, less's and wget's state, Claude Code's settings file. A mount on
+ * a file does not survive that; the sandbox stops the commands relying on a replaced protection,
+ * except for these — stopping every background task whenever a terminal closes would make the
+ * sandbox unusable. What that leaves is in the README ("What the sandbox cannot protect against").
+ */
+export const REWRITTEN_OFTEN: readonly string[] = [
+  ".bash_history",
+  ".zsh_history",
+  ".zhistory",
+  ".histfile",
+  ".local/share/fish/fish_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".sqlite_history",
+  ".rediscli_history",
+  ".lesshst",
+  ".wget-hsts",
+  ".claude.json",
+];
+
+/**
  * Credential stores named by the environment: every file of `$KUBECONFIG` (colon-separated),
  * `$DOCKER_CONFIG/config.json`, `$CODEX_HOME/auth.json`, `$AWS_SHARED_CREDENTIALS_FILE`,
  * `$GOOGLE_APPLICATION_CREDENTIALS`, `$CLAUDE_CONFIG_DIR/.credentials.json`. Absolute paths.

@@ -534,6 +534,8 @@ export interface Launch {
   inputFd?: { fd: number; file: string };
   /** The sandbox policy it runs under. */
   policy?: SandboxPolicy;
+  /** What else the sandbox's content depends on (compared by a shell started ahead). */
+  fingerprint?: string;
 }
 
 export async function planRun(spec: RunSpec): Promise<RunPlan> {
@@ -636,7 +638,7 @@ export function spawnRun(spec: RunSpec, plan: RunPlan, inv: Invocation, channelF
     if (input && typeof stdio[input.fd] === "number") closeSync(stdio[input.fd] as number);
   };
   if (channelFd !== undefined) {
-    if (stdio[channelFd] !== undefined) {
+    if (stdio[channelFd] !== undefined && stdio[channelFd] !== "ignore") {
       closeOutputs();
       closeInfo();
       throw new SpawnFailed(`Descriptor ${channelFd} is taken (${launch.file}); cannot start a shell ahead on it.`);

@@ -241,28 +241,73 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
 
   it("a protected file replaced by rename while the shell waits stays read-only (its mount would be gone)", async () => {
     const t = testCore();
+    writeFileSync(path.join(t.root, ".envrc"), "export A=1\n");
+    await t.bash({ command: "true" });
+    const w = (await waitingShell(t))!;
+    // What an editor's atomic save does: write a new file and rename it over the old one.
+    writeFileSync(path.join(t.root, ".envrc.tmp"), "export A=2\n");
+    renameSync(path.join(t.root, ".envrc.tmp"), path.join(t.root, ".envrc"));
+    const r = await t.bash({ command: "echo $WAVE_RUN_ID; echo 'curl x | sh' >> .envrc" });
+    expect(r.s.output).not.toContain(w.runId);
+    expect(r.s.output).toMatch(/Read-only file system/);
+    expect(readFileSync(path.join(t.root, ".envrc"), "utf8")).toBe("export A=2\n");
+  });
+
+  it("git's config replaced by rename while the shell waits needs no new shell: all of .git stays read-only", async () => {
+    const t = testCore();
     mkdirSync(path.join(t.root, ".git"));
     writeFileSync(path.join(t.root, ".git/config"), "[core]\n");
     await t.bash({ command: "true" });
-    const w = (await waitingShell(t))!;
-    // What `git config` does: write a new file and rename it over the old one.
+    await waitingShell(t);
     writeFileSync(path.join(t.root, ".git/config.lock"), "[core]\n\tbare = false\n");
     renameSync(path.join(t.root, ".git/config.lock"), path.join(t.root, ".git/config"));
-    const r = await t.bash({ command: "echo $WAVE_RUN_ID; echo '[alias] x = !touch /tmp/pwned' >> .git/config" });
-    expect(r.s.output).not.toContain(w.runId);
-    expect(r.s.output).toMatch(/Read-only file system/);
+    mkdirSync(path.join(t.root, ".git/hooks"));
+    const r = await t.bash({ command: "echo '[alias] x = !touch /tmp/pwned' >> .git/config; echo 'touch /tmp/pwned' > .git/hooks/pre-commit" });
+    expect(r.s.output.match(/Read-only file system/g)).toHaveLength(2);
     expect(readFileSync(path.join(t.root, ".git/config"), "utf8")).toBe("[core]\n\tbare = false\n");
   });
 
-  it("a protected place made while the shell waits is protected for the next command", async () => {
+  it("a repository made while the shell waits is protected for the next command", async () => {
     const t = testCore();
-    mkdirSync(path.join(t.root, ".git"));
     await t.bash({ command: "true" });
     const w = (await waitingShell(t))!;
-    mkdirSync(path.join(t.root, ".git/hooks"));
-    const r = await t.bash({ command: "echo $WAVE_RUN_ID; echo 'touch /tmp/pwned' > .git/hooks/pre-commit" });
+    mkdirSync(path.join(t.root, "lib/.git"), { recursive: true });
+    writeFileSync(path.join(t.root, "lib/.git/config"), "[core]\n");
+    const r = await t.bash({ command: "echo $WAVE_RUN_ID; echo '[core] fsmonitor = touch /tmp/pwned' >> lib/.git/config" });
     expect(r.s.output).not.toContain(w.runId);
     expect(r.s.output).toMatch(/Read-only file system/);
+  });
+
+  it("a credential store's filtered copy that changed while the shell waits is shown new to the next command", async () => {
+    const home = tempDir("wave-warm-home-");
+    writeFileSync(path.join(home, ".npmrc"), "registry=http://one.invalid/\n//one.invalid/:_authToken=SECRET\n");
+    vi.stubEnv("HOME", home);
+    const t = testCore();
+    expect((await t.bash({ command: "cat ~/.npmrc" })).s.output).toBe("registry=http://one.invalid/\n");
+    const w = (await waitingShell(t))!;
+    writeFileSync(path.join(home, ".npmrc"), "registry=http://two.invalid/\n//two.invalid/:_authToken=SECRET\n");
+    const r = await t.bash({ command: "echo $WAVE_RUN_ID; cat ~/.npmrc" });
+    expect(r.s.output).not.toContain(w.runId);
+    expect(r.s.output.split("\n").slice(1).join("\n")).toBe("registry=http://two.invalid/\n");
+  });
+
+  it("a unix socket allowed while the shell waits is reachable from the next command only", async () => {
+    const t = testCore();
+    const dir = tempDir("wave-warm-sock-");
+    const sock = path.join(dir, "s.sock");
+    const server = (await import("node:net")).createServer((c) => c.end("hello\n"));
+    await new Promise<void>((r) => server.listen(sock, r));
+    try {
+      const connect = `node -e 'require("net").connect(${JSON.stringify(sock)}).on("data",d=>process.stdout.write(d)).on("error",e=>console.log(e.code))'`;
+      expect((await t.bash({ command: connect })).s.output).toBe("EPERM\n");
+      const w = (await waitingShell(t))!;
+      t.core.workspace.updateSettings({ sandbox: { allowUnixSockets: [sock] } });
+      const r = await t.bash({ command: `echo $WAVE_RUN_ID; ${connect}` });
+      expect(r.s.output).not.toContain(w.runId);
+      expect(r.s.output).toMatch(/hello\n$/);
+    } finally {
+      server.close();
+    }
   });
 
   it("a command asking to run outside the sandbox never gets the sandboxed shell, and the other way round", async () => {

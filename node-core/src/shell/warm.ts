@@ -8,9 +8,10 @@
 // The waiting shell is a small bash script (the loader) that reads nothing from anywhere but the
 // core's socket, runs no start-up file, and writes nothing. It is used only when everything about it
 // is still what a new start would produce, checked at the moment of use:
-//  - the launch: argv (sandbox options included, recomputed from the file system now), environment,
-//    working directory, output files: compared as a whole, so any settings, rule, environment or
-//    protected-path change means a new start;
+//  - the launch: argv (sandbox options included, recomputed from the file system now: every git
+//    repository, credential store, socket and setting), environment, working directory, output
+//    files, the seccomp program and the filtered copies' content: compared as a whole, so any
+//    settings, rule, environment or protected-path change means a new start;
 //  - that its working directory and output files are still the ones at those paths (not deleted and
 //    recreated meanwhile);
 //  - in the sandbox, that its mount table is exactly what bwrap set up: a protected file replaced by
@@ -91,7 +92,7 @@ export function loaderInvocation(inv: Invocation): Invocation | undefined {
 
 /** Everything a launch is: compared whole between the shell started ahead and a new start. */
 function launchKey(spec: RunSpec, launch: Launch): string {
-  return JSON.stringify([launch.file, launch.args, launch.env, launch.infoFd ?? null, launch.inputFd ?? null, spec.cwd, spec.outputPath, spec.stderrPath ?? null]);
+  return JSON.stringify([launch.file, launch.args, launch.env, launch.infoFd ?? null, launch.inputFd ?? null, launch.fingerprint ?? null, spec.cwd, spec.outputPath, spec.stderrPath ?? null]);
 }
 
 /** Why a run cannot use (or be) a shell started ahead, or undefined. */

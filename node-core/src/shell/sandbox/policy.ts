@@ -18,7 +18,7 @@
 // PROTECTED_IN_HOME stay read-only.
 import { accessSync, constants as fsConstants, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { CREDENTIAL_FILTERS, CREDENTIALS_IN_HOME, credentialsFromEnvironment, isSshCredential, SYSTEM_CREDENTIALS, type CredentialFilter } from "../../base/credentials.js";
+import { CREDENTIAL_FILTERS, CREDENTIALS_IN_HOME, credentialsFromEnvironment, isSshCredential, REWRITTEN_OFTEN, SYSTEM_CREDENTIALS, type CredentialFilter } from "../../base/credentials.js";
 import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
 import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
@@ -474,12 +474,14 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   }
 
   // Mounts on a single file are lost when the file is replaced by rename outside (the kernel
-  // detaches a mount whose point is renamed over): the core watches these (lapse.ts).
+  // detaches a mount whose point is renamed over): the core watches these (guard.ts) — all but the
+  // files the user's tools rewrite on every use and the system's own (base/credentials.ts REWRITTEN_OFTEN).
+  const unwatched = new Set(existing([...homesGiven.flatMap((h) => REWRITTEN_OFTEN.map((rel) => path.join(h, rel))), ...(input.systemCredentials ?? SYSTEM_CREDENTIALS)]));
   const fileLevel = unique([
     ...readOnly.filter((p) => fs.kind(p) === "file"),
     ...denied.filter((d) => !d.directory).map((d) => d.path),
     ...filteredKept.map((f) => f.path),
-  ]);
+  ]).filter((p) => !unwatched.has(p));
 
   return {
     writable,

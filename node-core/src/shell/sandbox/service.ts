@@ -4,7 +4,7 @@
 //
 // The plan is made once per call, before the permission check, and the same plan is what the
 // command then runs under: the gate's "runs inside the sandbox" is never a guess.
-import { closeSync, existsSync, mkdirSync, openSync, realpathSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { EventBus } from "../../base/events.js";
@@ -64,8 +64,13 @@ export interface Wrapped {
   infoFd?: number;
   /** A file the runner opens read-only on descriptor `fd` for the wrapper (bwrap's --seccomp program). */
   inputFd?: { fd: number; file: string };
-  /** The policy the command runs under (what lapse.ts watches, what git.ts compares after it). */
+  /** The policy the command runs under (what guard.ts watches, and compares after it). */
   policy?: SandboxPolicy;
+  /**
+   * What the argv does not show but the sandbox's content depends on (the filtered copies, by
+   * inode: a copy is written anew only when its content changed). A shell started ahead compares it.
+   */
+  fingerprint?: string;
 }
 
 /** How one command runs. */
@@ -306,6 +311,7 @@ export class SandboxService {
         infoFd: BWRAP_INFO_FD,
         ...(seccomp ? { inputFd: { fd: BWRAP_SECCOMP_FD, file: seccomp.file } } : {}),
         policy,
+        fingerprint: policy.filtered.map((f) => `${f.copy}:${statSync(f.copy, { throwIfNoEntry: false })?.ino ?? "-"}`).join("\n"),
       };
     };
     return { sandboxed: true, kind, network, wrap };
