@@ -57,12 +57,14 @@ function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {
 }
 
 /** The logging wrappers append to logs in the test's scratch directory, outside the workspace. */
-const logsWritable = () => ({ allowWrite: [tmp] });
+// Only the logs' folder: a bundled binary a sandboxed command could rewrite is never probed.
+const logsWritable = () => ({ allowWrite: [path.join(tmp, "logs")] });
 
 let logs = 0;
 /** Runs `command` through the Bash tool; the command names its own log, so probes never land in it. */
 async function ran(c: CoreProcess, command: string): Promise<{ output: string; exitCode: number; ran: string[] }> {
-  const log = path.join(tmp, `log-${++logs}`);
+  mkdirSync(path.join(tmp, "logs"), { recursive: true });
+  const log = path.join(tmp, "logs", `log-${++logs}`);
   const m: Message = await c.request("tools/call", { name: "Bash", arguments: { command: `export ${LOG_VARIABLE}='${log}'\n${command}` } });
   const s = (m.result as { structuredContent: { output: string; exitCode: number } }).structuredContent;
   return { output: s.output, exitCode: s.exitCode, ran: readLog(log) };

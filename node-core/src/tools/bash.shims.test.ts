@@ -42,6 +42,7 @@ beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "wave-bash-shims-"));
   treeDir = path.join(tmp, "tree");
   tree = buildFixtureTree(treeDir);
+  mkdirSync(path.join(tmp, "logs"));
   vendor = makeLoggingVendor(path.join(tmp, "vendor"));
   sysbin = makeLoggingSystemBin(path.join(tmp, "sysbin"));
   systemPath = `${sysbin}:${process.env.PATH}`;
@@ -74,7 +75,7 @@ interface Ran {
 }
 
 async function ran(t: TestCore, command: string): Promise<Ran> {
-  const log = path.join(tmp, `log-${++logCount}`);
+  const log = path.join(tmp, "logs", `log-${++logCount}`);
   vi.stubEnv(LOG_VARIABLE, log);
   const r = await t.bash({ command });
   const { output, exitCode, cwd, cwdChanged, cwdReset } = r.s;
@@ -84,8 +85,9 @@ async function ran(t: TestCore, command: string): Promise<Ran> {
 /** A core over the fixture tree; `shims: false` makes it the baseline. */
 function core(shims = true): TestCore {
   const t = testCore({ root: treeDir });
-  // The logging wrappers append to logs in the test's scratch directory, outside the workspace.
-  t.core.workspace.updateSettings({ sandbox: { allowWrite: [tmp] } });
+  // The logging wrappers append to logs in the test's scratch directory, outside the workspace
+  // (only the logs' folder: a bundled binary a sandboxed command could rewrite is never probed).
+  t.core.workspace.updateSettings({ sandbox: { allowWrite: [path.join(tmp, "logs")] } });
   if (!shims) t.core.workspace.updateSettings({ shims: false });
   return t;
 }
@@ -314,7 +316,7 @@ describe.each(KINDS)("Bash tool with %s", (kind) => {
 
   it(`BASH-SH-5 a BASH_ENV the core was started with is read once; rc files never are (${kind})`, async () => {
     const home = process.env.HOME!;
-    const count = path.join(tmp, `count-${kind}`);
+    const count = path.join(tmp, "logs", `count-${kind}`);
     writeFileSync(path.join(home, ".zshenv"), "rcfn() { echo FROM-RC }\n");
     writeFileSync(path.join(home, ".bashrc"), "rcfn() { echo FROM-RC; }\n");
     writeFileSync(path.join(tmp, "user_env.bash"), `echo x >> '${count}'\nuserfn() { echo user-env; }\n`);

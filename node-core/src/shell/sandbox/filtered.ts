@@ -8,8 +8,11 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "no
 import path from "node:path";
 import type { CredentialFilter } from "../../base/credentials.js";
 
-/** A key whose value is a secret (npm's `//registry/:_authToken`, pip's `password`, Gradle's `signing.password`, …). */
-const SECRET_KEY = /(^|[:._\-/])(_?auth(token|ident)?|_password|password|passwd|passphrase|secret|token|api[_-]?key|apikey|private[_-]?key|credentials?|otp|npmAuthToken|npmAuthIdent|username|email|keyfile|certfile)$/i;
+/**
+ * A key whose value is a secret (npm's `//registry/:_authToken`, pip's `password`, Gradle's
+ * `systemProp.https.proxyPassword`, …): one that holds a word for a secret, or ends in one for a login.
+ */
+const SECRET_KEY = /password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|credential|(auth|authident|username|user|email|otp|keyfile|certfile)$/i;
 const MAX_BYTES = 1024 * 1024;
 
 /** `scheme://user:password@host` → `scheme://host`. */
