@@ -1,6 +1,7 @@
 // wave-core: the command-line entry. `serve` (host protocol), `mcp` (MCP server), `call` (one
 // tool call), each with --help.
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { WaveCore } from "./core/runtime.js";
 import { InvalidToolArguments, ToolRegistry, UnknownTool } from "./core/registry.js";
@@ -21,6 +22,7 @@ import { ShellEngine } from "./shell/engine.js";
 import { formatSearchHelpers } from "./shell/shims/index.js";
 import { parseSandboxCli, SandboxOptionError } from "./shell/sandbox/settings.js";
 import { sandboxAvailability } from "./shell/sandbox/detect.js";
+import { cacheDirectories } from "./shell/sandbox/policy.js";
 import { describeSandbox, formatSandboxStatus } from "./shell/sandbox/service.js";
 import { hostPlatform } from "./util/platform.js";
 import { closeInheritedDescriptors } from "./util/inheritedFds.js";
@@ -503,7 +505,9 @@ async function searchHelpersSection(): Promise<EnvReportSection[]> {
 /** `wave-core env`'s sandbox section: the state a core started with the defaults (--sandbox auto) would report. */
 async function sandboxSection(): Promise<EnvReportSection[]> {
   const platform = hostPlatform();
-  const status = describeSandbox(await sandboxAvailability(platform), { mode: "auto", modeSource: "the default", network: "allow" }, platform.name);
+  // What such a core would refuse to run: a bwrap in the folder it would sandbox, or in a cache.
+  const writable = [process.cwd(), ...cacheDirectories(os.homedir(), process.env)];
+  const status = describeSandbox(await sandboxAvailability(platform, process.env, writable), { mode: "auto", modeSource: "the default", network: "allow" }, platform.name);
   return [{ key: "sandbox", value: status, text: formatSandboxStatus(status) }];
 }
 

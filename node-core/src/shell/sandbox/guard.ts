@@ -24,7 +24,7 @@
 import { lstatSync, readdirSync, readFileSync, renameSync, statSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { createLogger } from "../../util/log.js";
-import { findGitMetadata, gitdirOf } from "./git.js";
+import { findGitMetadata, gitdirOf, type GitProtection } from "./git.js";
 import type { SandboxPolicy } from "./policy.js";
 
 const log = createLogger("sandbox");
@@ -88,9 +88,14 @@ class SandboxGuard {
   private sandboxedRoots = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
-  /** Before a sandboxed command's policy is built: git metadata that appeared while a sandboxed run lived is looked at (and set aside). */
-  beforeRun(roots: readonly string[], home: string | undefined): string[] {
-    return this.review(findGitMetadata(roots, home, process.env).entries, roots);
+  /**
+   * Before a sandboxed command's policy is built: git metadata that appeared while a sandboxed run
+   * lived is looked at (and set aside). Returns the search to build the policy from (made again
+   * when something was set aside).
+   */
+  beforeRun(roots: readonly string[], home: string | undefined): GitProtection {
+    const found = findGitMetadata(roots, home, process.env);
+    return this.review(found.entries, roots).length ? findGitMetadata(roots, home, process.env) : found;
   }
 
   /** Starts guarding a sandboxed run built on `policy` (roots: its writable roots searched for git metadata). */

@@ -23,7 +23,7 @@ import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
 import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
 import type { SandboxNetwork } from "../../base/settings.js";
-import { findGitMetadata } from "./git.js";
+import { findGitMetadata, type GitProtection } from "./git.js";
 
 /**
  * Whether a name in a writable directory is one of the workspace files that run code or grant
@@ -278,6 +278,8 @@ export interface PolicyInput {
   systemCredentials?: readonly string[];
   /** Folders the git search visits at most (default git.ts SEARCH_LIMIT). */
   gitSearchLimit?: number;
+  /** The git search's answer for these roots when the caller made it already (guard.ts looks at it first). */
+  git?: GitProtection;
   /** Writes the copy of a credential store without its secrets and returns its path (undefined: mask it instead). */
   filteredCopy?: (file: string, filter: CredentialFilter) => string | undefined;
   fs?: PolicyFs;
@@ -448,7 +450,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
 
   // Git metadata at any depth of the writable roots (git.ts), the protected names at their top,
   // home start-up files, and the core's own files that it runs outside the sandbox.
-  const git = findGitMetadata(roots, home, input.env, input.gitSearchLimit);
+  const git = input.git ?? findGitMetadata(roots, home, input.env, input.gitSearchLimit);
   for (const holder of git.missingTargetHolders) {
     if (inside(holder, writableAll)) notes.push(`${holder} is read-only: git's configuration names a file or folder in it that does not exist yet (create it outside the sandbox to make ${holder} writable again)`);
   }

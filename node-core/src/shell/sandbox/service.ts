@@ -143,7 +143,7 @@ export class SandboxService {
     const settings = this.effective().settings;
     const home = os.homedir();
     const resolve = (p: string) => (p === "~" ? home : p.startsWith("~/") ? path.join(home, p.slice(2)) : path.resolve(root, p));
-    return [root, ...settings.allowWrite.map(resolve), ...cacheDirectories(home, process.env), privateTmpDir()];
+    return [root, ...settings.allowWrite.map(resolve), ...cacheDirectories(home, process.env), ...tmpDirIfAny()];
   }
 
   /** Resolves once the availability check has landed (a few milliseconds after the core starts). */
@@ -266,8 +266,10 @@ export class SandboxService {
     const blockedByFilter = kind === "bubblewrap" && seccomp?.denyUnix === true;
     const policyFor = (cmd: WrapInput): SandboxPolicy => {
       // Git metadata that appeared while a sandboxed command ran is looked at before this one is planned.
-      sandboxGuard.beforeRun(canonicalAll([...dirs.allowed, ...dirs.allowWrite]), os.homedir());
+      const roots = canonicalAll([...dirs.allowed, ...dirs.allowWrite]).filter((p) => p !== "/" && !["/proc", "/sys", "/dev"].some((k) => isWithin(p, k)));
+      const git = sandboxGuard.beforeRun(roots, os.homedir());
       return buildPolicy({
+        git,
         home: os.homedir(),
         accountHome: accountHome(),
         env: process.env,
@@ -325,13 +327,13 @@ export class SandboxService {
   private programProblem(program: string, writable: readonly string[]): string | undefined {
     // Only a program that is really here can be judged (tests inject platforms whose programs are not).
     if (!existsSync(program)) return undefined;
-    return untrustedProgram(program, [...writable, ...cacheDirectories(os.homedir(), process.env), privateTmpDir()]);
+    return untrustedProgram(program, [...writable, ...cacheDirectories(os.homedir(), process.env), ...tmpDirIfAny()]);
   }
 
   /** Every place a sandboxed command of `session` may write (for checking what the core runs outside the sandbox). */
   writablePlaces(session: Session): string[] {
     const dirs = this.writableRoots(session, this.effective().settings);
-    return [...dirs.all, ...cacheDirectories(os.homedir(), process.env), ...cacheDirectories(accountHome(), process.env), privateTmpDir()];
+    return [...dirs.all, ...cacheDirectories(os.homedir(), process.env), ...cacheDirectories(accountHome(), process.env), ...tmpDirIfAny()];
   }
 
   /** Allowed directories (workspace, --add-dir, session and setting directories) and the user's lists, absolute. */
@@ -412,6 +414,15 @@ export function ensureStateDirectories(dirs: readonly string[] = waveStateDirect
     }
   }
   return dirs;
+}
+
+/** The private TMPDIR when it can exist (an output folder that cannot be made holds nothing sandboxed commands wrote). */
+function tmpDirIfAny(): string[] {
+  try {
+    return [privateTmpDir()];
+  } catch {
+    return [];
+  }
 }
 
 let tmpDir: string | undefined;
