@@ -253,7 +253,7 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     expect(gitAs(account, e, e.ws, "config wave.touched yes").status).toBe(0);
     write(go, "");
     owned(account, go);
-    await waitFor(() => readFileSync(gitWriter.outputPath, "utf8").includes("Read-only file system"), 10_000);
+    await waitFor(() => readFileSync(gitWriter.outputPath, "utf8").includes("config.new"), 10_000);
     expect(readFileSync(path.join(e.ws, ".envrc"), "utf8")).toBe("export A=2\n");
     const writerOut = readFileSync(writer.outputPath, "utf8");
     const readerOut = readFileSync(reader.outputPath, "utf8");

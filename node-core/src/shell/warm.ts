@@ -27,6 +27,7 @@ import { STARTUP_FILE_VARIABLES, type Invocation } from "./invocation.js";
 import { removeFilesLater } from "./outcome.js";
 import { lastAllocatedPid } from "./processTable.js";
 import { launchOf, planRun, sandboxReaperPid, ShellRun, spawnRun, type Launch, type RunPlan, type RunSpec, type Spawned } from "./runner.js";
+import type { SandboxPolicy } from "./sandbox/policy.js";
 import { unwatchGroup, watchGroup } from "./watchdog.js";
 
 const log = createLogger("warm");
@@ -243,7 +244,9 @@ export class WarmShell {
         ? "its output file was replaced"
         : this.sandboxed && (this.mounts === undefined || readText(`/proc/${pid}/mountinfo`) !== this.mounts)
           ? "its sandbox's mounts changed"
-          : undefined;
+          : this.sandboxed && missingMountPoints(this.mounts!, this.spawned.launch.policy)
+            ? `its sandbox lost a protection (${missingMountPoints(this.mounts!, this.spawned.launch.policy)})`
+            : undefined;
     if (stale) {
       log.debug(`the shell started ahead is not used: ${stale}`, { runId: spec.runId });
       return undefined;
@@ -287,6 +290,22 @@ export class WarmShell {
     this.channel.destroy();
     removeFilesLater(files);
   }
+}
+
+/** mountinfo escapes space, tab, newline and backslash as \ooo. */
+function unescapeMount(p: string): string {
+  return p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+}
+
+/**
+ * A protection the policy put on a path that has no mount point in the sandbox's table (the
+ * table was first read after the user's tools replaced it by rename, which drops the mount), or
+ * undefined when every one is there.
+ */
+function missingMountPoints(mountinfo: string, policy: SandboxPolicy | undefined): string | undefined {
+  if (!policy) return undefined;
+  const points = new Set(mountinfo.split("\n").map((l) => l.split(" ")[4]).filter((p): p is string => !!p).map(unescapeMount));
+  return [...policy.readOnly, ...policy.denied.map((d) => d.path), ...policy.filtered.map((f) => f.path)].find((p) => !points.has(p));
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {

@@ -1,7 +1,7 @@
 // Finding a usable sandbox: the real bwrap on this machine, a missing one, a bwrap that cannot
 // create namespaces (a script that fails the way bwrap does where they are refused), and the macOS
 // and Windows branches through an injected platform.
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/processes.js";
@@ -20,8 +20,28 @@ function script(body: string): string {
 describe("detecting the sandbox", () => {
   it("Linux: the system's bwrap passes the start-up check (the options every command uses)", async () => {
     const a = await detectSandbox(hostPlatform(), process.env);
-    expect(a).toEqual({ kind: "bubblewrap", available: true, program: "/usr/bin/bwrap" });
-    expect(BWRAP_PROBE_ARGS).toEqual(expect.arrayContaining(["--unshare-pid", "--unshare-net", "--cap-drop", "ALL"]));
+    expect(a).toEqual({ kind: "bubblewrap", available: true, program: "/usr/bin/bwrap", disableUserns: true });
+    expect(BWRAP_PROBE_ARGS).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-net", "--cap-drop", "ALL", "/proc/sys"]));
+  });
+
+  it("Linux: a bwrap before 0.8 (no --disable-userns) is used without it; the seccomp filter keeps new user namespaces out", async () => {
+    const old = script(`for a in "$@"; do [ "$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done; exit 0`);
+    expect(await detectSandbox(hostPlatform(), { WAVE_BWRAP: old })).toMatchObject({ available: true, program: old, disableUserns: false });
+  });
+
+  it("Linux: a bwrap in a place sandboxed commands may write is passed over before it runs; the next on PATH is used", async () => {
+    const ws = tempDir("wave-planted-");
+    const marker = path.join(ws, "ran");
+    const planted = path.join(ws, "node_modules/.bin");
+    mkdirSync(planted, { recursive: true });
+    writeFileSync(path.join(planted, "bwrap"), `#!/bin/sh\ntouch ${marker}\n`);
+    chmodSync(path.join(planted, "bwrap"), 0o755);
+    const a = await detectSandbox(hostPlatform(), { PATH: `${planted}:${process.env.PATH}` }, [ws]);
+    expect(a).toMatchObject({ available: true, program: "/usr/bin/bwrap", refused: [{ program: path.join(planted, "bwrap"), reason: expect.stringMatching(/which sandboxed commands may write/) }] });
+    expect(existsSync(marker)).toBe(false);
+    const only = await detectSandbox(hostPlatform(), { WAVE_BWRAP: path.join(planted, "bwrap") }, [ws]);
+    expect(only).toMatchObject({ available: false, reason: expect.stringMatching(/^bubblewrap was refused: .* A program that sandboxed commands \(or other accounts\) could have changed never runs\.$/) });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("Linux: missing from PATH, or WAVE_BWRAP naming nothing, says what to install", async () => {

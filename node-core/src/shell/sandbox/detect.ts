@@ -24,6 +24,8 @@ export interface SandboxAvailability {
   remedy?: string;
   /** Programs passed over because they cannot be trusted, and why. */
   refused?: Array<{ program: string; reason: string }>;
+  /** bwrap knows --disable-userns (0.8 and later); older ones rely on the seccomp filter's rule alone. */
+  disableUserns?: boolean;
 }
 
 /** Names the bubblewrap program explicitly (absolute path); otherwise `bwrap` is looked up on PATH. */
@@ -80,8 +82,14 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv, platform: Platform, writ
   if (!program) {
     return none(`bubblewrap was refused: ${refused.map((r) => r.reason).join("; ")}. A program that sandboxed commands (or other accounts) could have changed never runs.`, INSTALL_BUBBLEWRAP);
   }
-  const r = await platform.exec(program, BWRAP_PROBE_ARGS, { timeoutMs: PROBE_TIMEOUT_MS });
-  if (r.exitCode === 0) return { kind: "bubblewrap", available: true, program, ...(refused.length ? { refused } : {}) };
+  let r = await platform.exec(program, BWRAP_PROBE_ARGS, { timeoutMs: PROBE_TIMEOUT_MS });
+  let disableUserns = true;
+  if (r.exitCode !== 0 && /disable-userns/.test(r.stderr.toString("utf8"))) {
+    // bwrap before 0.8 (Ubuntu 22.04's 0.6): the seccomp filter alone keeps new user namespaces out.
+    disableUserns = false;
+    r = await platform.exec(program, BWRAP_PROBE_ARGS.filter((a) => a !== "--disable-userns"), { timeoutMs: PROBE_TIMEOUT_MS });
+  }
+  if (r.exitCode === 0) return { kind: "bubblewrap", available: true, program, disableUserns, ...(refused.length ? { refused } : {}) };
   const said = firstLine(r.stderr.toString("utf8")) || r.error?.message || `exit status ${r.exitCode}`;
   if (/namespace|uid map|Operation not permitted|Permission denied|No permissions/i.test(said)) {
     return { ...none(`bwrap (${program}) cannot create the sandbox's namespaces here: ${said}`, NAMESPACES_REMEDY), program };

@@ -103,15 +103,21 @@ class SandboxGuard {
     for (const r of roots) this.sandboxedRoots.add(r);
     this.live.set(run, { policy, roots: [...roots], home });
     for (const file of policy.fileLevel) {
-      let w = this.files.get(file);
+      // Compared with the file the sandbox was built on (when the policy was made), not the one here now.
+      const built = policy.fileLevelIds?.[file]?.split(":").map(Number);
+      const id = built ? { dev: built[0]!, ino: built[1]! } : identity(file);
+      if (!id) continue;
+      const key = `${file}\0${id.dev}:${id.ino}`;
+      let w = this.files.get(key);
       if (!w) {
-        const id = identity(file);
-        if (!id) continue;
         w = { file, ...id, runs: new Set() };
-        this.files.set(file, w);
+        this.files.set(key, w);
         this.watchFolder(path.dirname(file));
       }
       w.runs.add(run);
+      // Replaced already, between the policy and now: check at once.
+      const now = identity(file);
+      if (!now || now.dev !== id.dev || now.ino !== id.ino) queueMicrotask(() => this.check(path.dirname(file)));
     }
     this.timer ??= setInterval(() => this.sweep(), GONE_POLL_MS);
     this.timer.unref();

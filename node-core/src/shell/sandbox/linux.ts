@@ -53,8 +53,8 @@ export const BWRAP_SECCOMP_FD = 5;
 export const READ_ONLY_PROC = ["/proc/sys"];
 export const READ_ONLY_PROC_IF_PRESENT = ["/proc/acpi"];
 
-export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles; seccomp: boolean }): string[] {
-  const args = ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", String(BWRAP_INFO_FD)];
+export function bwrapArgs(policy: SandboxPolicy, opts: { cwd: string; masks: MaskFiles; seccomp: boolean; disableUserns?: boolean }): string[] {
+  const args = ["--unshare-user", ...(opts.disableUserns === false ? [] : ["--disable-userns"]), "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", String(BWRAP_INFO_FD)];
   if (opts.seccomp) args.push("--seccomp", String(BWRAP_SECCOMP_FD));
   if (policy.network === "deny") args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");

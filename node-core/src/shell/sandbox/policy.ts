@@ -329,6 +329,8 @@ export interface SandboxPolicy {
   gitRoots: string[];
   /** Protections held by a mount on a single file (lost if the file is replaced by rename outside): watched. */
   fileLevel: string[];
+  /** Each `fileLevel` file's `dev:ino` when the policy was made (set by the service): what the sandbox was built on. */
+  fileLevelIds?: Record<string, string>;
 }
 
 export interface IgnoredPath {

@@ -287,6 +287,11 @@ export class SandboxService {
     };
     const wrap = (cmd: WrapInput): Wrapped => {
       const policy = policyFor(cmd);
+      // What each single-file protection is now, before bwrap mounts it: the guard compares against this.
+      policy.fileLevelIds = Object.fromEntries(policy.fileLevel.flatMap((f) => {
+        const st = statSync(f, { throwIfNoEntry: false });
+        return st ? [[f, `${st.dev}:${st.ino}`]] : [];
+      }));
       for (const i of policy.ignored) {
         if (this.warnedIgnored.has(i.path)) continue;
         this.warnedIgnored.add(i.path);
@@ -308,7 +313,7 @@ export class SandboxService {
       }
       return {
         file: program,
-        args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles(), seccomp: seccomp !== undefined }), "--", cmd.file, ...cmd.args],
+        args: [...bwrapArgs(policy, { cwd: cmd.cwd, masks: maskFiles(), seccomp: seccomp !== undefined, disableUserns: a.disableUserns !== false }), "--", cmd.file, ...cmd.args],
         env,
         infoFd: BWRAP_INFO_FD,
         ...(seccomp ? { inputFd: { fd: BWRAP_SECCOMP_FD, file: seccomp.file } } : {}),
