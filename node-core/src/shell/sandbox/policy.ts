@@ -418,7 +418,8 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   // Unreadable paths, each only where it exists; credential stores that are configuration too get a filtered copy.
   const denyCandidates = [...input.denyRead, ...credentialsFromEnvironment(input.env)];
   const sockets = input.unixSockets;
-  if (sockets) denyCandidates.push(...daemonSockets(input.env), ...(sockets.found ?? []));
+  // A socket in a writable place is a command's own (a test server of a background task): not masked.
+  if (sockets) denyCandidates.push(...[...daemonSockets(input.env), ...(sockets.found ?? [])].filter((p) => !inside(real(p) ?? p, writableAll)));
   const filtered: FilteredPath[] = [];
   for (const h of homesGiven) {
     for (const p of homeCredentials(h, fs)) {
