@@ -196,7 +196,9 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     // git in fresh/ now finds the workspace's repository, not the one the command planted.
     expect(g(path.join(e.ws, "fresh"), "rev-parse --show-toplevel").trim()).toBe(e.ws);
     g(path.join(e.ws, "fresh"), "status --porcelain");
-    expect(existsSync(path.join(e.ws, "fresh/.git.wave-untrusted"))).toBe(true);
+    expect(existsSync(path.join(e.ws, "fresh/.git.wave-untrusted/HEAD.wave-untrusted"))).toBe(true);
+    // Inside the set-aside folder git does not find a bare repository either.
+    expect(g(path.join(e.ws, "fresh/.git.wave-untrusted"), "rev-parse --show-toplevel").trim()).toBe(e.ws);
     expect(existsSync(marker)).toBe(false);
     // Ordinary git still needs no question: status, log, diff in the sandbox.
     write(path.join(e.ws, "a"), "changed\n");

@@ -203,7 +203,7 @@ class SandboxGuard {
       if (moved) {
         log.warn(`git metadata made in the sandbox was set aside: ${e} -> ${moved}`);
         notes.push(
-          `The sandbox set aside git metadata made while a sandboxed command ran (${why}): ${e} is now ${moved}, so git run there outside the sandbox does not run what a sandboxed command wrote. Set up such a repository outside the sandbox (dangerouslyDisableSandbox, which the user is asked about), or rename it back after checking its config and hooks.`,
+          `The sandbox set aside git metadata made while a sandboxed command ran (${why}): ${e} is now ${moved}, so git run there outside the sandbox does not run what a sandboxed command wrote. Set up such a repository outside the sandbox (dangerouslyDisableSandbox, which the user is asked about), or rename it back (and its HEAD${QUARANTINE_SUFFIX}) after checking its config and hooks.`,
         );
       } else this.known.add(e);
     }
@@ -296,6 +296,14 @@ function quarantine(entry: string): string | undefined {
     if (lstatSync(to, { throwIfNoEntry: false })) continue;
     try {
       renameSync(from, to);
+      // A renamed .git folder is still a bare repository to git run inside it: its HEAD goes too.
+      if (from === entry && st.isDirectory()) {
+        try {
+          renameSync(path.join(to, "HEAD"), path.join(to, `HEAD${QUARANTINE_SUFFIX}`));
+        } catch {
+          // no HEAD: not a repository to git either
+        }
+      }
       return to;
     } catch (err) {
       log.warn(`could not set aside git metadata made in the sandbox: ${from}`, { error: (err as Error).message });
