@@ -4,7 +4,7 @@
 // core hands in — and that ordinary work still needs no question. Real bwrap, git, tmux,
 // ssh-agent and socket listeners the tests start themselves.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -503,6 +503,3 @@ function spawnListener(account: TestAccount, sock: string, abstract: string, log
 function coreNodePid(c: CoreProcess): number {
   return c.child.pid!;
 }
-
-void statSync;
-void symlinkSync;
