@@ -33,8 +33,9 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
     override fun refreshButtons() {
         super.refreshButtons()
         val controllable = isRunning && actions.canControl(callId)
-        moveAction.isVisible = controllable
-        // The core cannot move a call that waits for permission (its command has not started).
+        // The core cannot move a call that waits for permission (its command has not started): no
+        // button that does nothing until then.
+        moveAction.isVisible = controllable && !waitingForApproval
         moveAction.isEnabled = controllable && notice == null && !waitingForApproval
     }
 

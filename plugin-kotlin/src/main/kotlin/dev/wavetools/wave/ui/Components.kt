@@ -237,7 +237,14 @@ class StatusIcon(state: CallState) : JComponent() {
  * or pressed (or [selected], for a toggle), the action's name in the tooltip. Focusable; Enter and
  * Space press it.
  */
-class IconButton(private val iconOf: (Theme) -> Icon, name: String, description: String? = null, private val onClick: () -> Unit) : JComponent() {
+class IconButton(
+    private val iconOf: (Theme) -> Icon,
+    name: String,
+    description: String? = null,
+    /** Its square's side: 24 as the toolbar's ActionButton, 16 inside a tab. */
+    private val side: Int = 24,
+    private val onClick: () -> Unit,
+) : JComponent() {
     private var hovered = false
     private var pressed = false
 
@@ -291,7 +298,7 @@ class IconButton(private val iconOf: (Theme) -> Icon, name: String, description:
         repaint()
     }
 
-    override fun getPreferredSize(): Dimension = WaveTheme.current.px(24).let { Dimension(it, it) }
+    override fun getPreferredSize(): Dimension = WaveTheme.current.px(side).let { Dimension(it, it) }
     override fun getMinimumSize(): Dimension = preferredSize
     override fun getMaximumSize(): Dimension = preferredSize
 
@@ -299,7 +306,7 @@ class IconButton(private val iconOf: (Theme) -> Icon, name: String, description:
         val t = WaveTheme.current
         val g2 = g.create() as Graphics2D
         g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-        val arc = t.px(6)
+        val arc = t.px(if (side < 20) 4 else 6)
         val fill = when {
             !isEnabled -> null
             pressed || selected -> t.pressedBackground

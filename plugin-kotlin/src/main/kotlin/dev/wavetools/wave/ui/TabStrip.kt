@@ -92,7 +92,7 @@ class TabStrip(val model: TabsModel) : JPanel(), Themed {
     inner class Tab(val entry: TabItem) : JPanel(java.awt.FlowLayout(java.awt.FlowLayout.LEFT, 0, 0)) {
         val badge = JLabel()
         val label = ToneLabel(entry.displayTitle, Tone.NORMAL)
-        val closeButton = IconButton({ it.icons.close }, WaveBundle.message("agents.closeTab.link")) { model.close(entry.key) }
+        val closeButton = IconButton({ it.icons.close }, WaveBundle.message("agents.closeTab.link"), side = 16) { model.close(entry.key) }
         private var hovered = false
 
         val title: String get() = label.text

@@ -177,13 +177,17 @@ class TasksPanel(
         closeTail()
         selectedTaskId = taskId
         rows.values.forEach { it.showLog.isVisible = it.task.taskId != taskId }
-        val header = wrapRow(
-            secondaryLabel(WaveBundle.message("tasks.log.title")),
-            MonoLabel(Format.oneLine(t.command)).apply { toolTipText = t.outputPath },
-            LinkLabel(WaveBundle.message("tasks.openLog.link")) { actions.openFile(t.outputPath, null) }.apply { toolTipText = t.outputPath },
-            LinkLabel(WaveBundle.message("tasks.closeLog.link")) { closeTail() },
-            hgap = 6,
-        )
+        // One line: the command (cut with "…" when narrow), then what to do with its log.
+        val header = JPanel(BorderLayout()).apply {
+            isOpaque = false
+            add(MonoLabel(Format.oneLine(t.command)).apply { toolTipText = WaveBundle.message("tasks.log.title", t.command, t.outputPath) }, BorderLayout.CENTER)
+            add(wrapRow(
+                LinkLabel(WaveBundle.message("tasks.openLog.link")) { actions.openFile(t.outputPath, null) }.apply { toolTipText = t.outputPath },
+                LinkLabel(WaveBundle.message("tasks.closeLog.link")) { closeTail() },
+                hgap = 10,
+            ).apply { styled { th -> border = BorderFactory.createEmptyBorder(0, th.px(10), 0, 0) } }, BorderLayout.EAST)
+            styled { th -> border = BorderFactory.createEmptyBorder(0, 0, th.px(4), 0) }
+        }
         tailPane.add(header, BorderLayout.NORTH)
         // The log shows once it has been read (off the UI thread).
         tail = LiveTail(listOf(Paths.get(t.outputPath)), tailPoller) { texts, cut -> if (selectedTaskId == taskId) showTail(texts.first(), cut) }
