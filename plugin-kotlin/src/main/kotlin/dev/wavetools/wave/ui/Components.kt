@@ -59,7 +59,7 @@ open class EllipsisLabel(text: String = "") : JLabel(text) {
     var isCut = false
         private set
 
-    override fun getMinimumSize(): Dimension = Dimension(0, super.getMinimumSize().height)
+    override fun getMinimumSize(): Dimension = if (isMinimumSizeSet) super.getMinimumSize() else Dimension(0, super.getMinimumSize().height)
 
     override fun paintComponent(g: Graphics) {
         val full = text ?: ""

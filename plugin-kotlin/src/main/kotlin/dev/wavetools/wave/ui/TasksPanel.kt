@@ -81,6 +81,9 @@ class TasksPanel(
             }
             dot.toolTipText = text
             runtime.text = Format.shortDuration(if (t.isRunning) runningFor(t) else Duration.ofMillis(t.runtimeMs))
+            // Only the command gives way when the row is narrow.
+            state.minimumSize = state.preferredSize
+            runtime.minimumSize = runtime.preferredSize
             stop.isVisible = t.isRunning
             stop.isEnabled = t.isRunning && !stopRequested
         }
