@@ -226,5 +226,37 @@ class NativeLookTest {
         assertEquals(Rectangle(1, 1, 4, 4), p.bounds)
     }
 
+    @Test
+    fun `details read - an aligned list of names and selectable values in the editor font, an exit code above 128 names its signal, a cut text ends with the ellipsis`() = onEdt {
+        val panel = laidOut(Scenes::shellCommand, 420)
+        val card = panel.feed.card("r1") as ShellCommandCard
+        val list = card.detailsList!!
+        assertEquals(mapOf("Directory" to "web", "Background processes" to "node server.js (process 48213)", "Process group" to "48190"), list.values())
+        val values = list.find<TextBlock>()
+        assertTrue(values.all { it.selectable && it.isFocusable }, "values can be selected and copied")
+        assertTrue(values.all { it.font.family == WaveTheme.current.monoFont.family }, "values in the editor font")
+        assertTrue(list.find<ToneLabel>().all { it.font.family == WaveTheme.current.font.family }, "names in the UI font")
+        assertEquals(1, values.map { boundsIn(it, list).x }.distinct().size, "the values line up")
+        assertTrue(boundsIn(list, card).x > boundsIn(card.details!!.toggle, card).x, "indented under Details")
+
+        val feed = SessionFeed(FakeActions())
+        feed.toolStarted(Scenes.started("k", "Bash", mapOf("command" to "kill -TERM $$"), "2026-01-01T00:00:00Z"))
+        feed.toolFinished(Scenes.finished("k", "Bash", mapOf("success" to false, "exitCode" to 143, "output" to "", "durationMs" to 3), isError = true, durationMs = 3))
+        val killed = feed.card("k") as BashCard
+        assertEquals("Exit 143", killed.statusLabel.text)
+        assertTrue("Terminated by SIGTERM (143 = 128 + 15)" in killed.footer.texts(), killed.footer.texts().toString())
+        assertEquals(CallState.FAILED, killed.statusIcon.state)
+        feed.cards().forEach { it.dispose() }
+
+        val label = MonoLabel("$ cargo build --release --target x86_64-unknown-linux-gnu")
+        label.setSize(120, 20)
+        paint(label, Dimension(120, 20))
+        assertTrue(label.isCut)
+        val fm = label.getFontMetrics(label.font)
+        val shown = EllipsisLabel.clip(label.text, fm, 120)
+        assertTrue(shown.endsWith("…") && !shown.endsWith("...") && fm.stringWidth(shown) <= 120, shown)
+        assertEquals(label.text, label.toolTipText, "the whole text in the tooltip")
+    }
+
     private fun hex(c: Color) = String.format("#%06X", c.rgb and 0xFFFFFF)
 }
