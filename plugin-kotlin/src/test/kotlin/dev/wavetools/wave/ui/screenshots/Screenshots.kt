@@ -10,6 +10,7 @@ import dev.wavetools.wave.bridge.InitializeResult
 import dev.wavetools.wave.bridge.ServerInfo
 import dev.wavetools.wave.bridge.TestSupport
 import dev.wavetools.wave.bridge.WorkspaceInfo
+import dev.wavetools.wave.ui.CommandCard
 import dev.wavetools.wave.ui.FakeActions
 import dev.wavetools.wave.ui.LiveRecorder
 import dev.wavetools.wave.ui.RecordedSession
@@ -64,7 +65,10 @@ fun main(args: Array<String>) {
                 val file = File(out, "${scene.name}-$width-${if (theme.isDark) "dark" else "light"}.png")
                 val built = onEdt { scene.build() }
                 // A log shown below the tasks is read off the UI thread: paint once it is there.
-                (built as? WavePanel)?.let { p -> waitForUi({ "the log tail of ${p.tasks.selectedTaskId}" }) { p.tasks.selectedTaskId == null || p.tasks.tailOutput?.plainText?.isNotBlank() == true } }
+                (built as? WavePanel)?.let { p ->
+                    waitForUi({ "the log tail of ${p.tasks.selectedTaskId}" }) { p.tasks.selectedTaskId == null || p.tasks.tailOutput?.plainText?.isNotBlank() == true }
+                    waitForUi({ "the live output of a running command" }) { p.feed.cards().filterIsInstance<CommandCard>().none { it.followsFile && it.liveOutput == null } }
+                }
                 val image = onEdt {
                     // The tool window as the IDE shows it: its header, the sessions as content tabs.
                     val frame = (built as? WavePanel)?.let { ToolWindowFrame(it) }
@@ -148,6 +152,10 @@ private class LiveSession(val recording: List<Pair<String, JsonElement?>>, val e
             live.bash("seq -f 'line %g of a long log' 1 3000", "Print a long log")
             live.bash("cd / && pwd", "Leave the workspace")
             val ticker = BashResult.from(live.bash("while :; do date +%T; sleep 1; done", "Tick every second", background = true))
+            // A build that still runs when the pictures are taken: its card shows what it printed so far.
+            val build = live.start("for i in \$(seq 1 120); do echo \"compiling module \$i of 120\"; sleep 0.5; done", "A long build, still running")
+            live.awaitNotification(CoreNotifications.TOOL_OUTPUT) { it?.asJsonObject?.get("callId")?.asString == build.callId }
+            Thread.sleep(3000)
             live.awaitNotification(CoreNotifications.TASK_STARTED)
             Thread.sleep(2200) // a few ticks in the task's log for the tail to show
             live.awaitNotification(CoreNotifications.ENV_STATUS_CHANGED)
