@@ -213,13 +213,6 @@ class SessionTabsModel : TabsModel {
 
     companion object {
         const val PROJECT = "project"
-
-        /**
-         * Whether a new question should raise a balloon: the window is hidden, or it shows another
-         * session's tab (the card is there, but not on screen).
-         */
-        fun shouldAnnounce(windowVisible: Boolean, tabs: SessionTabsModel?, sessionId: String?): Boolean =
-            !windowVisible || (tabs != null && !tabs.isSelected(sessionId))
     }
 }
 

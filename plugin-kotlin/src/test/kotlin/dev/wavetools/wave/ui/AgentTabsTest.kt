@@ -103,13 +103,13 @@ class AgentTabsTest {
         waitForUi({ "entries: ${model.entries}" }) { model.entry(tab.sessionId)!!.pendingApprovals == 1 }
         onEdt {
             assertEquals(listOf("kotlin-test-agent: touch asked.txt"), announced.toList(), "the person is told: the question is on a tab they do not see")
-            assertTrue(SessionTabsModel.shouldAnnounce(windowVisible = true, tabs = model, sessionId = tab.sessionId), "a balloon even while the window shows")
-            assertFalse(SessionTabsModel.shouldAnnounce(windowVisible = true, tabs = model, sessionId = null), "the project's own tab is on screen")
+            assertFalse(model.isSelected(tab.sessionId), "its card is not on screen even while the window shows (ide/ApprovalBalloons raises a balloon)")
+            assertTrue(model.isSelected(null), "the project's own tab is on screen")
             assertTrue(controller.panel.sessions.strip.tab(tab.sessionId)!!.badge.isVisible, "the tab carries the badge")
             assertTrue(controller.panel.sessions.strip.tab(tab.sessionId)!!.toolTipText!!.contains("1 question waits for your answer"))
+            assertEquals("kotlin-test-agent (1 waiting)", controller.panel.sessions.strip.tab(tab.sessionId)!!.title, "the count in its title")
             model.select(tab.sessionId)
-            assertFalse(SessionTabsModel.shouldAnnounce(windowVisible = true, tabs = model, sessionId = tab.sessionId))
-            assertTrue(SessionTabsModel.shouldAnnounce(windowVisible = false, tabs = model, sessionId = tab.sessionId), "hidden window: always")
+            assertTrue(model.isSelected(tab.sessionId))
         }
         allowOnce(tab, "touch asked.txt")
         assertFalse(call.get(60, TimeUnit.SECONDS).get("isError").asBoolean)
