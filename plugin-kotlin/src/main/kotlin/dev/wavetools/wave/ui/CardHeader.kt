@@ -98,7 +98,10 @@ class CardHeader(
         private fun arrange(width: Int): Pair<Boolean, Boolean> {
             if (width <= 0) return false to false
             val min = WaveTheme.current.px(minFlexWidth)
-            val compact = flexRoom(width, compact = false, statusOnLine = true) < min && actions.any { it.isVisible }
+            // Decided as if every control of the card were shown, so a card whose Move to Background
+            // is hidden for a moment (waiting for an answer) shows Stop the same way as its neighbours.
+            val allAsText = width - lead() - prefixWidth() - statusWidth() - widthOf(actions.map { it.textButton }) - chevronWidth()
+            val compact = allAsText < min && actions.any { it.isVisible }
             if (!shown(status)) return compact to false
             val room = flexRoom(width, compact, statusOnLine = true)
             val hasDescription = shown(below) && (below as TextBlock).plainText.isNotBlank()
