@@ -24,6 +24,17 @@ export interface CoreEventMap {
     progress?: number;
     total?: number;
   };
+  /**
+   * Where a running shell command writes its output, for the tool window to show it as it comes
+   * (BASH-FG-3: the model still gets the output once, at the end, and no output travels in events).
+   */
+  "tool/output": {
+    callId: string;
+    sessionId: string;
+    /** stdout and stderr interleaved (Bash), or stdout alone when [stderrPath] is given. */
+    outputPath: string;
+    stderrPath?: string;
+  };
   "session/created": { sessionId: string; parentSessionId?: string; cwd: string };
   "session/disposed": { sessionId: string };
   "session/cwdChanged": { sessionId: string; cwd: string; previousCwd: string; reset: boolean };

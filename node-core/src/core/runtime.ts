@@ -208,6 +208,9 @@ export class WaveCore {
           this.events.emit("tool/progress", { callId, sessionId: session.id, ...update });
           req.onProgress?.(update);
         },
+        liveOutput: (files) => {
+          this.events.emit("tool/output", { callId, sessionId: session.id, ...files });
+        },
         setMoveToBackgroundHandler: (handler) => {
           call.moveToBackground = handler;
         },

@@ -73,6 +73,12 @@ export interface ToolContext {
   /** Reports progress to whoever is listening (host notification or MCP progress). */
   progress(update: ProgressUpdate): void;
   /**
+   * Tells the host where the running command writes its output (the files exist from now on and
+   * grow as it prints). Only the host hears it — never an MCP client, so the model still gets the
+   * output once, when the command ends (BASH-FG-3).
+   */
+  liveOutput(files: { outputPath: string; stderrPath?: string }): void;
+  /**
    * Lets the host move this call to the background (Ctrl+B). The handler must make the pending
    * call resolve promptly; it returns the task id it handed the work to.
    */

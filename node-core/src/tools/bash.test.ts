@@ -174,6 +174,23 @@ describe("Bash tool output", () => {
     expect(JSON.stringify(started.params)).not.toContain("1\\n2");
   });
 
+  it("BASH-FG-3 the host is told where the output goes while it runs (tool/output: the path, never output); the model gets it once, at the end", async () => {
+    const t = testCore();
+    const pending = t.bash({ command: "echo first; sleep 1; echo second" }, { callId: "live-1" });
+    expect(await waitFor(() => t.events.some((e) => e.method === "tool/output" && e.params.callId === "live-1"))).toBe(true);
+    const live = t.events.find((e) => e.method === "tool/output")!.params as { outputPath: string; sessionId: string; stderrPath?: string };
+    expect(Object.keys(live).sort()).toEqual(["callId", "outputPath", "sessionId"]);
+    // The file fills as the command prints: the first line is there before the call answers.
+    expect(await waitFor(() => existsSync(live.outputPath) && readFileSync(live.outputPath, "utf8") === "first\n")).toBe(true);
+    const r = await pending;
+    expect(r.s.output).toBe("first\nsecond\n");
+    expect(t.events.filter((e) => e.method === "tool/progress")).toEqual([]);
+    expect(t.events.findIndex((e) => e.method === "tool/output")).toBeLessThan(t.events.findIndex((e) => e.method === "tool/finished"));
+    // A command started in the background has its task log instead.
+    await t.bash({ command: "echo bg", run_in_background: true }, { callId: "live-2" });
+    expect(t.events.some((e) => e.method === "tool/output" && e.params.callId === "live-2")).toBe(false);
+  });
+
   it("BASH-FG-4 keeps ANSI escape sequences verbatim; the core's own texts carry none", async () => {
     const t = testCore();
     const r = await t.bash({ command: "printf '\\033[31mred\\033[0m\\n'; exit 1" });

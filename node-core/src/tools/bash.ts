@@ -258,6 +258,8 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     );
   }
 
+  // The tool window shows the output as it comes; the model gets it when the command ends.
+  ctx.liveOutput({ outputPath: run.outputPath });
   const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
   const outcome = await awaitEnding<{ kind: "user"; task: TaskInfo }>(run, {
     timeoutMs,

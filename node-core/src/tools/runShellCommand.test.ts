@@ -324,6 +324,18 @@ describe("RSC progress: the latest output about once a second", () => {
   });
 });
 
+describe("RSC live output for the tool window", () => {
+  it("RSC the host is told the stdout and stderr files while the command runs (tool/output), and they fill as it prints", async () => {
+    const { t } = workspace();
+    const pending = t.call("run_shell_command", { command: "echo out1; echo err1 >&2; sleep 1; echo out2" }, { callId: "l1" });
+    expect(await waitFor(() => t.events.some((e) => e.method === "tool/output" && e.params.callId === "l1"))).toBe(true);
+    const live = t.events.find((e) => e.method === "tool/output")!.params as { outputPath: string; stderrPath: string };
+    expect(await waitFor(() => readFileSync(live.outputPath, "utf8") === "out1\n" && readFileSync(live.stderrPath, "utf8") === "err1\n")).toBe(true);
+    const s = (await pending).structuredContent as RunShellCommandStructured;
+    expect(s.stdout).toBe("out1\nout2\n");
+  });
+});
+
 describe("RSC-5 the user approves before anything runs", () => {
   it("RSC-5 asks with the command, description, directory (resolved against the root) and warnings; deny runs nothing", async () => {
     const t = testCore({ permissions: await parsePolicy({ mode: "ask" }) });

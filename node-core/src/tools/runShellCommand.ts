@@ -331,6 +331,9 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   // Commands lead their own process group (detached spawn): its id is the shell's pid. Windows has none.
   const pgid = run.shell.platform !== "win32" ? (run.pid ?? null) : null;
 
+  // The tool window tails the files themselves; tool/progress below is for MCP clients.
+  ctx.liveOutput({ outputPath: run.outputPath, ...(run.stderrPath !== undefined ? { stderrPath: run.stderrPath } : {}) });
+
   // Live output, at most once a second (RSC: 实时输出, 每秒更新一次).
   const gate = new ProgressGate(RSC_PROGRESS_INTERVAL_MS, RSC_PROGRESS_HEARTBEAT_MS, () => performance.now(), "0:0");
   const ticker = setInterval(() => {

@@ -382,6 +382,18 @@ data class ToolProgress(
 )
 
 /**
+ * `tool/output`: the files a running shell command writes to (Bash: stdout and stderr in
+ * [outputPath]; run_shell_command: stdout there, stderr in [stderrPath]). No output travels in
+ * the event: the tool window reads the files to show what the command prints as it comes.
+ */
+data class ToolOutput(
+    val callId: String = "",
+    val sessionId: String = "",
+    val outputPath: String = "",
+    val stderrPath: String? = null,
+)
+
+/**
  * `tool/finished`. The core sends a bounded [summary], never the result; the plugin adds the whole
  * [result] before a card shows the call — its own call's answer, or `calls/result` for a call it did
  * not make ([WaveCoreApi.completeFinished]). When that cannot be had, [resultUnavailable] says why
@@ -441,6 +453,7 @@ data class AgentSessionClosed(val sessionId: String = "", val client: ClientInfo
 object CoreNotifications {
     const val TOOL_STARTED = "tool/started"
     const val TOOL_PROGRESS = "tool/progress"
+    const val TOOL_OUTPUT = "tool/output"
     const val TOOL_FINISHED = "tool/finished"
     const val SESSION_CREATED = "session/created"
     const val SESSION_DISPOSED = "session/disposed"
@@ -467,6 +480,7 @@ object CoreRequests {
 interface CoreEvents {
     fun toolStarted(event: ToolStarted) {}
     fun toolProgress(event: ToolProgress) {}
+    fun toolOutput(event: ToolOutput) {}
     fun toolFinished(event: ToolFinished) {}
     fun cwdChanged(event: SessionCwdChanged) {}
     fun sessionCreated(event: SessionEvent) {}
@@ -487,6 +501,7 @@ interface CoreEvents {
             when (method) {
                 CoreNotifications.TOOL_STARTED -> listener.toolStarted(Json.decode(params))
                 CoreNotifications.TOOL_PROGRESS -> listener.toolProgress(Json.decode(params))
+                CoreNotifications.TOOL_OUTPUT -> listener.toolOutput(Json.decode(params))
                 CoreNotifications.TOOL_FINISHED -> listener.toolFinished(Json.decode(params))
                 CoreNotifications.SESSION_CWD_CHANGED -> listener.cwdChanged(Json.decode(params))
                 CoreNotifications.SESSION_CREATED -> listener.sessionCreated(Json.decode(params))

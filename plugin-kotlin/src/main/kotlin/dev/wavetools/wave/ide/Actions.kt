@@ -5,6 +5,7 @@ import com.intellij.openapi.actionSystem.ActionUpdateThread
 import com.intellij.openapi.actionSystem.AnActionEvent
 import com.intellij.openapi.project.DumbAwareAction
 import com.intellij.openapi.wm.ToolWindowManager
+import dev.wavetools.wave.ui.ShippedIcon
 import dev.wavetools.wave.ui.WaveBundle
 import dev.wavetools.wave.ui.WaveController
 import javax.swing.Icon
@@ -35,7 +36,7 @@ abstract class LatestCallAction(id: String, icon: Icon, private val bashOnly: Bo
  * Ctrl+B in the Wave tool window: the newest running command this window started continues as a
  * background task. Calls the same code as the card's button.
  */
-class MoveToBackgroundAction : LatestCallAction("WaveTools.MoveToBackground", AllIcons.Actions.Resume, bashOnly = true) {
+class MoveToBackgroundAction : LatestCallAction("WaveTools.MoveToBackground", ShippedIcon("moveToBackground"), bashOnly = true) {
     override fun perform(controller: WaveController) {
         controller.moveLatestToBackground()
     }

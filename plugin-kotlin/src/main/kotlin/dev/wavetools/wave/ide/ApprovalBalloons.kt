@@ -88,9 +88,6 @@ class ApprovalBalloons(private val project: Project, permissions: PermissionBrid
 
 /** Whether an approval card is where the person looks: its session's tab is the one showing. */
 object ApprovalVisibility {
-    fun cardShown(sessionId: String?, controller: WaveController?): Boolean {
-        val sessions = controller?.panel?.sessions ?: return false
-        val tabOfQuestion = sessionId?.takeIf { sessions.agent(it) != null }
-        return sessions.selectedAgent?.sessionId == tabOfQuestion
-    }
+    fun cardShown(sessionId: String?, controller: WaveController?): Boolean =
+        controller?.panel?.sessions?.model?.isSelected(sessionId) ?: false
 }

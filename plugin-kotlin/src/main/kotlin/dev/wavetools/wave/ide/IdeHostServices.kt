@@ -85,6 +85,13 @@ class IdeHostServices(private val project: Project) : HostServices {
         }
     }
 
+    /** "Show All" on an output the core kept no file of: the text, read-only, in an editor tab. */
+    override fun showText(title: String, text: String) {
+        val file = LightVirtualFile("$title.log", FileTypeManager.getInstance().getFileTypeByFileName("$title.log"), text)
+        file.isWritable = false
+        FileEditorManager.getInstance(project).openFile(file, true)
+    }
+
     /**
      * The managed runtime: downloaded in the background, then the waiting cores restart. Null (no
      * link) where the plugin pins no archive for this machine, or the runtime is installed already.

@@ -15,10 +15,12 @@ import com.intellij.openapi.editor.colors.EditorColorsListener
 import com.intellij.openapi.editor.colors.EditorColorsManager
 import com.intellij.openapi.editor.colors.EditorFontType
 import com.intellij.openapi.editor.colors.TextAttributesKey
+import com.intellij.ui.AnimatedIcon
 import com.intellij.ui.JBColor
 import com.intellij.ui.scale.JBUIScale
 import com.intellij.util.ui.JBFont
 import com.intellij.util.ui.UIUtil
+import dev.wavetools.wave.ui.ShippedIcon
 import dev.wavetools.wave.ui.Theme
 import dev.wavetools.wave.ui.WaveIcons
 import dev.wavetools.wave.ui.WaveTheme
@@ -115,14 +117,30 @@ class IdeThemeService : Disposable {
     }
 }
 
-/** The platform's own icons, so the buttons look like every other tool window's. */
+/**
+ * The platform's own icons, so the cards and buttons look like every other tool window's; the
+ * plugin's own where the platform has none that means the same (Move to Background: the
+ * debugger's Resume ▶ beside Stop ■ reads as "run again / stop"), drawn from the SVG it ships
+ * by the same code the screenshots use ([ShippedIcon]), so they show what the IDE shows.
+ */
 private object PlatformIcons : WaveIcons {
+    private val background: Icon = ShippedIcon("moveToBackground")
+
     override val stop: Icon get() = AllIcons.Actions.Suspend
-    override val moveToBackground: Icon get() = AllIcons.Actions.Resume
+    override val moveToBackground: Icon get() = background
     override val softWrap: Icon get() = AllIcons.Actions.ToggleSoftWrap
     override val showDiff: Icon get() = AllIcons.Actions.Diff
     override val warning: Icon get() = AllIcons.General.Warning
     override val help: Icon get() = AllIcons.Actions.Help
     override val expanded: Icon get() = AllIcons.General.ArrowDown
     override val collapsed: Icon get() = AllIcons.General.ArrowRight
+    override val running: Icon get() = AnimatedIcon.Default.INSTANCE
+    override val waiting: Icon get() = AllIcons.RunConfigurations.TestPaused
+    override val passed: Icon get() = AllIcons.RunConfigurations.TestPassed
+    override val failed: Icon get() = AllIcons.RunConfigurations.TestFailed
+    override val stopped: Icon get() = AllIcons.RunConfigurations.TestTerminated
+    override val scrollToEnd: Icon get() = AllIcons.RunConfigurations.Scroll_down
+    override val clear: Icon get() = AllIcons.Actions.GC
+    override val settings: Icon get() = AllIcons.General.Settings
+    override val close: Icon get() = AllIcons.Actions.Close
 }

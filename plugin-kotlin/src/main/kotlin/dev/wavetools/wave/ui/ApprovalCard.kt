@@ -1,6 +1,8 @@
 package dev.wavetools.wave.ui
 
 import dev.wavetools.wave.bridge.PartVerdict
+import dev.wavetools.wave.bridge.PermissionAnswer
+import dev.wavetools.wave.bridge.PermissionDecided
 import java.awt.BasicStroke
 import java.awt.BorderLayout
 import java.awt.Graphics
@@ -16,6 +18,7 @@ import javax.swing.AbstractAction
 import javax.swing.BorderFactory
 import javax.swing.JButton
 import javax.swing.JComponent
+import javax.swing.JPanel
 import javax.swing.JScrollPane
 import javax.swing.JTextArea
 import javax.swing.JTextField
@@ -49,11 +52,15 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
         )
     }
 
-    val allowOnceButton = button(WaveBundle.message("approval.allowOnce.button"), KeyEvent.VK_O, WaveBundle.message("approval.allowOnce.tooltip")) { model.allowOnce() }
+    val allowOnceButton = OptionButton(WaveBundle.message("approval.allowOnce.button"), WaveBundle.message("approval.allowOnce.tooltip"), WaveBundle.message("approval.moreChoices.tooltip")) { model.allowOnce() }.apply { withEnterAndMnemonic(KeyEvent.VK_O) }
     val alwaysAllowButton = button(WaveBundle.message("approval.alwaysAllow.button"), KeyEvent.VK_A, WaveBundle.message("approval.alwaysAllow.tooltip")) { model.startAlwaysAllow() }
     val denyButton = button(WaveBundle.message("approval.deny.button"), KeyEvent.VK_D, WaveBundle.message("approval.deny.tooltip")) { model.startDeny() }
 
     val rulesArea = JTextArea(3, 20).apply { lineWrap = false; input() }
+    // Narrow, "Always Allow…" moves into Allow Once's menu: the three choices stay on one row.
+    init {
+        allowOnceButton.options = listOf(alwaysAllowButton.text to { alwaysAllowButton.doClick() })
+    }
     val rulesError = TextBlock("", Tone.ERROR, small = true).apply { isVisible = false }
     val saveRulesButton = button(WaveBundle.message("approval.saveRules.button"), KeyEvent.VK_S, WaveBundle.message("approval.saveRules.tooltip")) { model.confirmRules(rulesArea.text) }
     val denyMessageField = JTextField(20).apply { input() }
@@ -62,10 +69,12 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
 
     private val question = verticalStack()
     private val controls = verticalStack()
-    private val buttons = wrapRow(allowOnceButton, alwaysAllowButton, denyButton, hgap = 6, vgap = 4)
+    /** Allow Once, Always Allow…, Deny: one row at every width (see [ChoiceRow]). */
+    val buttons = ChoiceRow(allowOnceButton, alwaysAllowButton, denyButton)
     private val rulesEditor = verticalStack().apply {
         addRow(TextBlock(WaveBundle.message("approval.rules.label"), small = true))
-        addRow(JScrollPane(rulesArea).apply { styled { t -> border = BorderFactory.createLineBorder(t.controlBorder) } })
+        // The Look and Feel's own field border (rounded, with the focus ring), never a square line.
+        addRow(JScrollPane(rulesArea))
         addRow(rulesError)
         addRow(wrapRow(saveRulesButton, button(WaveBundle.message("approval.back.button"), KeyEvent.VK_B, WaveBundle.message("approval.back.tooltip")) { model.back() }, hgap = 6, vgap = 4))
     }
@@ -102,7 +111,7 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
             }
         }
         val dir = p.directory.takeIf { it.isNotBlank() && it.trimEnd('/', '\\') != root?.trimEnd('/', '\\') }
-        dir?.let { question.addRow(TextBlock(WaveBundle.message("approval.directory", Format.relative(it, root)), small = true)) }
+        dir?.let { question.addRow(TextBlock(WaveBundle.message("approval.directory", "`" + Format.relative(it, root).trimEnd('/', '\\') + "/`"), small = true, markdown = true)) }
         question.addRow(controls)
         val content = verticalStack()
         content.addRow(question)
@@ -197,13 +206,10 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
             is ApprovalModel.State.Answered, is ApprovalModel.State.Withdrawn -> {}
         }
         question.isVisible = model.isOpen
-        val outcome = model.outcomeText()
+        // The card's status says what happened; this keeps only what it does not (a message, a reason).
+        val outcome = model.closedNote()
         outcomeBlock.source = outcome ?: ""
         outcomeBlock.isVisible = outcome != null
-        outcomeBlock.tone = when {
-            s is ApprovalModel.State.Answered && s.answer.decision == "deny" -> Tone.ERROR
-            else -> Tone.SECONDARY
-        }
         themeChanged(WaveTheme.current)
         revalidate()
         repaint()
@@ -249,28 +255,29 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
         /** Client property marking the default button of a group (the test theme paints it; the IDE's theme has its own mark). */
         const val DEFAULT_BUTTON = "wave.defaultButton"
 
-        /** Editable fields in the theme's input colours. */
+        /** Editable fields in the theme's input colours, with the Look and Feel's own border and focus ring. */
         private fun JTextComponent.input() {
             styled { t ->
                 background = t.inputBackground
                 foreground = t.foreground
                 caretColor = t.foreground
                 font = t.monoFont
-                border = BorderFactory.createCompoundBorder(BorderFactory.createLineBorder(t.controlBorder), BorderFactory.createEmptyBorder(t.px(3), t.px(6), t.px(3), t.px(6)))
             }
+        }
+
+        /** Enter presses the focused button, as Space does; Alt+[mnemonic] is underlined. */
+        private fun JButton.withEnterAndMnemonic(mnemonic: Int) {
+            val index = text.indexOfFirst { it.uppercaseChar().code == mnemonic }
+            if (index >= 0) displayedMnemonicIndex = index
+            getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(KeyEvent.VK_ENTER, 0), "pressWithEnter")
+            actionMap.put("pressWithEnter", object : AbstractAction() {
+                override fun actionPerformed(e: ActionEvent) = doClick()
+            })
         }
 
         /** A button whose mnemonic is underlined but bound to this question only (several may be open at once). */
         private fun button(text: String, mnemonic: Int, tooltip: String, action: () -> Unit): JButton =
-            smallButton(text, tooltip, action).apply {
-                val index = text.indexOfFirst { it.uppercaseChar().code == mnemonic }
-                if (index >= 0) displayedMnemonicIndex = index
-                // Enter presses the focused button, as Space does.
-                getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(KeyEvent.VK_ENTER, 0), "pressWithEnter")
-                actionMap.put("pressWithEnter", object : AbstractAction() {
-                    override fun actionPerformed(e: ActionEvent) = doClick()
-                })
-            }
+            smallButton(text, tooltip, action).apply { withEnterAndMnemonic(mnemonic) }
     }
 }
 
@@ -281,11 +288,14 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
  */
 class ApprovalCard(val view: ApprovalView) : CardPanel() {
     val statusLabel = ToneLabel("", Tone.WARNING, small = true)
+    val statusIcon = StatusIcon(CallState.WAITING)
+    val header: CardHeader
 
     init {
         val subject = TextBlock(if (view.model.prompt.kind == "path") view.model.subject else "$ " + view.model.subject, mono = true)
         val description = view.model.prompt.description?.takeIf { it.isNotBlank() }?.let { TextBlock(it, Tone.SECONDARY, small = true) }
-        add(CardHeader(emptyList(), subject, listOf(statusLabel), below = description), BorderLayout.NORTH)
+        header = CardHeader(statusIcon, subject, statusLabel, below = description)
+        add(header, BorderLayout.NORTH)
         add(view, BorderLayout.CENTER)
         view.model.onChange { refresh() }
         refresh()
@@ -295,8 +305,93 @@ class ApprovalCard(val view: ApprovalView) : CardPanel() {
         val (text, tone) = view.statusText()
         statusLabel.text = text
         statusLabel.tone = tone
+        statusIcon.state = when (val s = view.model.state) {
+            is ApprovalModel.State.Answered -> if (s.answer.decision == PermissionAnswer.DENY) CallState.FAILED else CallState.PASSED
+            is ApprovalModel.State.Withdrawn -> CallState.STOPPED
+            else -> CallState.WAITING
+        }
         repaint()
     }
 
     override fun borderColor(t: Theme) = if (view.model.isOpen) t.warningBorder else t.cardBorder
+}
+
+/**
+ * A check the person was not asked about but should know of — a command or write denied by a
+ * rule, or allowed despite warnings — as a card like every other outcome: what, the decision, why.
+ */
+class DecisionCard(val event: PermissionDecided) : CardPanel() {
+    val denied = event.outcome != "allow"
+    val statusLabel = ToneLabel(
+        WaveBundle.message(if (denied) "decision.denied.status" else "decision.allowedWithWarnings.status"),
+        if (denied) Tone.ERROR else Tone.WARNING,
+        small = true,
+    )
+    val reasonBlock: TextBlock
+
+    init {
+        val subject = event.command ?: event.path ?: ""
+        val title = TextBlock(if (event.command != null) "$ ${Format.firstLine(subject, 400)}" else subject, mono = true)
+        val why = event.warnings.takeIf { it.isNotEmpty() }?.joinToString("; ") { it.message } ?: event.reason.removePrefix("Permission denied: ")
+        reasonBlock = TextBlock(Format.firstLine(why, 400), Tone.SECONDARY, small = true, markdown = true)
+        add(CardHeader(StatusIcon(if (denied) CallState.FAILED else CallState.PASSED), title, statusLabel), BorderLayout.NORTH)
+        // Under the title, at the title's x.
+        add(JPanel(BorderLayout()).apply {
+            isOpaque = false
+            add(reasonBlock, BorderLayout.CENTER)
+            styled { t -> border = BorderFactory.createEmptyBorder(t.px(2), t.px(16 + CardHeader.GAP), 0, 0) }
+        }, BorderLayout.CENTER)
+    }
+}
+
+/**
+ * Allow Once, Always Allow… and Deny on one row. Where the three do not fit (about 300 px at the
+ * IDE's button sizes), Always Allow… moves into Allow Once's menu, as the platform's option
+ * buttons offer a second way to do the first thing: two controls then, still on one row, Deny
+ * never alone.
+ */
+class ChoiceRow(private val main: OptionButton, private val second: JButton, private val last: JButton) : JPanel() {
+    /** Whether the last layout folded the second choice into [main]'s menu. */
+    var folded = false
+        private set
+
+    init {
+        isOpaque = false
+        alignmentX = LEFT_ALIGNMENT
+        add(main)
+        add(second)
+        add(last)
+        layout = object : java.awt.LayoutManager {
+            override fun addLayoutComponent(name: String?, comp: java.awt.Component?) {}
+            override fun removeLayoutComponent(comp: java.awt.Component?) {}
+            private fun gap() = WaveTheme.current.px(6)
+            private fun fits(width: Int): Boolean {
+                main.optionsShown = false
+                val all = main.preferredSize.width + second.preferredSize.width + last.preferredSize.width + 2 * gap()
+                return width <= 0 || all <= width
+            }
+            override fun preferredLayoutSize(parent: java.awt.Container): java.awt.Dimension {
+                val h = maxOf(main.preferredSize.height, last.preferredSize.height)
+                val insets = parent.insets
+                return java.awt.Dimension(main.preferredSize.width + second.preferredSize.width + last.preferredSize.width + 2 * gap() + insets.left + insets.right, h + insets.top + insets.bottom)
+            }
+            override fun minimumLayoutSize(parent: java.awt.Container) = java.awt.Dimension(0, preferredLayoutSize(parent).height)
+            override fun layoutContainer(parent: java.awt.Container) {
+                val insets = parent.insets
+                val width = parent.width - insets.left - insets.right
+                folded = !fits(width)
+                main.optionsShown = folded
+                second.isVisible = !folded
+                var x = insets.left
+                for (b in listOf(main, second, last).filter { it.isVisible }) {
+                    val d = b.preferredSize
+                    b.setBounds(x, insets.top, d.width, d.height)
+                    x += d.width + gap()
+                }
+            }
+        }
+    }
+
+    /** The controls shown now, left to right. */
+    fun shown(): List<JButton> = listOf(main, second, last).filter { it.isVisible }
 }

@@ -102,22 +102,24 @@ class ApprovalModel(
         listeners.forEach { it(this) }
     }
 
-    /** One line for the card once the question is closed: what happened to it. */
-    fun outcomeText(): String? = when (val s = state) {
-        is State.Answered -> {
-            val a = s.answer
-            listOfNotNull(
-                when (a.decision) {
-                    PermissionAnswer.ALLOW_ONCE -> WaveBundle.message("approval.outcome.allowedOnce")
-                    PermissionAnswer.ALWAYS_ALLOW -> WaveBundle.message("approval.outcome.alwaysAllowed", a.rules.orEmpty().joinToString(", "))
-                    else -> WaveBundle.message("approval.outcome.denied")
-                },
-                decided?.let { WaveBundle.message(if (it.outcome == "allow") "approval.outcome.ran" else "approval.outcome.didNotRun") },
-                a.message?.takeIf { a.decision == PermissionAnswer.DENY }?.let { WaveBundle.message("approval.outcome.toldAgent", it) },
-            ).joinToString(" ")
-        }
-        is State.Withdrawn -> WaveBundle.message("approval.outcome.withdrawn", s.reason)
+    /**
+     * What stays in the card once the question is closed, where the card's own status does not say
+     * it already: what the person told the agent with a denial, or why the question went. Null:
+     * nothing (an allowance, a denial without a message).
+     */
+    fun closedNote(): String? = when (val s = state) {
+        is State.Answered -> s.answer.message?.takeIf { s.answer.decision == PermissionAnswer.DENY && it.isNotBlank() }?.let { WaveBundle.message("approval.outcome.toldAgent", it) }
+        is State.Withdrawn -> s.reason
         else -> null
+    }
+
+    /** How the call was allowed, for the card's footer ("Allowed once"); null unless it was. */
+    fun allowedNote(): String? = (state as? State.Answered)?.answer?.let { a ->
+        when (a.decision) {
+            PermissionAnswer.ALLOW_ONCE -> WaveBundle.message("approval.note.allowedOnce")
+            PermissionAnswer.ALWAYS_ALLOW -> WaveBundle.message("approval.note.alwaysAllowed", a.rules.orEmpty().joinToString(", "))
+            else -> null
+        }
     }
 
     companion object {

@@ -3,14 +3,14 @@ package dev.wavetools.wave.ui
 import dev.wavetools.wave.bridge.BashResult
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolStarted
-import javax.swing.JComponent
 
 /**
- * A Bash call: the command and a running clock while it runs — never partial output (BASH-FG-3) —
- * then the output once, with ANSI colours, the exit code or signal, the duration, cwd notices, and
- * "Open Full Output" when the core cut the output. The core's note to the model about the cut ("read
- * it with the Read tool …") is not for people: the output shows where text was left out, the footer
- * how much, with the link.
+ * A Bash call: the command and a running clock while it runs, with the end of what it prints so
+ * far (the model gets the output only when it ends, BASH-FG-3; the tool window reads the file the
+ * core names), then the output once, with ANSI colours — its first and last lines when it is long,
+ * "Show All" for the rest — the exit code or signal, the duration and cwd notices. The core's note
+ * to the model about a cut ("read it with the Read tool …") is not for people: the output shows
+ * where text was left out, "Show All" opens the file.
  */
 class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started, context) {
     val moveAction = CardAction(WaveBundle.message("card.moveToBackground.button"), { it.icons.moveToBackground }, WaveBundle.message("card.moveToBackground.tooltip")) { requestMove() }
@@ -33,8 +33,9 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
     override fun refreshButtons() {
         super.refreshButtons()
         val controllable = isRunning && actions.canControl(callId)
-        moveAction.isVisible = controllable
-        // The core cannot move a call that waits for permission (its command has not started).
+        // The core cannot move a call that waits for permission (its command has not started): no
+        // button that does nothing until then.
+        moveAction.isVisible = controllable && !waitingForApproval
         moveAction.isEnabled = controllable && notice == null && !waitingForApproval
     }
 
@@ -49,7 +50,7 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
     fun moveRefused(reason: String) {
         notice = reason
         moveAction.label = WaveBundle.message("card.moveToBackground.button")
-        body.addRow(TextBlock(reason, Tone.WARNING, small = true))
+        footer.addText(reason, Tone.WARNING)
         refreshButtons()
         revalidate()
     }
@@ -57,21 +58,25 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
     override fun onFinished(event: ToolFinished) {
         val r = BashResult.from(event.shown)
         result = r
-        val (text, tone) = status(r)
-        showOutcome(text, tone)
+        val (text, tone, state) = status(r)
+        showOutcome(text, tone, state)
         body.removeAll()
         footer.clear()
         val omission = if (r.truncated) Omission.find(r.output) else null
+        var partial = false
         if (r.output.isNotEmpty() && !r.movedToBackground) {
             val shown = (omission?.let { r.output.replaceRange(it.range, it.marker) } ?: r.output).trimEnd('\n')
-            val pane = OutputPane(shown, listOfNotNull(omission?.marker))
+            val bounded = BoundedText.of(shown, HEAD_LINES, TAIL_LINES, omission = omission?.let { it.marker to Format.bytes(it.omittedBytes) })
+            partial = bounded.isPartial
+            val pane = OutputPane(bounded.text, listOfNotNull(omission?.marker, bounded.marker))
             output = pane
-            body.addRow(outputArea(pane, MAX_OUTPUT_LINES, showEnd = true))
-            addSoftWrapToggle()
+            body.addRow(outputArea(pane))
         }
         // A command that never ran (no shell, unwritable output directory) or that the core aborted says why.
         if (r.error != null && r.output.isEmpty()) body.addRow(TextBlock(r.error, Tone.ERROR, small = true))
         footer.add(secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs)))
+        if (r.signal == null) ExitSignals.describe(r.exitCode)?.let { footer.addText(it) }
+        addStandingNotes()
         if (r.movedToBackground) {
             val how = when {
                 r.backgroundedByUser -> WaveBundle.message("card.bash.movedByUser.text")
@@ -90,30 +95,20 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
         }
         sandboxNote(r.sandboxed)?.let { footer.add(it) }
         val file = r.outputPath
-        if (file != null && !r.movedToBackground) footer.add(outputLink(r, file, omission))
+        if (!r.movedToBackground && (partial || r.truncated)) footer.add(showAllLink(WaveBundle.message("card.bash.output.title", Format.firstLine(command, 60)), r.output, file))
+        else if (file != null && !r.movedToBackground) footer.add(LinkLabel(WaveBundle.message("card.openOutputFile.link")) { actions.openFile(file, null) }.apply { toolTipText = file })
     }
 
-    /** "40.4 KB omitted — Open Full Output" when cut; "Open Output File" when processes still write to it. */
-    private fun outputLink(r: BashResult, file: String, omission: Omission?): JComponent {
-        if (!r.truncated) return LinkLabel(WaveBundle.message("card.openOutputFile.link")) { actions.openFile(file, null) }.apply { toolTipText = file }
-        val omitted = omission?.omittedBytes ?: (r.outputBytes - r.output.length).coerceAtLeast(0)
-        return wrapRow(
-            secondaryLabel(WaveBundle.message("card.omitted.text", Format.bytes(omitted))),
-            LinkLabel(WaveBundle.message("card.openFullOutput.link")) { actions.openFile(file, null) }.apply { toolTipText = file },
-            hgap = 4,
-        )
-    }
-
-    private fun status(r: BashResult): Pair<String, Tone> = when {
-        r.movedToBackground -> WaveBundle.message("card.status.inBackground") to Tone.RUNNING
-        r.interrupted -> WaveBundle.message("card.status.interrupted") to Tone.WARNING
-        r.timedOut -> WaveBundle.message("card.status.stoppedAtTimeout") to Tone.WARNING
-        r.signal != null -> WaveBundle.message("card.status.killedBy", r.signal) to Tone.ERROR
-        r.exitCode != null -> WaveBundle.message("card.status.exit", r.exitCode) to (if (r.exitCode == 0) Tone.SUCCESS else Tone.ERROR)
+    private fun status(r: BashResult): Triple<String, Tone, CallState> = when {
+        r.movedToBackground -> Triple(WaveBundle.message("card.status.inBackground"), Tone.RUNNING, CallState.BACKGROUND)
+        r.interrupted -> Triple(WaveBundle.message("card.status.interrupted"), Tone.WARNING, CallState.STOPPED)
+        r.timedOut -> Triple(WaveBundle.message("card.status.stoppedAtTimeout"), Tone.WARNING, CallState.STOPPED)
+        r.signal != null -> Triple(WaveBundle.message("card.status.killedBy", r.signal), Tone.ERROR, CallState.FAILED)
+        r.exitCode != null -> if (r.exitCode == 0) Triple(WaveBundle.message("card.status.exit", 0), Tone.SUCCESS, CallState.PASSED) else Triple(WaveBundle.message("card.status.exit", r.exitCode), Tone.ERROR, CallState.FAILED)
         // It never ran (denied, no sandbox, no shell): why, in a few words.
-        r.errorKind != null && !r.errorKind.isCommandOutcome -> r.errorKind.headline() to Tone.ERROR
-        r.isError -> WaveBundle.message("card.status.failed") to Tone.ERROR
-        else -> WaveBundle.message("card.status.done") to Tone.SUCCESS
+        r.errorKind != null && !r.errorKind.isCommandOutcome -> Triple(r.errorKind.headline(), Tone.ERROR, CallState.FAILED)
+        r.isError -> Triple(WaveBundle.message("card.status.failed"), Tone.ERROR, CallState.FAILED)
+        else -> Triple(WaveBundle.message("card.status.done"), Tone.SUCCESS, CallState.PASSED)
     }
 
     /**
@@ -134,6 +129,8 @@ class BashCard(started: ToolStarted, context: CardContext) : CommandCard(started
     }
 
     companion object {
-        const val MAX_OUTPUT_LINES = 24
+        /** A long output shows its first lines (how it started) and its last (where summaries and errors are). */
+        const val HEAD_LINES = 5
+        const val TAIL_LINES = 18
     }
 }

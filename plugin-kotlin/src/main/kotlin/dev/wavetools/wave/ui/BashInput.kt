@@ -3,21 +3,22 @@ package dev.wavetools.wave.ui
 import java.awt.BorderLayout
 import java.awt.Graphics
 import java.awt.Graphics2D
+import java.awt.Insets
 import java.awt.RenderingHints
 import java.awt.event.KeyAdapter
 import java.awt.event.KeyEvent
 import javax.swing.BorderFactory
-import javax.swing.JLabel
 import javax.swing.JPanel
 import javax.swing.JTextField
 
 /**
  * Bash mode: a line where a person types a command; Enter runs it through the core's Bash tool
- * (same runner, environment and shims as the agent's; output when it ends). Up/Down walk the history.
+ * (same runner, environment and shims as the agent's; output as it comes, as for the agent's
+ * commands). Up/Down walk the history. The field is the Look and Feel's own (its rounded border
+ * and focus ring); the `$` prompt sits inside it, as the Terminal's does.
  */
 class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout()), Themed {
     val field = PlaceholderField(WaveBundle.message("input.placeholder"))
-    private val prompt = JLabel("$")
     private val history = mutableListOf<String>()
     private var historyIndex = 0
 
@@ -32,25 +33,18 @@ class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout()), T
                 }
             }
         })
-        add(prompt, BorderLayout.WEST)
         add(field, BorderLayout.CENTER)
         themeChanged(WaveTheme.current)
     }
 
     override fun themeChanged(theme: Theme) {
         background = theme.background
-        border = BorderFactory.createEmptyBorder(theme.px(6), theme.px(10), theme.px(6), theme.px(10))
-        (layout as BorderLayout).hgap = theme.px(6)
-        prompt.font = theme.monoFont
-        prompt.foreground = theme.secondary
+        border = BorderFactory.createEmptyBorder(theme.px(6), theme.px(8), theme.px(6), theme.px(8))
         field.font = theme.monoFont
         field.background = theme.inputBackground
         field.foreground = theme.foreground
         field.caretColor = theme.foreground
-        field.border = BorderFactory.createCompoundBorder(
-            BorderFactory.createLineBorder(theme.controlBorder),
-            BorderFactory.createEmptyBorder(theme.px(3), theme.px(6), theme.px(3), theme.px(6)),
-        )
+        field.revalidate()
     }
 
     override fun paintComponent(g: Graphics) {
@@ -77,21 +71,41 @@ class BashInput(private val onRun: (String) -> Unit) : JPanel(BorderLayout()), T
     /** Enabled only while the core is ready; otherwise says why. */
     fun setReady(ready: Boolean, why: String? = null) {
         field.isEnabled = ready
-        prompt.isEnabled = ready
         field.toolTipText = if (ready) WaveBundle.message("input.tooltip") else why
     }
 
-    /** A text field that shows [placeholder] in the secondary colour while it is empty. */
-    class PlaceholderField(val placeholder: String) : JTextField() {
+    /**
+     * A text field with the `$` [prompt] inside it, before the text, and [placeholder] in the
+     * secondary colour while it is empty. Its border is the Look and Feel's: the prompt's room is
+     * added to its insets, so the border, its rounded corners and its focus ring stay the IDE's.
+     */
+    class PlaceholderField(val placeholder: String, val prompt: String = "$") : JTextField() {
+        private fun promptRoom(): Int = getFontMetrics(font).stringWidth(prompt) + WaveTheme.current.px(6)
+
+        override fun getInsets(): Insets {
+            val i = super.getInsets()
+            return Insets(i.top, i.left + promptRoom(), i.bottom, i.right)
+        }
+
+        override fun getInsets(insets: Insets?): Insets {
+            val i = super.getInsets(insets)
+            i.left += promptRoom()
+            return i
+        }
+
+        /** Where the prompt is drawn: the border's own left inset. */
+        val promptX: Int get() = insets.left - promptRoom()
+
         override fun paintComponent(g: Graphics) {
             super.paintComponent(g)
-            if (text.isNotEmpty()) return
             val g2 = g.create() as Graphics2D
             g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON)
-            g2.color = WaveTheme.current.secondary
             g2.font = font
             val fm = g2.fontMetrics
-            g2.drawString(placeholder, insets.left, (height - fm.height) / 2 + fm.ascent)
+            val baseline = (height - fm.height) / 2 + fm.ascent
+            g2.color = WaveTheme.current.secondary
+            g2.drawString(prompt, promptX, baseline)
+            if (text.isEmpty()) g2.drawString(placeholder, insets.left, baseline)
             g2.dispose()
         }
     }

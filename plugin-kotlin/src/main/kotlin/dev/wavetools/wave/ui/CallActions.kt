@@ -18,4 +18,7 @@ interface CallActions {
     fun openFile(path: String, line: Int? = null)
     /** Opens the IDE's diff viewer on an Edit or Write of [path]. */
     fun showDiff(path: String, model: DiffModel)
+
+    /** Shows [text] whole, read-only, in an editor tab named [title] ("Show All" on an output the core kept no file of). */
+    fun showText(title: String, text: String) {}
 }

@@ -50,8 +50,57 @@ enum class Tone {
     }
 }
 
+/**
+ * A one-line label that, given less room than its text needs, ends with the platform's "…" (Swing's
+ * own labels cut with "..."); the whole text is then its tooltip unless it has one of its own.
+ */
+open class EllipsisLabel(text: String = "") : JLabel(text) {
+    /** Whether the last paint had to cut the text. */
+    var isCut = false
+        private set
+
+    override fun getMinimumSize(): Dimension = if (isMinimumSizeSet) super.getMinimumSize() else Dimension(0, super.getMinimumSize().height)
+
+    override fun paintComponent(g: Graphics) {
+        val full = text ?: ""
+        val fm = getFontMetrics(font)
+        val ins = insets
+        val icon = if (isEnabled) icon else disabledIcon ?: icon
+        val iconRoom = icon?.let { it.iconWidth + iconTextGap } ?: 0
+        val room = width - ins.left - ins.right - iconRoom
+        isCut = fm.stringWidth(full) > room
+        if (!isCut) return super.paintComponent(g)
+        if (isOpaque) {
+            g.color = background
+            g.fillRect(0, 0, width, height)
+        }
+        val inner = height - ins.top - ins.bottom
+        icon?.paintIcon(this, g, ins.left, ins.top + (inner - icon.iconHeight) / 2)
+        g.color = if (isEnabled) foreground else WaveTheme.current.secondary
+        g.font = font
+        val y = ins.top + (inner - fm.height) / 2 + fm.ascent
+        javax.swing.plaf.basic.BasicGraphicsUtils.drawString(this, g as Graphics2D, clip(full, fm, room), (ins.left + iconRoom).toFloat(), y.toFloat())
+    }
+
+    override fun getToolTipText(): String? = super.getToolTipText() ?: text?.takeIf { isCut }
+
+    companion object {
+        /** The longest start of [text] that, followed by "…", fits in [room] pixels. */
+        fun clip(text: String, fm: java.awt.FontMetrics, room: Int): String {
+            if (fm.stringWidth(text) <= room) return text
+            var lo = 0
+            var hi = text.length
+            while (lo < hi) {
+                val mid = (lo + hi + 1) / 2
+                if (fm.stringWidth(text.substring(0, mid).trimEnd() + "…") <= room) lo = mid else hi = mid - 1
+            }
+            return text.substring(0, lo).trimEnd() + "…"
+        }
+    }
+}
+
 /** A one-line label in the UI font ([small]: the secondary size) whose colour follows [tone]. */
-open class ToneLabel(text: String = "", tone: Tone = Tone.NORMAL, private val small: Boolean = false) : JLabel(text) {
+open class ToneLabel(text: String = "", tone: Tone = Tone.NORMAL, private val small: Boolean = false) : EllipsisLabel(text) {
     var tone: Tone = tone
         set(value) {
             field = value
@@ -119,24 +168,67 @@ fun JComponent.activatable(onActivate: () -> Unit, onHover: (Boolean) -> Unit) {
     })
 }
 
-/** A small round status marker. */
-class StatusDot(tone: Tone) : JComponent() {
-    var tone: Tone = tone
+/**
+ * What a call, a task or the core is doing, as the platform shows it: an icon (the spinner while
+ * it runs, passed, failed, stopped, paused for an answer, in the background) beside the status
+ * text's colour, so it reads without telling colours apart.
+ */
+enum class CallState {
+    RUNNING, WAITING, PASSED, FAILED, STOPPED, BACKGROUND;
+
+    fun icon(t: Theme): Icon = when (this) {
+        RUNNING -> t.icons.running
+        WAITING -> t.icons.waiting
+        PASSED -> t.icons.passed
+        FAILED -> t.icons.failed
+        STOPPED -> t.icons.stopped
+        BACKGROUND -> t.icons.moveToBackground
+    }
+
+    companion object {
+        /** The state a status text's tone stands for, where a card has no more to say. */
+        fun of(tone: Tone): CallState = when (tone) {
+            Tone.SUCCESS -> PASSED
+            Tone.ERROR -> FAILED
+            Tone.WARNING -> STOPPED
+            Tone.RUNNING -> RUNNING
+            Tone.NORMAL, Tone.SECONDARY -> STOPPED
+        }
+    }
+}
+
+/** A [CallState]'s icon, 16 px, with the state's words for screen readers. */
+class StatusIcon(state: CallState) : JComponent() {
+    var state: CallState = state
         set(value) {
+            if (field == value) return
             field = value
+            getAccessibleContext().accessibleName = value.name.lowercase()
             repaint()
         }
 
-    override fun getPreferredSize(): Dimension = WaveTheme.current.px(8).let { Dimension(it, it) }
+    init {
+        getAccessibleContext().accessibleName = state.name.lowercase()
+    }
+
+    override fun getAccessibleContext(): javax.accessibility.AccessibleContext {
+        if (accessibleContext == null) {
+            accessibleContext = object : AccessibleJComponent() {
+                override fun getAccessibleRole() = javax.accessibility.AccessibleRole.ICON
+            }
+        }
+        return accessibleContext
+    }
+
+    val icon: Icon get() = state.icon(WaveTheme.current)
+
+    override fun getPreferredSize(): Dimension = WaveTheme.current.px(16).let { Dimension(it, it) }
     override fun getMinimumSize(): Dimension = preferredSize
+    override fun getMaximumSize(): Dimension = preferredSize
 
     override fun paintComponent(g: Graphics) {
-        val g2 = g.create() as Graphics2D
-        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-        g2.color = tone.color(WaveTheme.current)
-        val d = minOf(width, height)
-        g2.fillOval((width - d) / 2, (height - d) / 2, d, d)
-        g2.dispose()
+        val i = icon
+        i.paintIcon(this, g, (width - i.iconWidth) / 2, (height - i.iconHeight) / 2)
     }
 }
 
@@ -145,7 +237,14 @@ class StatusDot(tone: Tone) : JComponent() {
  * or pressed (or [selected], for a toggle), the action's name in the tooltip. Focusable; Enter and
  * Space press it.
  */
-class IconButton(private val iconOf: (Theme) -> Icon, name: String, description: String? = null, private val onClick: () -> Unit) : JComponent() {
+class IconButton(
+    private val iconOf: (Theme) -> Icon,
+    name: String,
+    description: String? = null,
+    /** Its square's side: 24 as the toolbar's ActionButton, 16 inside a tab. */
+    private val side: Int = 24,
+    private val onClick: () -> Unit,
+) : JComponent() {
     private var hovered = false
     private var pressed = false
 
@@ -199,7 +298,7 @@ class IconButton(private val iconOf: (Theme) -> Icon, name: String, description:
         repaint()
     }
 
-    override fun getPreferredSize(): Dimension = WaveTheme.current.px(24).let { Dimension(it, it) }
+    override fun getPreferredSize(): Dimension = WaveTheme.current.px(side).let { Dimension(it, it) }
     override fun getMinimumSize(): Dimension = preferredSize
     override fun getMaximumSize(): Dimension = preferredSize
 
@@ -207,7 +306,7 @@ class IconButton(private val iconOf: (Theme) -> Icon, name: String, description:
         val t = WaveTheme.current
         val g2 = g.create() as Graphics2D
         g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
-        val arc = t.px(6)
+        val arc = t.px(if (side < 20) 4 else 6)
         val fill = when {
             !isEnabled -> null
             pressed || selected -> t.pressedBackground
@@ -350,8 +449,15 @@ fun wrapRow(vararg children: Component, hgap: Int = 8, vgap: Int = 2): JPanel = 
  * never cut mid-word, never wider than its parent. `code` in backticks shows in the editor font on
  * the code background, as the core's Markdown means it ([markdown]).
  */
-class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: Boolean = false, private val markdown: Boolean = false, private val mono: Boolean = false) :
-    JTextPane(DefaultStyledDocument()), Themed {
+class TextBlock(
+    text: String = "",
+    tone: Tone = Tone.NORMAL,
+    private val small: Boolean = false,
+    private val markdown: Boolean = false,
+    private val mono: Boolean = false,
+    /** The text can be selected and copied (a value in Details); otherwise it takes no focus. */
+    val selectable: Boolean = false,
+) : JTextPane(DefaultStyledDocument()), Themed {
     /** A property whose change renders the text again. */
     private fun <T> rendering(initial: T) = kotlin.properties.Delegates.observable(initial) { _, _, _ -> render(WaveTheme.current) }
 
@@ -365,11 +471,15 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
     /** Centred lines (an empty state's reason). */
     var centered: Boolean by rendering(false)
 
+    /** The first line starts this many pixels further in (room for a label placed before it). */
+    var firstLineIndent: Int by rendering(0)
+
     init {
         editorKit = WrapAnywhereKit()
         isEditable = false
         isOpaque = false
-        isFocusable = false
+        isFocusable = selectable
+        (caret as? javax.swing.text.DefaultCaret)?.updatePolicy = javax.swing.text.DefaultCaret.NEVER_UPDATE
         border = BorderFactory.createEmptyBorder()
         margin = Insets(0, 0, 0, 0)
         alignmentX = LEFT_ALIGNMENT
@@ -377,7 +487,7 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
     }
 
     /** The text as shown (backticks gone). */
-    val plainText: String get() = document.getText(0, document.length)
+    val plainText: String get() = document.getText(0, document.length).replace(NO_BREAK_SPACE, ' ')
 
     /** The width of its widest word: narrower than that, the word would have to break inside. */
     val widestWord: Int
@@ -404,8 +514,12 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
             StyleConstants.setFontFamily(this, t.monoFont.family)
             StyleConstants.setBackground(this, t.codeBackground)
         }
+        val codeMetrics = getFontMetrics(t.monoFont.deriveFont(base.size2D))
         for (run in if (markdown) InlineCode.split(source) else listOf(InlineCode.Run(source, false))) {
-            doc.insertString(doc.length, run.text, if (run.code) code else plain)
+            // A `chip` stays on one line (a command reads as one token) unless it is wider than the
+            // whole line; then it breaks at its own spaces, never inside a word.
+            val text = if (run.code && codeMetrics.stringWidth(run.text) <= chipRoom()) run.text.replace(' ', NO_BREAK_SPACE) else run.text
+            doc.insertString(doc.length, text, if (run.code) code else plain)
         }
         // Any character past Latin-1 (a bullet, a dash, "…") sets AbstractDocument.MultiByteProperty
         // (package-private, "multiByte"), which switches Swing to the JDK's line BreakIterator: it
@@ -415,7 +529,7 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
         val paragraph = SimpleAttributeSet().apply {
             StyleConstants.setAlignment(this, if (centered) StyleConstants.ALIGN_CENTER else StyleConstants.ALIGN_LEFT)
             StyleConstants.setLeftIndent(this, hangingIndent.toFloat())
-            StyleConstants.setFirstLineIndent(this, -hangingIndent.toFloat())
+            StyleConstants.setFirstLineIndent(this, (firstLineIndent - hangingIndent).toFloat())
         }
         doc.setParagraphAttributes(0, doc.length, paragraph, false)
         revalidate()
@@ -424,11 +538,23 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
 
     private var boundsWidth = -1
 
+    /** The widest a `chip` may be and still be kept on one line: the line, before the first layout any width. */
+    private fun chipRoom(): Int = if (boundsWidth > 0) boundsWidth - hangingIndent else Int.MAX_VALUE
+
+    /** Which chips the last rendering kept on one line; a new width that changes that renders again. */
+    private fun chipsKeptWhole(room: Int): List<Boolean> {
+        if (!markdown) return emptyList()
+        val fm = getFontMetrics(WaveTheme.current.monoFont.deriveFont(font.size2D))
+        return InlineCode.split(source).filter { it.code }.map { fm.stringWidth(it.text) <= room }
+    }
+
     override fun setBounds(x: Int, y: Int, width: Int, height: Int) {
+        val before = chipsKeptWhole(chipRoom())
         super.setBounds(x, y, width, height)
         // Wrapped text is as tall as its width makes it: when the width changed, let the parent ask again.
         if (width != boundsWidth) {
             boundsWidth = width
+            if (before != chipsKeptWhole(chipRoom())) render(WaveTheme.current)
             if (width > 0 && preferredSize.height != height) javax.swing.SwingUtilities.invokeLater { parent?.let { (it as? JComponent)?.revalidate() } }
         }
     }
@@ -437,6 +563,9 @@ class TextBlock(text: String = "", tone: Tone = Tone.NORMAL, private val small: 
 
     private companion object {
         const val MULTI_BYTE_PROPERTY = "multiByte"
+
+        /** Swing's line breaking (whitespace-based, see render) never breaks at U+00A0. */
+        const val NO_BREAK_SPACE = '\u00A0'
     }
 }
 
@@ -602,6 +731,7 @@ class DetailsSection(title: String, summary: String?, private val content: JComp
     val summaryLabel = secondaryLabel(summary ?: "")
     var expanded = false
         private set
+    private val holder: JComponent
 
     init {
         isOpaque = false
@@ -610,12 +740,20 @@ class DetailsSection(title: String, summary: String?, private val content: JComp
         summaryLabel.isVisible = !summary.isNullOrBlank()
         add(if (centered) JPanel(java.awt.FlowLayout(java.awt.FlowLayout.CENTER, 0, 0)).apply { isOpaque = false; add(toggle) } else wrapRow(toggle, summaryLabel, hgap = 6), BorderLayout.NORTH)
         content.isVisible = false
-        add(content, BorderLayout.CENTER)
+        // Indented under the link's text, so what Details holds reads as its content.
+        holder = if (centered) content else JPanel(BorderLayout()).apply {
+            isOpaque = false
+            add(content, BorderLayout.CENTER)
+            styled { t -> border = BorderFactory.createEmptyBorder(t.px(4), t.px(20), 0, 0) }
+            isVisible = false
+        }
+        add(holder, BorderLayout.CENTER)
     }
 
     fun setExpanded(value: Boolean) {
         expanded = value
         content.isVisible = value
+        holder.isVisible = value
         toggle.styled { t -> icon = if (expanded) t.icons.expanded else t.icons.collapsed; foreground = t.link; font = t.smallFont }
         revalidate()
         repaint()
@@ -639,4 +777,164 @@ fun JPanel.addRow(c: JComponent): JComponent {
     c.alignmentX = Component.LEFT_ALIGNMENT
     add(c)
     return c
+}
+
+/**
+ * Facts as an aligned list: the names in one column (UI font, secondary), the values beside them
+ * in the editor font, wrapping and selectable so a path or a pid can be copied. Narrower than a
+ * name and a short value side by side, each value goes under its name.
+ */
+class KeyValueList : JPanel(), Themed {
+    private val rows = mutableListOf<Pair<ToneLabel, TextBlock>>()
+
+    init {
+        isOpaque = false
+        alignmentX = LEFT_ALIGNMENT
+        layout = Layout()
+    }
+
+    fun add(name: String, value: String): TextBlock {
+        val label = ToneLabel(name, Tone.SECONDARY, small = true)
+        val block = TextBlock(value, mono = true, selectable = true).apply { getAccessibleContext().accessibleName = name }
+        rows += label to block
+        add(label)
+        add(block)
+        revalidate()
+        return block
+    }
+
+    /** The values by name, in order (what the tests read). */
+    fun values(): Map<String, String> = rows.associate { (l, v) -> l.text to v.plainText }
+
+    override fun themeChanged(theme: Theme) = revalidate()
+
+    private inner class Layout : LayoutManager {
+        override fun addLayoutComponent(name: String?, comp: Component?) {}
+        override fun removeLayoutComponent(comp: Component?) {}
+
+        private fun nameWidth() = rows.maxOfOrNull { it.first.preferredSize.width } ?: 0
+        private fun gap() = WaveTheme.current.px(12)
+        private fun sideBySide(width: Int) = width <= 0 || width - nameWidth() - gap() >= WaveTheme.current.px(120)
+
+        private fun heights(width: Int): List<Int> = rows.map { (l, v) ->
+            if (sideBySide(width)) maxOf(l.preferredSize.height, CardHeader.heightFor(v, width - nameWidth() - gap()))
+            else l.preferredSize.height + CardHeader.heightFor(v, width)
+        }
+
+        override fun preferredLayoutSize(parent: Container): Dimension {
+            val width = parent.width - parent.insets.left - parent.insets.right
+            val h = heights(width).sum() + WaveTheme.current.px(2) * (rows.size - 1).coerceAtLeast(0)
+            val w = if (width > 0) width else nameWidth() + gap() + (rows.maxOfOrNull { it.second.preferredSize.width } ?: 0)
+            return Dimension(w + parent.insets.left + parent.insets.right, h + parent.insets.top + parent.insets.bottom)
+        }
+
+        override fun minimumLayoutSize(parent: Container) = Dimension(0, preferredLayoutSize(parent).height)
+
+        override fun layoutContainer(parent: Container) {
+            val ins = parent.insets
+            val width = (parent.width - ins.left - ins.right).coerceAtLeast(0)
+            val side = sideBySide(width)
+            var y = ins.top
+            for ((i, h) in heights(width).withIndex()) {
+                val (l, v) = rows[i]
+                val lh = l.preferredSize.height
+                l.setBounds(ins.left, y, if (side) nameWidth() else width, lh)
+                if (side) {
+                    val vx = ins.left + nameWidth() + gap()
+                    v.setBounds(vx, y, width - nameWidth() - gap(), CardHeader.heightFor(v, width - nameWidth() - gap()))
+                } else {
+                    v.setBounds(ins.left, y + lh, width, CardHeader.heightFor(v, width))
+                }
+                y += h + WaveTheme.current.px(2)
+            }
+        }
+    }
+}
+
+/**
+ * A button that can also offer other ways to do what it does, as the platform's option button
+ * (Commit ▾): while [optionsShown], a chevron past a divider at its right end opens a menu of
+ * [options] (a click there, or the Down key); a click anywhere else is the button's own action.
+ * It is one button to the Look and Feel, which paints it, so it keeps the IDE's look.
+ */
+class OptionButton(text: String, tooltip: String, private val optionsTooltip: String, action: () -> Unit) : JButton(text) {
+    var options: List<Pair<String, () -> Unit>> = emptyList()
+
+    var optionsShown: Boolean = false
+        set(value) {
+            if (field == value) return
+            field = value
+            toolTipText = if (value) "$mainTooltip — $optionsTooltip" else mainTooltip
+            revalidate()
+            repaint()
+        }
+
+    private val mainTooltip = tooltip
+
+    init {
+        isFocusable = true
+        toolTipText = tooltip
+        styled { t -> font = t.font }
+        addActionListener { if (!pressedOnArrow) action() }
+        getInputMap(WHEN_FOCUSED).put(KeyStroke.getKeyStroke(KeyEvent.VK_DOWN, 0), "showOptions")
+        actionMap.put("showOptions", object : AbstractAction() {
+            override fun actionPerformed(e: ActionEvent) { if (optionsShown) showOptions() }
+        })
+    }
+
+    private var pressedOnArrow = false
+
+    /** The width of the chevron part. */
+    private fun arrowRoom(): Int = if (optionsShown) WaveTheme.current.px(22) else 0
+
+    private fun onArrow(x: Int) = optionsShown && x >= width - arrowRoom() - WaveTheme.current.px(4)
+
+    override fun getInsets(): Insets {
+        val i = super.getInsets()
+        return Insets(i.top, i.left, i.bottom, i.right + arrowRoom())
+    }
+
+    override fun getInsets(insets: Insets?): Insets {
+        val i = super.getInsets(insets)
+        i.right += arrowRoom()
+        return i
+    }
+
+    override fun processMouseEvent(e: MouseEvent) {
+        if (e.id == MouseEvent.MOUSE_PRESSED) pressedOnArrow = onArrow(e.x)
+        if (e.id == MouseEvent.MOUSE_RELEASED && pressedOnArrow && contains(e.point)) {
+            super.processMouseEvent(e)
+            pressedOnArrow = false
+            showOptions()
+            return
+        }
+        super.processMouseEvent(e)
+    }
+
+    /** The menu of the other ways, under the button. */
+    fun showOptions() {
+        val menu = javax.swing.JPopupMenu()
+        for ((label, run) in options) menu.add(javax.swing.JMenuItem(label).apply { addActionListener { run() } })
+        if (isShowing) menu.show(this, 0, height)
+    }
+
+    override fun paintComponent(g: Graphics) {
+        super.paintComponent(g)
+        if (!optionsShown) return
+        val t = WaveTheme.current
+        val g2 = g.create() as Graphics2D
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+        val isDefault = getClientProperty(ApprovalView.DEFAULT_BUTTON) == true
+        val ink = if (isDefault) javax.swing.UIManager.getColor("Button.default.foreground") ?: Color.WHITE else foreground
+        val x = width - arrowRoom() - t.px(2)
+        g2.color = Color(ink.red, ink.green, ink.blue, 110)
+        g2.fillRect(x, t.px(6), 1, height - t.px(12))
+        g2.color = ink
+        g2.stroke = BasicStroke(t.px(1).toFloat().coerceAtLeast(1f), BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND)
+        val cx = x + (arrowRoom() + t.px(2)) / 2f
+        val cy = height / 2f
+        val s = t.px(3).toFloat()
+        g2.draw(java.awt.geom.Path2D.Float().apply { moveTo(cx - s, cy - s / 2); lineTo(cx, cy + s / 2); lineTo(cx + s, cy - s / 2) })
+        g2.dispose()
+    }
 }

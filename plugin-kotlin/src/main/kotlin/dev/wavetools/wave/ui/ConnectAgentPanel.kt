@@ -37,7 +37,8 @@ sealed class ApplyOutcome {
  */
 class ConnectAgentPanel(private val connect: AgentConnect, private val host: ConnectHost, initial: AgentKind = AgentKind.CLAUDE_CODE) :
     JPanel(BorderLayout()), Themed {
-    val tabs = TabStrip(::select)
+    private val tabsModel = SimpleTabsModel(::select)
+    val tabs = TabStrip(tabsModel)
     val intro = TextBlock(connect.launcher?.let { WaveBundle.message("connect.intro.launcher", it) } ?: WaveBundle.message("connect.intro"), Tone.SECONDARY)
     val hint = TextBlock("", Tone.NORMAL, markdown = true)
     val snippet = JTextArea().apply {
@@ -68,7 +69,7 @@ class ConnectAgentPanel(private val connect: AgentConnect, private val host: Con
     private var blocker: ApplyBlocker? = null
 
     init {
-        for (k in AgentKind.values()) tabs.add(k.name, displayName(k))
+        for (k in AgentKind.values()) tabsModel.add(k.name, displayName(k))
         val column = verticalStack()
         column.addRow(intro)
         column.addRow(gap(10))

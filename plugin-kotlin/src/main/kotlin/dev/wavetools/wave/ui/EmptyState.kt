@@ -72,7 +72,8 @@ open class EmptyStateView : JPanel(), Themed {
         details?.let { column.remove(it) }
         details = null
         if (lines.isEmpty()) return
-        val list = TextBlock(lines.joinToString("\n") { "• $it" }, Tone.SECONDARY, small = true).apply { hangingIndent = WaveTheme.current.px(10) }
+        // Paths and versions the person may want to copy: selectable.
+        val list = TextBlock(lines.joinToString("\n") { "• $it" }, Tone.SECONDARY, small = true, selectable = true).apply { hangingIndent = WaveTheme.current.px(10) }
         val section = DetailsSection(WaveBundle.message("empty.details.link"), null, list, centered = true)
         section.border = javax.swing.BorderFactory.createEmptyBorder(WaveTheme.current.px(10), 0, 0, 0)
         details = section

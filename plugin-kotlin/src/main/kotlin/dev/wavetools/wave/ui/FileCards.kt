@@ -28,7 +28,7 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
     var showDiffLink: LinkLabel? = null
         private set
 
-    private val header = CardHeader(listOf(ToneLabel(started.name)), pathLink, listOf(statusLabel))
+    val header = CardHeader(statusIcon, pathLink, statusLabel, chevron = chevron, prefix = listOf(ToneLabel(started.name)))
 
     init {
         setHeader(header)
@@ -36,10 +36,11 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
 
     /** While the person is asked about the write, the whole path, wrapped; afterwards the link. */
     override fun approvalChanged() {
-        header.flex = if (waitingForApproval) TextBlock(path, mono = true) else pathLink
+        header.title = if (waitingForApproval) TextBlock(path, mono = true) else pathLink
         if (isRunning) {
             statusLabel.text = if (waitingForApproval) WaveBundle.message("card.status.waitingForApproval") else WaveBundle.message(if (started.name == "Write") "card.edit.writing" else "card.edit.editing")
             statusLabel.tone = if (waitingForApproval) Tone.WARNING else Tone.SECONDARY
+            statusIcon.state = if (waitingForApproval) CallState.WAITING else CallState.RUNNING
         }
     }
 
@@ -49,6 +50,8 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
     override fun onFinished(event: ToolFinished) {
         body.removeAll()
         footer.clear()
+        statusIcon.state = if (event.shown.isError) CallState.FAILED else CallState.PASSED
+        addStandingNotes()
         if (event.shown.isError) {
             statusLabel.text = (ToolErrorKind.of(event.shown) ?: ToolErrorKind.UNKNOWN).headline()
             statusLabel.tone = Tone.ERROR
@@ -69,9 +72,11 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
         statusLabel.text = "+${model.linesAdded} −${model.linesRemoved}"
         statusLabel.tone = Tone.SECONDARY
         if (model.hunks.isNotEmpty()) {
-            val view = DiffView(model)
+            val view = DiffView(model, MAX_DIFF_LINES)
             diffView = view
-            body.addRow(DiffArea(view, MAX_DIFF_LINES))
+            val area = DiffArea(view, context.softWrap)
+            track(AutoCloseable { area.dispose() })
+            body.addRow(area)
         }
         if (model.truncated) footer.add(secondaryLabel(WaveBundle.message("card.edit.diffShortened.text")))
         val link = LinkLabel(WaveBundle.message("card.showDiff.link")) { actions.showDiff(path, model) }
@@ -84,25 +89,38 @@ class EditCard(started: ToolStarted, context: CardContext) : ToolCallCard(starte
     }
 }
 
-/** The inline diff in a frame of at most [maxLines] lines, in the console colours, scrolling sideways for wide lines. */
-class DiffArea(val view: DiffView, private val maxLines: Int) : JScrollPane(view, VERTICAL_SCROLLBAR_AS_NEEDED, HORIZONTAL_SCROLLBAR_AS_NEEDED), Themed {
+/**
+ * The inline diff at its whole height (the view shows at most [DiffView.maxRows] rows; Show Diff
+ * has the rest), in the console colours. Lines wrap while the tool window's soft-wrap is on;
+ * off, a wide line scrolls sideways in this area alone, and up and down stay the feed's.
+ */
+class DiffArea(val view: DiffView, softWrap: SoftWrapSetting? = null) : JScrollPane(view, VERTICAL_SCROLLBAR_NEVER, HORIZONTAL_SCROLLBAR_NEVER), Themed {
+    private val subscription: AutoCloseable?
+
     init {
         alignmentX = LEFT_ALIGNMENT
+        subscription = softWrap?.let { s ->
+            view.softWrap = s.enabled
+            s.onChange { view.softWrap = it; horizontalScrollBarPolicy = policy(it); sizedForWidth = -1; revalidate(); (parent as? JComponent)?.revalidate() }
+        }
+        horizontalScrollBarPolicy = policy(view.softWrap)
         themeChanged(WaveTheme.current)
     }
+
+    private fun policy(wrap: Boolean) = if (wrap) HORIZONTAL_SCROLLBAR_NEVER else HORIZONTAL_SCROLLBAR_AS_NEEDED
 
     override fun themeChanged(theme: Theme) {
         border = BorderFactory.createMatteBorder(theme.px(4), 0, theme.px(4), 0, theme.outputBackground)
         viewport.background = theme.outputBackground
-        verticalScrollBar.unitIncrement = view.lineHeight
     }
 
     override fun getPreferredSize(): Dimension {
         val frame = insets
+        val room = width - frame.left - frame.right
+        if (view.softWrap && room > 0) view.wrapWidth = room
         val viewSize = view.preferredSize
-        val cap = maxLines * view.lineHeight
-        val wide = width > 0 && viewSize.width > width - frame.left - frame.right
-        return Dimension(WaveTheme.current.px(120), minOf(viewSize.height, cap) + frame.top + frame.bottom + if (wide) horizontalScrollBar.preferredSize.height else 0)
+        val wide = !view.softWrap && width > 0 && viewSize.width > room
+        return Dimension(WaveTheme.current.px(120), viewSize.height + frame.top + frame.bottom + if (wide) horizontalScrollBar.preferredSize.height else 0)
     }
 
     override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
@@ -117,28 +135,52 @@ class DiffArea(val view: DiffView, private val maxLines: Int) : JScrollPane(view
             if (preferredSize.height != height) SwingUtilities.invokeLater { (parent as? JComponent)?.revalidate() }
         }
     }
+
+    /** Up and down belong to the feed; only a sideways scroll (Shift+wheel) moves this area. */
+    override fun processMouseWheelEvent(e: java.awt.event.MouseWheelEvent) {
+        val outer = SwingUtilities.getAncestorOfClass(JScrollPane::class.java, parent)
+        if (!(e.isShiftDown && horizontalScrollBar.isVisible) && outer != null) {
+            outer.dispatchEvent(SwingUtilities.convertMouseEvent(this, e, outer))
+            return
+        }
+        super.processMouseWheelEvent(e)
+    }
+
+    fun dispose() {
+        subscription?.close()
+    }
 }
 
-/** Read, Glob, Grep, TaskStop and any other tool: a one-line summary that expands to the full text. */
+/**
+ * Read, Glob, Grep, TaskStop and any other tool: a one-line summary, folded; unfolded, the text
+ * (its first lines, Show All for the rest), in which a line that names a file opens it.
+ */
 class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(started, context) {
-    val summaryLabel = ToneLabel("", Tone.SECONDARY).apply { minimumSize = Dimension(0, 0) }
-    val toggle = IconButton({ if (expanded) it.icons.expanded else it.icons.collapsed }, WaveBundle.message("card.compact.toggle.button")) { setExpanded(!expanded) }
-    var expanded = false
-        private set
+    val summaryLabel = ToneLabel("", Tone.SECONDARY)
+    /** The fold toggle: the card's chevron. */
+    val toggle: IconButton get() = chevron
     private var detail: OutputArea? = null
+    private var showAllRow: JComponent? = null
 
-    private val header = CardHeader(listOf(toggle, ToneLabel(started.name)), summaryLabel, emptyList())
+    /** "Show All" under an unfolded text the card shows only part of. */
+    var showAll: LinkLabel? = null
+        private set
+
+    private val header = CardHeader(statusIcon, summaryLabel, chevron = chevron, prefix = listOf(ToneLabel(started.name)))
 
     override fun approvalChanged() {
-        header.flex = if (waitingForApproval) TextBlock(subject(), mono = true) else summaryLabel
+        header.title = if (waitingForApproval) TextBlock(subject(), mono = true) else summaryLabel
+        if (isRunning) statusIcon.state = if (waitingForApproval) CallState.WAITING else CallState.RUNNING
     }
 
     init {
-        toggle.isVisible = false
         setHeader(header)
         summaryLabel.text = subject() + "  …"
         summaryLabel.toolTipText = subject()
+        bodyChanged(expand = false)
     }
+
+    override val foldsLazily: Boolean get() = finished?.shown?.text?.isNotBlank() == true
 
     private fun subject(): String {
         val a = started.arguments ?: JsonObject()
@@ -177,7 +219,8 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
         summaryLabel.text = "${subject()}  ·  $detailText"
         summaryLabel.tone = if (r.isError) Tone.ERROR else Tone.SECONDARY
         summaryLabel.toolTipText = if (r.isError) Format.firstLines(text, 10) else subject()
-        toggle.isVisible = text.isNotBlank()
+        statusIcon.state = if (r.isError) CallState.FAILED else CallState.PASSED
+        bodyChanged(expand = false)
     }
 
     /** Expanded, this card shows its text: from a summary, that is the preview. */
@@ -185,14 +228,16 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
 
     private fun count(n: Int, one: String, many: String) = if (n == 1) WaveBundle.message(one) else WaveBundle.message(many, n)
 
-    fun setExpanded(value: Boolean) {
-        expanded = value
-        toggle.repaint()
-        detail?.let { body.remove(it) }
+    override fun setExpanded(value: Boolean) {
+        detail?.let { body.remove(it); it.dispose() }
+        showAllRow?.let { body.remove(it) }
         detail = null
-        footer.clear()
+        showAll = null
+        showAllRow = null
         if (value) {
-            val pane = OutputPane(finished?.shown?.text ?: "")
+            val full = finished?.shown?.text ?: ""
+            val bounded = BoundedText.of(full.trimEnd('\n'), MAX_EXPANDED_LINES - 1, 0)
+            val pane = OutputPane(bounded.text, listOfNotNull(bounded.marker))
             pane.addMouseListener(object : MouseAdapter() {
                 override fun mouseClicked(e: MouseEvent) {
                     val offset = pane.viewToModel2D(e.point)
@@ -202,13 +247,21 @@ class CompactCard(started: ToolStarted, context: CardContext) : ToolCallCard(sta
                     linkFor(doc.substring(start, end))?.let { (p, l) -> actions.openFile(p, l) }
                 }
             })
-            val area = outputArea(pane, MAX_EXPANDED_LINES, showEnd = false)
+            val area = outputArea(pane)
             detail = area
             body.addRow(area)
-            addSoftWrapToggle()
+            if (bounded.isPartial) {
+                val link = if (started.name == "Read") {
+                    val file = linkFor(full.lineSequence().firstOrNull { it.isNotBlank() } ?: "")?.first
+                    LinkLabel(WaveBundle.message("card.showAll.link")) { file?.let { actions.openFile(it, null) } }.apply { toolTipText = file }
+                } else {
+                    showAllLink("${started.name} ${subject()}", full, null)
+                }
+                showAll = link
+                showAllRow = wrapRow(link).apply { styled { t -> border = BorderFactory.createEmptyBorder(t.px(4), 0, 0, 0) } }.also { body.addRow(it) }
+            }
         }
-        revalidate()
-        repaint()
+        super.setExpanded(value)
     }
 
     /** A clicked line of the expanded text that names a file: Read's numbered lines, Grep's `path:line:`, Glob's paths. */

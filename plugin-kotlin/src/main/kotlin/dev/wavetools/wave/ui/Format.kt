@@ -20,6 +20,16 @@ object Format {
         else -> String.format("%.1f GB", n / (1024.0 * 1024 * 1024))
     }
 
+    /** How long something ran, in a table's few characters: `47 s`, `18 min`, `1 h 02 min`. */
+    fun shortDuration(d: Duration): String {
+        val s = d.seconds.coerceAtLeast(0)
+        return when {
+            s < 60 -> "$s s"
+            s < 3600 -> "${s / 60} min"
+            else -> String.format("%d h %02d min", s / 3600, (s / 60) % 60)
+        }
+    }
+
     /** A running clock: `0:07`, `12:30`, `1:02:03`. */
     fun elapsed(d: Duration): String {
         val s = d.seconds.coerceAtLeast(0)

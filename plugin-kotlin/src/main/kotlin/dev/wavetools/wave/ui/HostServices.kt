@@ -16,6 +16,9 @@ interface HostServices {
     /** Shows an Edit or Write in the IDE's diff viewer (the IDE reads the file as it is now; see DiffTexts). */
     fun showDiff(path: String, model: DiffModel) {}
 
+    /** A text, read-only, in an editor tab named [title]. */
+    fun showText(title: String, text: String) {}
+
     fun openSettings() {}
 
     /** "Choose Node.js…" on the fallback panel: by default the settings page with the Node.js path. */

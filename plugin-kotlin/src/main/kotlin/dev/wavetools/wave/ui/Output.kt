@@ -13,8 +13,11 @@ import javax.swing.text.DefaultStyledDocument
 import javax.swing.text.SimpleAttributeSet
 import javax.swing.text.StyleConstants
 
-/** Whether output areas wrap long lines; one setting for the tool window, toggled from any card. */
-class SoftWrapSetting(initial: Boolean = false) {
+/**
+ * Whether output areas wrap long lines: one setting for the tool window (its toolbar's Soft-Wrap),
+ * on by default so the feed never scrolls sideways inside a card.
+ */
+class SoftWrapSetting(initial: Boolean = true) {
     private val listeners = mutableListOf<(Boolean) -> Unit>()
 
     var enabled: Boolean = initial
@@ -95,13 +98,12 @@ class OutputPane(text: String, private val notes: List<String> = emptyList()) : 
 }
 
 /**
- * An output area: [pane] in the console colours, at most [maxLines] lines tall, starting scrolled to
- * its end when [showEnd] (the end is where a command's summary and errors are). The viewport is a
- * whole number of lines tall, so the first visible line is never cut in half; a sideways scrollbar
- * shows only when lines do not wrap and one is wider than the card. The mouse wheel scrolls the
- * feed once the area is at its end, so an output never traps the wheel.
+ * A log that follows a file, outside the feed (a background task's log below the task list): [pane]
+ * at most [maxLines] lines tall with its own scrollbar, starting scrolled to its end when [showEnd].
+ * The viewport is a whole number of lines tall, so the first visible line is never cut in half. The
+ * mouse wheel goes on to what is around it once the log is at its end.
  */
-class OutputArea(val pane: OutputPane, private val maxLines: Int, private val showEnd: Boolean, softWrap: SoftWrapSetting? = null) :
+class ScrollingOutput(val pane: OutputPane, private val maxLines: Int, private val showEnd: Boolean, softWrap: SoftWrapSetting? = null) :
     JScrollPane(pane, VERTICAL_SCROLLBAR_AS_NEEDED, HORIZONTAL_SCROLLBAR_AS_NEEDED), Themed {
     /** The person scrolled this area themselves (wheel, scrollbar, keys): from then on it stays where they left it. */
     private var scrolledByPerson = false
@@ -193,6 +195,112 @@ class OutputArea(val pane: OutputPane, private val maxLines: Int, private val sh
                 outer.dispatchEvent(SwingUtilities.convertMouseEvent(this, e, outer))
                 return
             }
+        }
+        super.processMouseWheelEvent(e)
+    }
+
+    fun dispose() {
+        wrapSubscription?.close()
+    }
+}
+
+/**
+ * What a card shows of a long text: its first [head] and last [tail] lines with a note of how many
+ * are left out between them ("Show All" opens the whole), each line cut at [maxLineChars] so a
+ * single huge line cannot make the card huge either.
+ */
+data class BoundedText(val text: String, val hiddenLines: Int, val cutLines: Int, val marker: String?) {
+    val isPartial: Boolean get() = hiddenLines > 0 || cutLines > 0
+
+    companion object {
+        const val MAX_LINE_CHARS = 400
+
+        /**
+         * [omission]: a line in [full] that already stands for text left out (the core's cut of a
+         * long output, as "⋯ 40.4 KB omitted ⋯"); when it falls among the hidden lines, the note
+         * says both.
+         */
+        fun of(full: String, head: Int, tail: Int, maxLineChars: Int = MAX_LINE_CHARS, omission: Pair<String, String>? = null): BoundedText {
+            val lines = full.split('\n')
+            var cut = 0
+            fun shown(line: String): String = if (line.length <= maxLineChars) line else { cut++; line.take(maxLineChars - 1) + "…" }
+            if (lines.size <= head + tail + 1) return BoundedText(lines.joinToString("\n") { shown(it) }, 0, cut, null)
+            val hidden = lines.size - head - tail
+            val omittedHidden = omission != null && lines.subList(head, lines.size - tail).any { it.trim() == omission.first }
+            val marker = if (omittedHidden) WaveBundle.message("output.hiddenLinesAndBytes.marker", String.format("%,d", hidden - 1), omission!!.second)
+            else WaveBundle.message("output.hiddenLines.marker", String.format("%,d", hidden))
+            val text = (lines.take(head).map { shown(it) } + marker + lines.takeLast(tail).map { shown(it) }).joinToString("\n")
+            return BoundedText(text, hidden, cut, marker)
+        }
+    }
+}
+
+/**
+ * Output in a card: [pane] at its whole height — the text is already bounded ([BoundedText]) — so
+ * the feed is the only thing that scrolls up and down and the wheel is never trapped. Long lines
+ * wrap while the tool window's soft-wrap is on; off, they scroll sideways in this area alone.
+ */
+class OutputArea(val pane: OutputPane, softWrap: SoftWrapSetting? = null) :
+    JScrollPane(pane, VERTICAL_SCROLLBAR_NEVER, HORIZONTAL_SCROLLBAR_NEVER), Themed {
+    private var sizedForWidth = -1
+    private val wrapSubscription: AutoCloseable?
+
+    init {
+        alignmentX = LEFT_ALIGNMENT
+        wrapSubscription = softWrap?.let { s ->
+            pane.softWrap = s.enabled
+            s.onChange { pane.softWrap = it; horizontalScrollBarPolicy = policy(it); relayout() }
+        }
+        horizontalScrollBarPolicy = policy(pane.softWrap)
+        themeChanged(WaveTheme.current)
+    }
+
+    private fun policy(wrap: Boolean) = if (wrap) HORIZONTAL_SCROLLBAR_NEVER else HORIZONTAL_SCROLLBAR_AS_NEEDED
+
+    override fun themeChanged(theme: Theme) {
+        val pad = theme.px(6)
+        border = BorderFactory.createMatteBorder(theme.px(4), pad, theme.px(4), pad, theme.outputBackground)
+        viewport.background = theme.outputBackground
+        background = theme.outputBackground
+        relayout()
+    }
+
+    private fun relayout() {
+        sizedForWidth = -1
+        revalidate()
+        (parent as? JComponent)?.revalidate()
+    }
+
+    override fun getPreferredSize(): Dimension {
+        val frame = insets
+        val room = width - frame.left - frame.right
+        // The height depends on the width (wrapped lines, a sideways bar): before the first layout, assume one line each.
+        if (pane.softWrap && room > 0) pane.setSize(room, Short.MAX_VALUE.toInt())
+        val view = pane.preferredSize
+        val wide = !pane.softWrap && width > 0 && view.width > room
+        return Dimension(WaveTheme.current.px(120), view.height + frame.top + frame.bottom + (if (wide) horizontalScrollBar.preferredSize.height else 0))
+    }
+
+    override fun getMaximumSize(): Dimension = Dimension(Int.MAX_VALUE, preferredSize.height)
+    override fun getMinimumSize(): Dimension = Dimension(0, preferredSize.height)
+
+    override fun doLayout() {
+        super.doLayout()
+        // A JScrollPane is its own validate root: once the width is known the height may change
+        // (wrapped lines, a sideways bar), so the card asks again after this pass.
+        if (width > 0 && width != sizedForWidth) {
+            sizedForWidth = width
+            if (preferredSize.height != height) SwingUtilities.invokeLater { (parent as? JComponent)?.revalidate() }
+        }
+    }
+
+    /** Up and down belong to the feed; only a sideways scroll (Shift+wheel) moves this area. */
+    override fun processMouseWheelEvent(e: MouseWheelEvent) {
+        val sideways = e.isShiftDown && horizontalScrollBar.isVisible
+        val outer = SwingUtilities.getAncestorOfClass(JScrollPane::class.java, parent)
+        if (!sideways && outer != null) {
+            outer.dispatchEvent(SwingUtilities.convertMouseEvent(this, e, outer))
+            return
         }
         super.processMouseWheelEvent(e)
     }

@@ -6,18 +6,18 @@ import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
 
 /**
- * A `run_shell_command` call: the Bash card's header, status and footer. Unlike Bash this tool
- * shows live output: while it runs, the latest output tail from `tool/progress` (the core sends at
- * most one a second). When it ends, its output (stdout, or stderr when there is nothing else) and
- * what went wrong; the other fields of the result — directory, stderr, signal, background
- * processes, process group — are in a collapsed Details section.
+ * A `run_shell_command` call: the Bash card's header, status and footer. While it runs, the end of
+ * its stdout and stderr as the files the core names in `tool/output` hold them (from a core that
+ * does not name them, the tails `tool/progress` carries, at most one a second). When it ends, its
+ * output (stdout, or stderr when there is nothing else) and what went wrong; the other fields of
+ * the result — directory, stderr, signal, background processes, process group — are an aligned
+ * list in a collapsed Details section.
  */
 class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard(started, context) {
     val directory: String? = arg("directory")?.takeIf { it.isNotBlank() }
 
-    /** The live tail while running: the last `tool/progress` message. */
-    var tail: OutputPane? = null
-        private set
+    /** The output so far while running: the files' tails, or the last `tool/progress` message. */
+    val tail: OutputPane? get() = liveOutput
     var progressCount = 0
         private set
     var result: ShellCommandResult? = null
@@ -30,6 +30,10 @@ class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard
     var details: DetailsSection? = null
         private set
 
+    /** The Details list: the result's other fields by their names as shown. */
+    var detailsList: KeyValueList? = null
+        private set
+
     /** The result's fields by the names the model reads (what the tests compare with the result text). */
     val fieldValues = LinkedHashMap<String, String>()
 
@@ -38,35 +42,35 @@ class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard
         directory?.let { commandLabel.toolTipText = WaveBundle.message("card.shell.commandIn.tooltip", command, it) }
     }
 
-    /** A `tool/progress` for this call: the output tail replaces the previous one. */
+    /** A `tool/progress` for this call: its tail is the output so far, unless the card follows the files. */
     fun progress(event: ToolProgress) {
         if (!isRunning) return
         progressCount++
+        if (followsFile) return
         val text = event.message ?: return
-        val pane = OutputPane(text.trimEnd('\n'))
-        tail = pane
-        body.removeAll()
-        val seconds = event.progress?.toLong()
-        body.addRow(secondaryLabel(if (seconds != null) WaveBundle.message("card.shell.latestOutputAfter.text", seconds) else WaveBundle.message("card.shell.latestOutput.text")))
-        body.addRow(outputArea(pane, TAIL_LINES, showEnd = true))
-        if (footer.softWrapToggle == null) addSoftWrapToggle()
-        revalidate()
-        repaint()
+        showLiveText(text.trimEnd('\n'), earlierLeftOut = false)
+    }
+
+    /** stdout's last lines, then stderr's under a `[stderr]` line, as `tool/progress` shows them. */
+    override fun showLive(texts: List<String>, cut: Boolean) {
+        val (out, moreOut) = LiveTail.lastLines(texts[0], LIVE_LINES)
+        val err = texts.getOrNull(1)?.takeIf { it.isNotBlank() }?.let { LiveTail.lastLines(it, LIVE_LINES / 2) }
+        val text = listOfNotNull(out.takeIf { it.isNotBlank() }, err?.let { "[stderr]\n" + it.first }).joinToString("\n")
+        showLiveText(text, cut || moreOut || err?.second == true)
     }
 
     override fun onFinished(event: ToolFinished) {
         val r = ShellCommandResult.from(event.shown)
         result = r
-        tail = null
-        val (text, tone) = when {
-            r.interrupted -> WaveBundle.message("card.status.interrupted") to Tone.WARNING
-            r.timedOut -> WaveBundle.message("card.status.timedOut") to Tone.ERROR
-            r.signal != null -> WaveBundle.message("card.status.killedBy", r.signalName ?: r.signal.toString()) to Tone.ERROR
-            r.exitCode != null -> WaveBundle.message("card.status.exit", r.exitCode) to (if (r.exitCode == 0) Tone.SUCCESS else Tone.ERROR)
-            r.kind != null -> r.kind!!.headline() to Tone.ERROR
-            else -> WaveBundle.message("card.status.done") to Tone.SUCCESS
+        val (text, tone, state) = when {
+            r.interrupted -> Triple(WaveBundle.message("card.status.interrupted"), Tone.WARNING, CallState.STOPPED)
+            r.timedOut -> Triple(WaveBundle.message("card.status.timedOut"), Tone.ERROR, CallState.STOPPED)
+            r.signal != null -> Triple(WaveBundle.message("card.status.killedBy", r.signalName ?: r.signal.toString()), Tone.ERROR, CallState.FAILED)
+            r.exitCode != null -> if (r.exitCode == 0) Triple(WaveBundle.message("card.status.exit", 0), Tone.SUCCESS, CallState.PASSED) else Triple(WaveBundle.message("card.status.exit", r.exitCode), Tone.ERROR, CallState.FAILED)
+            r.kind != null -> Triple(r.kind!!.headline(), Tone.ERROR, CallState.FAILED)
+            else -> Triple(WaveBundle.message("card.status.done"), Tone.SUCCESS, CallState.PASSED)
         }
-        showOutcome(text, tone)
+        showOutcome(text, tone, state)
         body.removeAll()
         footer.clear()
         fieldValues.clear()
@@ -77,48 +81,53 @@ class ShellCommandCard(started: ToolStarted, context: CardContext) : CommandCard
         // stdout is the output; when there is none, stderr is (a failing command often writes only there).
         val stderrIsMain = stdout.isEmpty() && stderr.isNotEmpty()
         val main = if (stderrIsMain) stderr else stdout
+        var partial = false
         if (main.isNotEmpty()) {
-            val pane = OutputPane(main)
+            val bounded = BoundedText.of(main, BashCard.HEAD_LINES, OUTPUT_TAIL_LINES)
+            partial = bounded.isPartial
+            val pane = OutputPane(bounded.text, listOfNotNull(bounded.marker))
             output = pane
-            body.addRow(outputArea(pane, OUTPUT_LINES, showEnd = true))
-            addSoftWrapToggle()
+            body.addRow(outputArea(pane))
         }
         r.error?.takeIf { it.isNotBlank() }?.let { body.addRow(TextBlock(it, Tone.ERROR, small = true)) }
         body.addRow(detailsSection(r, stderr.takeIf { !stderrIsMain && it.isNotEmpty() }))
 
         footer.add(secondaryLabel(Format.duration(if (r.durationMs > 0) r.durationMs else event.durationMs)))
+        if (r.signal == null) ExitSignals.describe(r.exitCode)?.let { footer.addText(it) }
+        addStandingNotes()
         sandboxNote(r.sandboxed)?.let { footer.add(it) }
+        if (partial && r.stdoutPath == null) footer.add(showAllLink(WaveBundle.message("card.bash.output.title", Format.firstLine(command, 60)), main, null))
         r.stdoutPath?.let { p -> footer.add(LinkLabel(WaveBundle.message("card.shell.openFullStdout.link")) { actions.openFile(p, null) }.apply { toolTipText = p }) }
         r.stderrPath?.let { p -> footer.add(LinkLabel(WaveBundle.message("card.shell.openFullStderr.link")) { actions.openFile(p, null) }.apply { toolTipText = p }) }
     }
 
     /**
      * Directory, stderr, signal, background processes and process group: there when someone looks
-     * for them. Each fact is a line of its own ("Directory: web"), stderr an output area under its
-     * name, so nothing needs a second column at narrow widths.
+     * for them, as an aligned list of names and values (values selectable), stderr an output under it.
      */
     private fun detailsSection(r: ShellCommandResult, stderr: String?): DetailsSection {
         val content = verticalStack()
+        val list = KeyValueList()
+        detailsList = list
         val summary = mutableListOf<String>()
-        fun fact(nameKey: String, value: String) = content.addRow(TextBlock(WaveBundle.message("card.shell.details.fact", WaveBundle.message(nameKey), value), Tone.SECONDARY, small = true))
-        fact("card.shell.details.directory", r.directory.ifEmpty { "(root)" })
-        r.signal?.let { fact("card.shell.details.signal", r.signalName?.let { n -> "$it ($n)" } ?: "$it") }
+        list.add(WaveBundle.message("card.shell.details.directory"), r.directory.ifEmpty { "(root)" })
+        r.signal?.let { list.add(WaveBundle.message("card.shell.details.signal"), r.signalName?.let { n -> "$it ($n)" } ?: "$it") }
         if (r.backgroundPids.isNotEmpty()) {
             val named = r.backgroundProcesses.associate { it.pid to it.command }
-            fact("card.shell.details.background", r.backgroundPids.joinToString(", ") { pid -> named[pid]?.let { WaveBundle.message("card.bash.process.tooltip", it, pid) } ?: pid.toString() })
+            list.add(WaveBundle.message("card.shell.details.background"), r.backgroundPids.joinToString("\n") { pid -> named[pid]?.let { WaveBundle.message("card.bash.process.tooltip", it, pid) } ?: pid.toString() })
             summary += if (r.backgroundPids.size == 1) WaveBundle.message("card.shell.details.background.one") else WaveBundle.message("card.shell.details.background.many", r.backgroundPids.size)
         }
-        r.pgid?.let { fact("card.shell.details.pgid", it.toString()) }
+        r.pgid?.let { list.add(WaveBundle.message("card.shell.details.pgid"), it.toString()) }
+        content.addRow(list)
         if (stderr != null) {
-            content.addRow(secondaryLabel(WaveBundle.message("card.shell.details.stderr")))
-            content.addRow(outputArea(OutputPane(stderr), OUTPUT_LINES, showEnd = true))
+            content.addRow(ToneLabel(WaveBundle.message("card.shell.details.stderr"), Tone.SECONDARY, small = true).apply { styled { t -> border = javax.swing.BorderFactory.createEmptyBorder(t.px(6), 0, t.px(2), 0) } })
+            content.addRow(outputArea(OutputPane(BoundedText.of(stderr, BashCard.HEAD_LINES, OUTPUT_TAIL_LINES).text)))
             summary.add(0, WaveBundle.message("card.shell.details.stderr.summary"))
         }
         return DetailsSection(WaveBundle.message("card.details.link"), summary.joinToString(" · ").ifEmpty { null }, content).also { details = it }
     }
 
     companion object {
-        const val TAIL_LINES = 10
-        const val OUTPUT_LINES = 16
+        const val OUTPUT_TAIL_LINES = 10
     }
 }

@@ -15,21 +15,31 @@ import javax.swing.JPanel
  * the tool window is narrow.
  */
 class StatusLine : JPanel(BorderLayout()), Themed {
-    val coreDot = StatusDot(Tone.SECONDARY)
+    val coreIcon = StatusIcon(CallState.STOPPED)
     val coreLabel = ToneLabel(WaveBundle.message("status.core.stopped"), Tone.NORMAL, small = true)
     val envLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
     val sandboxLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
     val agentsLabel = ToneLabel("", Tone.SECONDARY, small = true).apply { isVisible = false }
-    private val items = wrapRow(wrapRow(coreDot, coreLabel, hgap = 5), envLabel, sandboxLabel, agentsLabel, hgap = 14)
+    private val items = wrapRow(wrapRow(coreIcon, coreLabel, hgap = 4), envLabel, sandboxLabel, agentsLabel, hgap = 14)
+    private var toolbar: javax.swing.JComponent? = null
 
     init {
         add(items, BorderLayout.CENTER)
         themeChanged(WaveTheme.current)
     }
 
+    /** The tool window's toolbar at the end of this line (the IDE's ActionToolbar, or an [IconToolbar]). */
+    fun setToolbar(c: javax.swing.JComponent) {
+        toolbar?.let { remove(it) }
+        toolbar = c
+        add(c, BorderLayout.EAST)
+        revalidate()
+        repaint()
+    }
+
     override fun themeChanged(theme: Theme) {
         background = theme.background
-        border = BorderFactory.createEmptyBorder(theme.px(4), theme.px(10), theme.px(4), theme.px(10))
+        border = BorderFactory.createEmptyBorder(theme.px(4), theme.px(10), theme.px(4), theme.px(6))
     }
 
     override fun paintComponent(g: Graphics) {
@@ -42,7 +52,12 @@ class StatusLine : JPanel(BorderLayout()), Themed {
         val (text, tone) = describe(state)
         coreLabel.text = text
         coreLabel.tone = if (tone == Tone.ERROR || tone == Tone.WARNING) tone else Tone.NORMAL
-        coreDot.tone = tone
+        coreIcon.state = when (state) {
+            is CoreState.Ready -> CallState.PASSED
+            is CoreState.Starting, is CoreState.Restarting -> CallState.RUNNING
+            is CoreState.Failed -> CallState.FAILED
+            is CoreState.Stopped -> CallState.STOPPED
+        }
         coreLabel.toolTipText = when (state) {
             is CoreState.Ready -> WaveBundle.message("status.core.ready.tooltip", state.info.serverInfo.version, state.pid)
             is CoreState.Failed -> (listOf(state.reason) + state.detail).joinToString("\n")

@@ -6,68 +6,27 @@ import java.awt.Dimension
 import java.awt.GridBagConstraints
 import java.awt.GridBagLayout
 import java.awt.Insets
-import java.io.RandomAccessFile
-import java.nio.charset.StandardCharsets
-import java.nio.file.Files
-import java.nio.file.Path
 import java.nio.file.Paths
 import java.time.Clock
 import java.time.Duration
 import java.time.Instant
 import javax.swing.BorderFactory
 import javax.swing.JPanel
-import javax.swing.SwingUtilities
 import javax.swing.Timer
-import java.util.concurrent.Executor
-import java.util.concurrent.Executors
 
 /**
- * Follows a background task's log file while it is shown: reads what was appended since the last
- * look and keeps the last [maxChars] characters, so a task that prints gigabytes costs no memory.
- */
-class LogTail(val path: Path, private val maxChars: Int = 64 * 1024) {
-    private var offset = 0L
-    private val buffer = StringBuilder()
-
-    companion object {
-        /** One daemon thread reads every tool window's log tail. */
-        val READER: Executor = Executors.newSingleThreadExecutor { r -> Thread(r, "wave-log-tail").apply { isDaemon = true } }
-    }
-
-    /** Reads new bytes; returns true when the text changed. */
-    @Synchronized
-    fun poll(): Boolean {
-        if (!Files.isRegularFile(path)) return false
-        RandomAccessFile(path.toFile(), "r").use { f ->
-            val size = f.length()
-            if (size < offset) { offset = 0; buffer.setLength(0) } // truncated or replaced
-            if (size == offset) return false
-            val start = maxOf(offset, size - maxChars * 4L)
-            val bytes = ByteArray((size - start).toInt())
-            f.seek(start)
-            f.readFully(bytes)
-            offset = size
-            if (start > 0 && buffer.isEmpty()) buffer.append(WaveBundle.message("tasks.log.earlierOmitted")).append('\n')
-            buffer.append(String(bytes, StandardCharsets.UTF_8))
-            if (buffer.length > maxChars) buffer.delete(0, buffer.length - maxChars)
-            return true
-        }
-    }
-
-    val text: String @Synchronized get() = buffer.toString()
-}
-
-/**
- * Background tasks as a table with aligned columns — the command, its state, its runtime (`18:00`)
- * and its actions (Show Log, Stop while it runs) — and below it the live tail of the log being
- * shown. Its preferred height is its content, so the splitter above it leaves no empty band.
+ * Background tasks as a table with aligned columns — the state's icon, the command, its state, how
+ * long it ran (`18 min`) and its actions (Show Log, Stop while it runs) — and below it the live
+ * tail of the log being shown, read off the UI thread ([LiveTail]). The command, which tells the
+ * rows apart, keeps its room: narrow, the state's words go (the icon and the tooltip keep them).
+ * Its preferred height is its content, so the splitter above it leaves no empty band.
  */
 class TasksPanel(
     private val actions: CallActions,
     private val clock: Clock = Clock.systemUTC(),
     private val softWrap: SoftWrapSetting = SoftWrapSetting(),
     /** Reads the log file: never the UI thread (a log on a slow disk must not freeze the IDE). */
-    private val tailReader: Executor = LogTail.READER,
+    private val tailPoller: java.util.concurrent.ScheduledExecutorService = LiveTail.POLLER,
 ) : JPanel(BorderLayout()), Themed {
     private val tasks = LinkedHashMap<String, TaskInfo>()
     private val table = JPanel(GridBagLayout()).apply { isOpaque = false }
@@ -79,18 +38,19 @@ class TasksPanel(
 
     var selectedTaskId: String? = null
         private set
-    var tail: LogTail? = null
+    /** The log being followed, while one is shown. */
+    var tail: LiveTail? = null
         private set
     var tailOutput: OutputPane? = null
         private set
-    private var tailArea: OutputArea? = null
+    private var tailArea: ScrollingOutput? = null
 
     /** Rows or the log tail came or went: the panel's height changed (the splitter follows it). */
     var onChange: () -> Unit = {}
 
     /** One task: its cells in the table's columns. */
     inner class Row(var task: TaskInfo) {
-        val dot = StatusDot(Tone.RUNNING)
+        val dot = StatusIcon(CallState.RUNNING)
         val command = MonoLabel(Format.oneLine(task.command))
         val state = ToneLabel("", Tone.SECONDARY, small = true)
         val runtime = ToneLabel("", Tone.SECONDARY, small = true)
@@ -113,8 +73,17 @@ class TasksPanel(
             val (text, tone) = describe(t)
             state.text = text
             state.tone = tone
-            dot.tone = if (t.isRunning) Tone.RUNNING else if (tone == Tone.ERROR) Tone.ERROR else Tone.SECONDARY
-            runtime.text = Format.elapsed(if (t.isRunning) runningFor(t) else Duration.ofMillis(t.runtimeMs))
+            dot.state = when {
+                t.isRunning -> CallState.RUNNING
+                t.status == "completed" -> CallState.PASSED
+                tone == Tone.ERROR -> CallState.FAILED
+                else -> CallState.STOPPED
+            }
+            dot.toolTipText = text
+            runtime.text = Format.shortDuration(if (t.isRunning) runningFor(t) else Duration.ofMillis(t.runtimeMs))
+            // Only the command gives way when the row is narrow.
+            state.minimumSize = state.preferredSize
+            runtime.minimumSize = runtime.preferredSize
             stop.isVisible = t.isRunning
             stop.isEnabled = t.isRunning && !stopRequested
         }
@@ -130,6 +99,13 @@ class TasksPanel(
         add(tailPane, BorderLayout.CENTER)
         themeChanged(WaveTheme.current)
         isVisible = false
+    }
+
+    override fun doLayout() {
+        // Narrow, the state's words step back for the command (the icon and its tooltip keep the state).
+        val wide = width <= 0 || width >= WaveTheme.current.px(STATE_TEXT_MIN_WIDTH)
+        rows.values.forEach { it.state.isVisible = wide }
+        super.doLayout()
     }
 
     override fun themeChanged(theme: Theme) {
@@ -176,7 +152,7 @@ class TasksPanel(
         val running = tasks.values.count { it.isRunning }
         title.text = if (running > 0) WaveBundle.message("tasks.title.running", running) else WaveBundle.message("tasks.title")
         isVisible = true
-        if (running > 0) timer.start() else if (tail == null) timer.stop()
+        if (running > 0) timer.start() else timer.stop()
         revalidate()
         repaint()
         onChange()
@@ -190,7 +166,7 @@ class TasksPanel(
         }
         // Only the command shrinks (ending with "…"); the other columns keep their width, aligned.
         r.command.minimumSize = Dimension(0, r.command.preferredSize.height)
-        table.add(r.dot, c(0).apply { insets = Insets(0, 0, 0, t.px(6)) })
+        table.add(r.dot, c(0).apply { insets = Insets(0, 0, 0, t.px(4)) })
         table.add(r.command, c(1, 1.0, GridBagConstraints.HORIZONTAL))
         table.add(r.state, c(2))
         table.add(r.runtime, c(3, anchor = GridBagConstraints.EAST))
@@ -198,20 +174,26 @@ class TasksPanel(
         table.add(r.stop, c(5).apply { insets = Insets(0, 0, 0, 0) })
     }
 
-    /** Shows the task's log under the table, following it while it grows. */
+    /** Shows the task's log under the table, following it while it grows (read off the UI thread). */
     fun select(taskId: String) {
         val t = tasks[taskId] ?: return
         closeTail()
         selectedTaskId = taskId
-        tail = LogTail(Paths.get(t.outputPath))
-        val header = wrapRow(
-            secondaryLabel(WaveBundle.message("tasks.log.title", Format.oneLine(t.command))).apply { toolTipText = t.outputPath },
-            LinkLabel(WaveBundle.message("tasks.openLog.link")) { actions.openFile(t.outputPath, null) }.apply { toolTipText = t.outputPath },
-            LinkLabel(WaveBundle.message("tasks.closeLog.link")) { closeTail() },
-        )
+        rows.values.forEach { it.showLog.isVisible = it.task.taskId != taskId }
+        // One line: the command (cut with "…" when narrow), then what to do with its log.
+        val header = JPanel(BorderLayout()).apply {
+            isOpaque = false
+            add(MonoLabel(Format.oneLine(t.command)).apply { toolTipText = WaveBundle.message("tasks.log.title", t.command, t.outputPath) }, BorderLayout.CENTER)
+            add(wrapRow(
+                LinkLabel(WaveBundle.message("tasks.openLog.link")) { actions.openFile(t.outputPath, null) }.apply { toolTipText = t.outputPath },
+                LinkLabel(WaveBundle.message("tasks.closeLog.link")) { closeTail() },
+                hgap = 10,
+            ).apply { styled { th -> border = BorderFactory.createEmptyBorder(0, th.px(10), 0, 0) } }, BorderLayout.EAST)
+            styled { th -> border = BorderFactory.createEmptyBorder(0, 0, th.px(4), 0) }
+        }
         tailPane.add(header, BorderLayout.NORTH)
-        refreshTail(force = true)
-        timer.start()
+        // The log shows once it has been read (off the UI thread).
+        tail = LiveTail(listOf(Paths.get(t.outputPath)), tailPoller) { texts, cut -> if (selectedTaskId == taskId) showTail(texts.first(), cut) }
         revalidate()
         repaint()
         onChange()
@@ -219,47 +201,25 @@ class TasksPanel(
 
     fun closeTail() {
         selectedTaskId = null
+        tail?.close()
         tail = null
         tailOutput = null
         tailArea?.dispose()
         tailArea = null
         tailPane.removeAll()
+        rows.values.forEach { it.showLog.isVisible = true }
         revalidate()
         repaint()
         onChange()
     }
 
-    /** A read of the log is under way (one at a time; the next tick reads what came meanwhile). */
-    private var reading = false
-
-    /**
-     * Re-reads the tail (every second while shown): the file is read on [tailReader], the text is
-     * shown back on the UI thread, unless the log was closed or another one opened meanwhile.
-     */
-    fun refreshTail(force: Boolean = false) {
-        val t = tail ?: return
-        if (reading) return
-        reading = true
-        tailReader.execute {
-            val changed = try {
-                t.poll()
-            } catch (e: Exception) {
-                false
-            }
-            val text = t.text
-            SwingUtilities.invokeLater {
-                reading = false
-                if (tail === t && (changed || force)) showTail(text.trimEnd('\n'))
-            }
-        }
-    }
-
-    private fun showTail(text: String) {
-        // The same area follows the log as it grows, unless the person scrolled it.
-        tailOutput?.let { it.update(text); return }
-        val pane = OutputPane(text)
+    /** The log's end, in the same area as it grows (it keeps where the person scrolled to). */
+    private fun showTail(text: String, earlierLeftOut: Boolean) {
+        val shown = (if (earlierLeftOut) WaveBundle.message("tasks.log.earlierOmitted") + "\n" else "") + text.trimEnd('\n')
+        tailOutput?.let { it.update(shown); return }
+        val pane = OutputPane(shown, listOf(WaveBundle.message("tasks.log.earlierOmitted")))
         tailOutput = pane
-        val area = OutputArea(pane, TAIL_LINES, showEnd = true, softWrap)
+        val area = ScrollingOutput(pane, TAIL_LINES, showEnd = true, softWrap)
         tailArea = area
         tailPane.add(area, BorderLayout.CENTER)
         revalidate()
@@ -268,16 +228,19 @@ class TasksPanel(
 
     fun tick() {
         rows.values.forEach { it.update(it.task) }
-        refreshTail()
-        if (tasks.values.none { it.isRunning } && tail == null) timer.stop()
+        if (tasks.values.none { it.isRunning }) timer.stop()
     }
 
     fun dispose() {
         timer.stop()
+        tail?.close()
         tailArea?.dispose()
     }
 
     companion object {
         const val TAIL_LINES = 8
+
+        /** Below this width a row shows the state as its icon only. */
+        const val STATE_TEXT_MIN_WIDTH = 400
     }
 }

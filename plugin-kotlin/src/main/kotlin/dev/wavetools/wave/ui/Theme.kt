@@ -17,16 +17,47 @@ import javax.swing.JComponent
 import javax.swing.UIManager
 import kotlin.math.roundToInt
 
-/** The icons the tool window shows. The IDE layer gives the platform's; [PaintedIcons] draws plain shapes. */
+/**
+ * The icons the tool window shows. The IDE layer maps each to the platform's (the AllIcons name
+ * is on each member) or to an icon the plugin ships (`icons/…svg` in the resources); [PaintedIcons]
+ * draws close stand-ins of the platform's New UI icons and the shipped SVGs themselves for the
+ * panel outside the IDE (tests, screenshots).
+ */
 interface WaveIcons {
+    /** AllIcons.Actions.Suspend (New UI: a red outlined square). */
     val stop: Icon
+    /** Shipped: icons/moveToBackground.svg — an arrow into the corner, never the debugger's Resume ▶. */
     val moveToBackground: Icon
+    /** AllIcons.Actions.ToggleSoftWrap. */
     val softWrap: Icon
+    /** AllIcons.Actions.Diff. */
     val showDiff: Icon
+    /** AllIcons.General.Warning. */
     val warning: Icon
+    /** AllIcons.Actions.Help. */
     val help: Icon
+    /** AllIcons.General.ArrowDown (New UI: a chevron). */
     val expanded: Icon
+    /** AllIcons.General.ArrowRight (New UI: a chevron). */
     val collapsed: Icon
+    /** AnimatedIcon.Default: the platform's spinner while a call runs; it repaints the component it is painted on. */
+    val running: Icon
+    /** AllIcons.RunConfigurations.TestPaused: waiting for the person's answer. */
+    val waiting: Icon
+    /** AllIcons.RunConfigurations.TestPassed. */
+    val passed: Icon
+    /** AllIcons.RunConfigurations.TestFailed. */
+    val failed: Icon
+    /** AllIcons.RunConfigurations.TestTerminated: stopped, interrupted, no longer asked. */
+    val stopped: Icon
+    /** AllIcons.RunConfigurations.Scroll_down. */
+    val scrollToEnd: Icon
+    /** AllIcons.Actions.GC (the console's Clear All). */
+    val clear: Icon
+    /** AllIcons.General.Settings. */
+    val settings: Icon
+    /** AllIcons.Actions.Close: a tab's close button. */
+    val close: Icon
 }
 
 /**
@@ -41,16 +72,21 @@ class Theme(
     /** The tool window's background and text. */
     val background: Color,
     val foreground: Color,
-    /** Secondary text (Label.infoForeground / Component.infoForeground). */
-    val secondary: Color,
+    /**
+     * Secondary text (Label.infoForeground / Component.infoForeground). Kept as given where it
+     * reads (WCAG AA, 4.5:1) on every background it is drawn on; otherwise moved towards the
+     * foreground just enough ([Contrast.readable]) — the New UI's own greys are about 3.4:1 (light)
+     * and 2.9:1 (dark).
+     */
+    secondary: Color,
     /** Lines between areas (OnePixelDivider). */
     val separator: Color,
-    val link: Color,
-    val error: Color,
-    val warning: Color,
-    val success: Color,
+    link: Color,
+    error: Color,
+    warning: Color,
+    success: Color,
     /** A call or task that runs. */
-    val running: Color,
+    running: Color,
     /** A card's fill and its one border. */
     val cardBackground: Color,
     val cardBorder: Color,
@@ -89,6 +125,16 @@ class Theme(
     init {
         require(ansi.size == 16) { "ansi needs the 16 console colours, got ${ansi.size}" }
     }
+
+    /** Where text is drawn: the window, a card, an approval's banner, inline code. */
+    val textBackgrounds: List<Color> get() = listOf(background, cardBackground, warningBackground, codeBackground)
+
+    val secondary: Color = Contrast.readable(secondary, listOf(background, cardBackground, warningBackground, codeBackground, outputBackground), foreground)
+    val link: Color = Contrast.readable(link, textBackgrounds, foreground)
+    val error: Color = Contrast.readable(error, textBackgrounds, foreground)
+    val warning: Color = Contrast.readable(warning, textBackgrounds, foreground)
+    val success: Color = Contrast.readable(success, textBackgrounds, foreground)
+    val running: Color = Contrast.readable(running, textBackgrounds, foreground)
 
     /** [n] pixels at this theme's scale. */
     fun px(n: Int): Int = (n * scale).roundToInt()
@@ -169,6 +215,36 @@ class Theme(
     }
 }
 
+/** WCAG 2 contrast, computed from the theme's colours. */
+object Contrast {
+    /** AA for normal text. */
+    const val AA = 4.5
+
+    fun luminance(c: Color): Double {
+        fun channel(v: Int): Double = (v / 255.0).let { if (it <= 0.03928) it / 12.92 else Math.pow((it + 0.055) / 1.055, 2.4) }
+        return 0.2126 * channel(c.red) + 0.7152 * channel(c.green) + 0.0722 * channel(c.blue)
+    }
+
+    fun ratio(a: Color, b: Color): Double {
+        val la = luminance(a)
+        val lb = luminance(b)
+        return (maxOf(la, lb) + 0.05) / (minOf(la, lb) + 0.05)
+    }
+
+    /**
+     * [text] when it reaches [min] on every one of [backgrounds]; otherwise [text] moved towards
+     * [towards] (the theme's foreground) by the smallest step, in hundredths, that does — so a
+     * theme's colour stays recognisable and only gains the contrast it lacked.
+     */
+    fun readable(text: Color, backgrounds: List<Color>, towards: Color, min: Double = AA): Color {
+        for (step in 0..100) {
+            val c = Theme.mix(text, towards, step / 100.0)
+            if (backgrounds.all { ratio(c, it) >= min }) return c
+        }
+        return towards
+    }
+}
+
 /**
  * The theme in use. The IDE installs one built from the platform and installs a new one when the
  * theme or colour scheme changes; listeners (each tool window) then restyle what is on screen.
@@ -238,80 +314,210 @@ object Restyle {
     }
 }
 
-/** Simple shapes in the theme's colours, for the panel outside the IDE (tests, screenshots). */
+/**
+ * The icons outside the IDE (tests, screenshots): the plugin's own SVGs drawn from their files
+ * ([ShippedIcon]), and for the platform's icons close stand-ins of their New UI versions — the
+ * same shape on the 16 px grid, the same colours (light / dark), named after the AllIcons field
+ * they stand for — so a screenshot shows what the IDE will.
+ */
 object PaintedIcons : WaveIcons {
-    private class Shape(private val draw: Graphics2D.(Int, Theme) -> Unit) : Icon {
+    private class Shape(private val draw: Graphics2D.(Theme) -> Unit) : Icon {
         override fun getIconWidth() = WaveTheme.current.px(16)
         override fun getIconHeight() = WaveTheme.current.px(16)
         override fun paintIcon(c: Component?, g: Graphics, x: Int, y: Int) {
             val g2 = g.create() as Graphics2D
             g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+            g2.setRenderingHint(RenderingHints.KEY_STROKE_CONTROL, RenderingHints.VALUE_STROKE_PURE)
             g2.translate(x, y)
-            g2.draw(iconWidth, WaveTheme.current)
+            // Drawn on the icons' 16-unit grid, scaled to the theme.
+            val t = WaveTheme.current
+            g2.scale(t.scale.toDouble(), t.scale.toDouble())
+            g2.draw(t)
             g2.dispose()
         }
     }
 
-    private fun Graphics2D.line(width: Float, color: Color) {
+    private fun Graphics2D.pen(width: Float, color: Color) {
         stroke = BasicStroke(width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND)
         this.color = color
     }
 
-    private fun iconGrey(t: Theme) = if (t.isDark) Color(0xCED0D6) else Color(0x6C707E)
+    private fun path(build: Path2D.Float.() -> Unit) = Path2D.Float().apply(build)
 
-    override val stop: Icon = Shape { s, t ->
-        color = t.error
-        fill(RoundRectangle2D.Float(s * 0.2f, s * 0.2f, s * 0.6f, s * 0.6f, s * 0.15f, s * 0.15f))
+    /** The New UI icon greys: #6C707E on light, #CED0D6 on dark. */
+    private fun grey(t: Theme) = if (t.isDark) Color(0xCED0D6) else Color(0x6C707E)
+
+    /** The test-state greys (TestPaused, TestTerminated): #818594 / #868A91. */
+    private fun stateGrey(t: Theme) = if (t.isDark) Color(0x868A91) else Color(0x818594)
+
+    override val stop: Icon = Shape { t ->
+        // AllIcons.Actions.Suspend: an outlined red square with a pale fill.
+        val square = RoundRectangle2D.Float(2.5f, 2.5f, 11f, 11f, 3f, 3f)
+        color = if (t.isDark) Color(0x402929) else Color(0xFFF7F7)
+        fill(square)
+        pen(1f, if (t.isDark) Color(0xDB5C5C) else Color(0xDB3B4B))
+        draw(square)
     }
-    override val moveToBackground: Icon = Shape { s, t ->
-        line(s / 12f, iconGrey(t))
-        drawLine(s / 2, s / 6, s / 2, s * 5 / 8)
-        drawLine(s / 2 - s / 5, s * 5 / 8 - s / 5, s / 2, s * 5 / 8)
-        drawLine(s / 2 + s / 5, s * 5 / 8 - s / 5, s / 2, s * 5 / 8)
-        drawLine(s / 6, s * 5 / 6, s * 5 / 6, s * 5 / 6)
+
+    override val moveToBackground: Icon = ShippedIcon("moveToBackground")
+
+    override val softWrap: Icon = Shape { t ->
+        // AllIcons.Actions.ToggleSoftWrap: two lines, the second bending back under itself.
+        pen(1f, grey(t))
+        drawLine(3, 4, 13, 4)
+        draw(path { moveTo(3f, 8f); lineTo(11f, 8f); quadTo(13.5f, 8f, 13.5f, 10f); quadTo(13.5f, 12f, 11f, 12f); lineTo(8f, 12f) })
+        draw(path { moveTo(9.5f, 10.5f); lineTo(8f, 12f); lineTo(9.5f, 13.5f) })
     }
-    override val softWrap: Icon = Shape { s, t ->
-        line(s / 12f, iconGrey(t))
-        drawLine(s / 6, s / 4, s * 5 / 6, s / 4)
-        val p = Path2D.Float()
-        p.moveTo(s / 6f, s / 2f); p.lineTo(s * 0.7f, s / 2f); p.quadTo(s * 0.85f, s / 2f, s * 0.85f, s * 0.62f)
-        p.quadTo(s * 0.85f, s * 0.75f, s * 0.7f, s * 0.75f); p.lineTo(s * 0.5f, s * 0.75f)
-        draw(p)
-        drawLine((s * 0.5f).toInt(), (s * 0.75f).toInt(), (s * 0.6f).toInt(), (s * 0.65f).toInt())
-        drawLine((s * 0.5f).toInt(), (s * 0.75f).toInt(), (s * 0.6f).toInt(), (s * 0.85f).toInt())
+
+    override val showDiff: Icon = Shape { t ->
+        // AllIcons.Actions.Diff: two panes and the arrows between them.
+        pen(1f, grey(t))
+        draw(RoundRectangle2D.Float(1.5f, 2.5f, 5f, 11f, 2f, 2f))
+        draw(RoundRectangle2D.Float(9.5f, 2.5f, 5f, 11f, 2f, 2f))
+        drawLine(7, 8, 9, 8)
     }
-    override val showDiff: Icon = Shape { s, t ->
-        line(s / 12f, iconGrey(t))
-        drawRoundRect(s / 8, s / 6, s * 5 / 16, s * 2 / 3, s / 8, s / 8)
-        drawRoundRect(s * 9 / 16, s / 6, s * 5 / 16, s * 2 / 3, s / 8, s / 8)
-        drawLine(s * 7 / 16, s / 2, s * 9 / 16, s / 2)
-    }
-    override val warning: Icon = Shape { s, t ->
-        val p = Path2D.Float()
-        p.moveTo(s / 2f, s * 0.1f); p.lineTo(s * 0.95f, s * 0.9f); p.lineTo(s * 0.05f, s * 0.9f); p.closePath()
+
+    override val warning: Icon = Shape { t ->
+        // AllIcons.General.Warning: an amber triangle with a dark exclamation mark.
+        val p = path { moveTo(8f, 1.5f); lineTo(15f, 14f); lineTo(1f, 14f); closePath() }
         color = if (t.isDark) Color(0xF2C55C) else Color(0xFFAF0F)
-        fill(p)
-        line(s / 10f, if (t.isDark) Color(0x2B2D30) else Color.WHITE)
-        drawLine(s / 2, (s * 0.38f).toInt(), s / 2, (s * 0.6f).toInt())
-        drawLine(s / 2, (s * 0.76f).toInt(), s / 2, (s * 0.76f).toInt())
+        pen(1f, color)
+        fill(p); draw(p)
+        pen(1.5f, if (t.isDark) Color(0x2B2D30) else Color.WHITE)
+        drawLine(8, 6, 8, 9)
+        fill(java.awt.geom.Ellipse2D.Float(7.2f, 10.8f, 1.6f, 1.6f))
     }
-    override val help: Icon = Shape { s, t ->
-        line(s / 12f, t.link)
-        drawOval(s / 8, s / 8, s * 3 / 4, s * 3 / 4)
-        val p = Path2D.Float()
-        p.moveTo(s * 0.38f, s * 0.4f); p.quadTo(s * 0.38f, s * 0.26f, s * 0.5f, s * 0.26f)
-        p.quadTo(s * 0.63f, s * 0.26f, s * 0.63f, s * 0.38f); p.quadTo(s * 0.63f, s * 0.47f, s * 0.5f, s * 0.52f); p.lineTo(s * 0.5f, s * 0.58f)
-        draw(p)
-        drawLine(s / 2, (s * 0.72f).toInt(), s / 2, (s * 0.72f).toInt())
+
+    override val help: Icon = Shape { t ->
+        // AllIcons.Actions.Help: a grey circle with a question mark.
+        pen(1f, grey(t))
+        draw(java.awt.geom.Ellipse2D.Float(1.5f, 1.5f, 13f, 13f))
+        draw(path { moveTo(6f, 6.3f); quadTo(6f, 4.5f, 8f, 4.5f); quadTo(10f, 4.5f, 10f, 6.2f); quadTo(10f, 7.4f, 8f, 8.2f); lineTo(8f, 9.2f) })
+        fill(java.awt.geom.Ellipse2D.Float(7.3f, 10.6f, 1.4f, 1.4f))
     }
-    override val expanded: Icon = Shape { s, t ->
-        line(s / 12f, iconGrey(t))
-        drawLine(s / 4, s * 3 / 8, s / 2, s * 5 / 8)
-        drawLine(s / 2, s * 5 / 8, s * 3 / 4, s * 3 / 8)
+
+    override val expanded: Icon = Shape { t ->
+        // AllIcons.General.ArrowDown (New UI chevron).
+        pen(1f, grey(t))
+        draw(path { moveTo(4f, 6.5f); lineTo(8f, 10.5f); lineTo(12f, 6.5f) })
     }
-    override val collapsed: Icon = Shape { s, t ->
-        line(s / 12f, iconGrey(t))
-        drawLine(s * 3 / 8, s / 4, s * 5 / 8, s / 2)
-        drawLine(s * 5 / 8, s / 2, s * 3 / 8, s * 3 / 4)
+
+    override val collapsed: Icon = Shape { t ->
+        // AllIcons.General.ArrowRight (New UI chevron).
+        pen(1f, grey(t))
+        draw(path { moveTo(6.5f, 4f); lineTo(10.5f, 8f); lineTo(6.5f, 12f) })
+    }
+
+    override val running: Icon = Spinner
+
+    override val waiting: Icon = Shape { t ->
+        // AllIcons.RunConfigurations.TestPaused: two grey bars.
+        color = stateGrey(t)
+        fill(RoundRectangle2D.Float(4f, 2f, 2f, 12f, 2f, 2f))
+        fill(RoundRectangle2D.Float(10f, 2f, 2f, 12f, 2f, 2f))
+    }
+
+    override val passed: Icon = Shape { t ->
+        // AllIcons.RunConfigurations.TestPassed: a green check mark.
+        pen(if (t.isDark) 2f else 2.2f, if (t.isDark) Color(0x5FAD65) else Color(0x55A76A))
+        draw(path { moveTo(2.5f, 8.25f); lineTo(6f, 11.75f); lineTo(13.5f, 4.25f) })
+    }
+
+    override val failed: Icon = Shape { t ->
+        // AllIcons.RunConfigurations.TestFailed: a red disc with a cross cut out of it.
+        val disc = java.awt.geom.Area(java.awt.geom.Ellipse2D.Float(1f, 1f, 14f, 14f))
+        val cross = BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND)
+        disc.subtract(java.awt.geom.Area(cross.createStrokedShape(java.awt.geom.Line2D.Float(5.25f, 5.25f, 10.75f, 10.75f))))
+        disc.subtract(java.awt.geom.Area(cross.createStrokedShape(java.awt.geom.Line2D.Float(10.75f, 5.25f, 5.25f, 10.75f))))
+        color = if (t.isDark) Color(0xDB5C5C) else Color(0xE55765)
+        fill(disc)
+    }
+
+    override val stopped: Icon = Shape { t ->
+        // AllIcons.RunConfigurations.TestTerminated: a grey cross.
+        pen(1.8f, stateGrey(t))
+        drawLine(3, 3, 13, 13)
+        drawLine(13, 3, 3, 13)
+    }
+
+    override val scrollToEnd: Icon = Shape { t ->
+        // AllIcons.RunConfigurations.Scroll_down: an arrow down onto a line.
+        pen(1f, grey(t))
+        drawLine(8, 2, 8, 10)
+        draw(path { moveTo(4.5f, 6.5f); lineTo(8f, 10f); lineTo(11.5f, 6.5f) })
+        drawLine(3, 13, 13, 13)
+    }
+
+    override val clear: Icon = Shape { t ->
+        // AllIcons.Actions.GC (New UI: a bin).
+        pen(1f, grey(t))
+        drawLine(2, 4, 14, 4)
+        draw(path { moveTo(6f, 4f); lineTo(6f, 2.5f); lineTo(10f, 2.5f); lineTo(10f, 4f) })
+        draw(path { moveTo(3.5f, 4f); lineTo(4.5f, 13.5f); lineTo(11.5f, 13.5f); lineTo(12.5f, 4f) })
+        drawLine(7, 7, 7, 11)
+        drawLine(9, 7, 9, 11)
+    }
+
+    override val settings: Icon = Shape { t ->
+        // AllIcons.General.Settings: a gear.
+        pen(1f, grey(t))
+        val gear = path {
+            for (i in 0 until 16) {
+                val a = Math.PI * 2 * i / 16
+                val r = if (i % 2 == 0) 6.5 else 4.8
+                val x = (8 + r * Math.cos(a)).toFloat()
+                val y = (8 + r * Math.sin(a)).toFloat()
+                if (i == 0) moveTo(x, y) else lineTo(x, y)
+            }
+            closePath()
+        }
+        draw(gear)
+        draw(java.awt.geom.Ellipse2D.Float(6f, 6f, 4f, 4f))
+    }
+
+    override val close: Icon = Shape { t ->
+        // AllIcons.Actions.Close: a small thin cross.
+        pen(1f, grey(t))
+        drawLine(5, 5, 11, 11)
+        drawLine(11, 5, 5, 11)
+    }
+}
+
+/**
+ * A stand-in for AnimatedIcon.Default: eight grey bars around a centre, the lit one moving every
+ * 130 ms. Like the platform's, painting it asks the component it is on to repaint when the next
+ * frame is due, so any label showing it animates while it is showing and stops when it is not.
+ */
+object Spinner : Icon {
+    const val FRAME_MS = 130L
+    private val due = java.util.Collections.newSetFromMap(java.util.WeakHashMap<Component, Boolean>())
+
+    /** The frame shown now; a screenshot pins it with the system property `wave.spinnerFrame`. */
+    fun frame(): Int = System.getProperty("wave.spinnerFrame")?.toIntOrNull() ?: ((System.currentTimeMillis() / FRAME_MS) % 8).toInt()
+
+    override fun getIconWidth() = WaveTheme.current.px(16)
+    override fun getIconHeight() = WaveTheme.current.px(16)
+
+    override fun paintIcon(c: Component?, g: Graphics, x: Int, y: Int) {
+        val t = WaveTheme.current
+        val g2 = g.create() as Graphics2D
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+        g2.translate(x, y)
+        g2.scale(t.scale.toDouble(), t.scale.toDouble())
+        val base = if (t.isDark) Color(0xA8ADBD) else Color(0x7F8B91)
+        val lit = frame()
+        for (i in 0 until 8) {
+            // The lit bar is opaque; the ones behind it fade, as the platform's frames do.
+            val age = (lit - i + 8) % 8
+            g2.color = Color(base.red, base.green, base.blue, (255 * (1.0 - age * 0.1)).toInt())
+            val bar = g2.create() as Graphics2D
+            bar.rotate(Math.PI / 4 * i, 8.0, 8.0)
+            bar.fill(RoundRectangle2D.Float(7f, 1f, 2f, 4f, 2f, 2f))
+            bar.dispose()
+        }
+        g2.dispose()
+        if (c != null && c.isShowing && due.add(c)) {
+            javax.swing.Timer(FRAME_MS.toInt()) { due.remove(c); c.repaint() }.apply { isRepeats = false; start() }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.wavetools.wave.ui
 
+import dev.wavetools.wave.bridge.PermissionDecided
 import dev.wavetools.wave.bridge.ToolFinished
 import dev.wavetools.wave.bridge.ToolStarted
 import java.awt.BorderLayout
@@ -20,7 +21,9 @@ class CardContext(
 
 /**
  * One tool call in the session feed, built from `tool/started` and completed by `tool/finished`:
- * a [header], then an approval while the core asks about the call, the [body] and the [footer].
+ * a [CardHeader] (status icon, title, status, actions, chevron), then an approval while the core
+ * asks about the call, the [body] and the [footer]. A card whose body has something to show can
+ * fold it: the chevron at the end of the header, the same on every kind of card.
  */
 abstract class ToolCallCard(val started: ToolStarted, protected val context: CardContext) : CardPanel() {
     val callId: String get() = started.callId
@@ -40,6 +43,14 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
 
     /** The approval for this call, once the core asked. */
     var approval: ApprovalView? = null
+        private set
+
+    val statusIcon = StatusIcon(CallState.RUNNING)
+
+    /** Folds and unfolds the body; shown once the body has something to show. */
+    val chevron = IconButton({ if (expanded) it.icons.expanded else it.icons.collapsed }, WaveBundle.message("card.fold.button")) { setExpanded(!expanded) }.apply { isVisible = false }
+
+    var expanded = true
         private set
 
     private val approvalSlot = verticalStack(gapAbove = 6)
@@ -62,11 +73,31 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
         finished = event
         onFinished(event)
         event.resultUnavailable?.let { showSummaryOnly(event, it) }
+        bodyChanged()
         revalidate()
         repaint()
     }
 
     protected abstract fun onFinished(event: ToolFinished)
+
+    /** The chevron shows when the body has something to fold; a card starts [expanded] or not. */
+    protected fun bodyChanged(expand: Boolean? = null) {
+        chevron.isVisible = body.components.isNotEmpty() || foldsLazily
+        expand?.let { expanded = it }
+        body.isVisible = expanded
+        chevron.repaint()
+    }
+
+    /** A card that builds its body only when unfolded (Read, Grep) has a chevron before it has a body. */
+    protected open val foldsLazily: Boolean get() = false
+
+    open fun setExpanded(value: Boolean) {
+        expanded = value
+        body.isVisible = value
+        chevron.repaint()
+        revalidate()
+        repaint()
+    }
 
     /**
      * The whole result could not be had (the core no longer keeps it): [onFinished] built the card
@@ -75,7 +106,7 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
     protected open fun showSummaryOnly(event: ToolFinished, reason: String) {
         body.addRow(TextBlock(WaveBundle.message("card.resultUnavailable.text"), Tone.SECONDARY, small = true).also { it.toolTipText = reason })
         val preview = event.summary?.preview?.trimEnd('\n').orEmpty()
-        if (preview.isNotEmpty() && showsPreview) body.addRow(outputArea(OutputPane(preview), SUMMARY_PREVIEW_LINES, showEnd = false))
+        if (preview.isNotEmpty() && showsPreview) body.addRow(outputArea(OutputPane(BoundedText.of(preview, SUMMARY_PREVIEW_LINES, 0).text)))
     }
 
     /** Whether [showSummaryOnly] adds the preview; a card whose own text is the preview already says no. */
@@ -92,7 +123,7 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
         approval = view
         approvalSlot.removeAll()
         approvalSlot.addRow(view)
-        view.model.onChange { approvalChanged(); revalidate(); repaint() }
+        view.model.onChange { approvalChanged(); approvalAnswered(); revalidate(); repaint() }
         approvalChanged()
         revalidate()
         repaint()
@@ -100,6 +131,37 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
 
     /** The question opened, was answered or withdrawn. */
     protected open fun approvalChanged() {}
+
+    /**
+     * Once answered, the question leaves the card — the card says one thing at a time: its status
+     * shows whether the call runs, the footer how it was allowed; what the person told the agent
+     * or why it is no longer asked stays as a line of the card.
+     */
+    private fun approvalAnswered() {
+        val view = approval ?: return
+        if (view.model.isOpen) return
+        val note = view.model.closedNote()
+        view.isVisible = note != null
+        view.model.allowedNote()?.let { if (it !in footer.texts()) footer.addText(it) }
+    }
+
+    /** What the permission check said without asking (allowed despite warnings), kept across the footer's rebuilds. */
+    private val decisions = mutableListOf<String>()
+
+    /** `permission/decided` for this call that was no question: the card says it in its footer. */
+    fun decided(event: PermissionDecided) {
+        if (event.outcome != "allow") return // a denial is the call's own result, shown when it ends
+        val why = event.warnings.joinToString("; ") { it.message }.ifEmpty { event.reason }
+        val note = WaveBundle.message("card.allowedDespiteWarnings", why)
+        decisions += note
+        footer.addText(note, Tone.WARNING)
+    }
+
+    /** How the call was allowed, for a footer rebuilt when the call ends. */
+    protected fun addStandingNotes() {
+        approval?.model?.allowedNote()?.let { footer.addText(it) }
+        decisions.forEach { footer.addText(it, Tone.WARNING) }
+    }
 
     val waitingForApproval: Boolean get() = approval?.model?.isOpen == true
 
@@ -112,29 +174,32 @@ abstract class ToolCallCard(val started: ToolStarted, protected val context: Car
         subscriptions += subscription
     }
 
-    /** An output area that follows the tool window's soft-wrap setting, with the toggle in the footer. */
-    protected fun outputArea(pane: OutputPane, maxLines: Int, showEnd: Boolean): OutputArea {
-        val area = OutputArea(pane, maxLines, showEnd, context.softWrap)
+    /** An output area that follows the tool window's soft-wrap setting. */
+    protected fun outputArea(pane: OutputPane): OutputArea {
+        val area = OutputArea(pane, context.softWrap)
         track(AutoCloseable { area.dispose() })
         return area
     }
 
-    protected fun addSoftWrapToggle() = track(footer.addSoftWrapToggle(context.softWrap))
+    /**
+     * "Show All" for an output the card shows only part of: the file the core kept when there is
+     * one, otherwise the whole text in a read-only editor tab.
+     */
+    protected fun showAllLink(title: String, text: String, file: String?): LinkLabel =
+        LinkLabel(WaveBundle.message("card.showAll.link")) {
+            if (file != null) actions.openFile(file, null) else actions.showText(title, AnsiParser.strip(text))
+        }.apply { toolTipText = file ?: WaveBundle.message("card.showAll.tooltip") }
 
-    /** Stops timers and listeners; the card is leaving the feed. */
+    /** Stops timers, file tails and listeners; the card is leaving the feed. */
     open fun dispose() {
         subscriptions.forEach { it.close() }
         subscriptions.clear()
     }
 }
 
-/**
- * The line under a card's content: small secondary facts (duration, what happened) that wrap, and
- * at its end the output's soft-wrap toggle when the card shows output.
- */
+/** The line under a card's content: small secondary facts (duration, what happened, links) that wrap. */
 class CardFooter : JPanel(BorderLayout()) {
     val items = wrapRow(hgap = 10)
-    private var toggle: IconButton? = null
 
     init {
         isOpaque = false
@@ -154,23 +219,8 @@ class CardFooter : JPanel(BorderLayout()) {
 
     fun clear() {
         items.removeAll()
-        toggle?.let { remove(it) }
-        toggle = null
         isVisible = false
     }
-
-    /** The soft-wrap toggle for the card's output; the subscription ends with the card. */
-    fun addSoftWrapToggle(setting: SoftWrapSetting): AutoCloseable {
-        val button = IconButton({ it.icons.softWrap }, WaveBundle.message("output.softWrap.button"), WaveBundle.message("output.softWrap.tooltip")) { setting.enabled = !setting.enabled }
-        button.selected = setting.enabled
-        toggle?.let { remove(it) }
-        toggle = button
-        add(button, BorderLayout.EAST)
-        isVisible = true
-        return setting.onChange { button.selected = it }
-    }
-
-    val softWrapToggle: IconButton? get() = toggle
 
     /** The texts shown, in order (what the tests read). */
     fun texts(): List<String> = texts(items)

@@ -17,6 +17,7 @@ import dev.wavetools.wave.bridge.RpcException
 import dev.wavetools.wave.bridge.SessionCwdChanged
 import dev.wavetools.wave.bridge.TaskInfo
 import dev.wavetools.wave.bridge.ToolFinished
+import dev.wavetools.wave.bridge.ToolOutput
 import dev.wavetools.wave.bridge.ToolProgress
 import dev.wavetools.wave.bridge.ToolStarted
 import java.time.Clock
@@ -35,9 +36,11 @@ class WaveController(
     private val permissions: PermissionBridge? = null,
     /** Agents attached over MCP: each gets a tab, the status line counts them; null: no tabs. */
     private val agents: AttachedAgents? = null,
+    /** How many cards a feed keeps (the Run window caps its console the same way). */
+    private val maxCards: () -> Int = { SessionFeed.DEFAULT_MAX_CARDS },
 ) : CallActions {
     private val clock = clock
-    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() })
+    val panel = WavePanel(host, this, clock, onRun = ::runBash, onRetry = { supervisor.restartAsync() }, maxCards = maxCards)
     private val subscriptions = mutableListOf<AutoCloseable>()
 
     /** Attached agents' calls that are running (read and written on the UI thread). */
@@ -50,6 +53,7 @@ class WaveController(
             feed.toolStarted(event)
         }
         override fun toolProgress(event: ToolProgress) = ui { feedFor(event.sessionId).toolProgress(event) }
+        override fun toolOutput(event: ToolOutput) = ui { feedFor(event.sessionId).toolOutput(event) }
         /**
          * The call ended: its controls go at once; its card fills once the whole result is here —
          * this window's own call's answer, or the core's `calls/result` for an agent's (fetched
@@ -71,6 +75,7 @@ class WaveController(
     }
 
     fun attach() {
+        panel.sessions.model.onClose = { entry -> entry.agent?.let(::closeTab) }
         subscriptions += supervisor.addEventListener(events)
         subscriptions += supervisor.addStateListener { state -> ui { showState(state) } }
         permissions?.let { subscriptions += it.addQuestionListener(::asked) }
@@ -86,9 +91,6 @@ class WaveController(
             val feed = feedFor(question.prompt.sessionId)
             feed.permissionAsked(ApprovalModel(question.key, question.prompt, question::answer))
             question.cancelled.thenRun { ui { feed.permissionWithdrawn(question.key) } }
-            val tabKey = question.prompt.sessionId.takeIf { panel.sessions.agent(it) != null }
-            panel.sessions.setPending(tabKey, panel.sessions.pendingApprovals(tabKey) + 1)
-            question.whenSettled { ui { panel.sessions.setPending(tabKey, panel.sessions.pendingApprovals(tabKey) - 1) } }
         }
     }
 
@@ -105,7 +107,7 @@ class WaveController(
 
     private fun openTab(agent: AttachedAgent): AgentTab {
         panel.sessions.agent(agent.sessionId)?.let { return it }
-        val tab = AgentTab(agent.sessionId, agent.client, AgentCallActions(agent.sessionId), clock, panel.softWrap, onClose = ::closeTab)
+        val tab = AgentTab(agent.sessionId, agent.client, AgentCallActions(agent.sessionId), clock, panel.softWrap, onClose = ::closeTab, maxCards = maxCards)
         tab.feed.workspaceRoot = panel.feed.workspaceRoot
         panel.sessions.addAgent(tab)
         if (!agent.connected) tab.closed(agent.closeReason)
@@ -223,6 +225,8 @@ class WaveController(
     override fun openFile(path: String, line: Int?) = host.openFile(path, line)
 
     override fun showDiff(path: String, model: DiffModel) = host.showDiff(path, model)
+
+    override fun showText(title: String, text: String) = host.showText(title, text)
 
     /** Ctrl+B in the tool window: background the newest running command this window can control. */
     fun moveLatestToBackground(): Boolean {

@@ -18,11 +18,18 @@ import javax.swing.plaf.basic.BasicSplitPaneUI
  * below a splitter, bash-mode input; or the fallback panel when the core cannot run. It restyles
  * itself whenever the IDE installs a new theme.
  */
-class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.systemUTC(), onRun: (String) -> Unit, onRetry: () -> Unit) :
-    JPanel(CardLayout()), Themed {
+class WavePanel(
+    private val host: HostServices,
+    actions: CallActions,
+    clock: Clock = Clock.systemUTC(),
+    onRun: (String) -> Unit,
+    onRetry: () -> Unit,
+    /** How many cards each feed keeps (the setting; see [SessionFeed]). */
+    val maxCards: () -> Int = { SessionFeed.DEFAULT_MAX_CARDS },
+) : JPanel(CardLayout()), Themed {
     val softWrap = SoftWrapSetting()
     val statusLine = StatusLine()
-    val feed = SessionFeed(actions, clock, softWrap)
+    val feed = SessionFeed(actions, clock, softWrap, maxCards)
     val tasks = TasksPanel(actions, clock, softWrap)
     val input = BashInput(onRun)
     val emptyState = EmptyState(host) { input.field.requestFocusInWindow() }
@@ -30,7 +37,22 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
     private val feedArea = FeedArea(feed, emptyState)
     val feedScroll: JScrollPane get() = feedArea.scroll
     /** The project's own feed, then one tab per attached agent. */
-    val sessions = SessionTabs(feedArea)
+    val sessions = SessionTabs(feedArea, feed)
+
+    /**
+     * The tool window's toolbar: Soft-Wrap (every output at once), Scroll to End and Clear All on
+     * the feed that shows, Settings. The IDE shows them as its own ActionButtons ([setToolbar]);
+     * outside the IDE, [iconToolbar] does, at the end of the status line.
+     */
+    val toolbarActions: List<ToolbarAction> = listOf(
+        ToolbarAction("WaveTools.SoftWrap", WaveBundle.message("output.softWrap.button"), WaveBundle.message("output.softWrap.tooltip"), { it.icons.softWrap }, isToggle = true, isSelected = { softWrap.enabled }) {
+            softWrap.enabled = !softWrap.enabled
+        },
+        ToolbarAction("WaveTools.ScrollToEnd", WaveBundle.message("toolbar.scrollToEnd.text"), WaveBundle.message("toolbar.scrollToEnd.description"), { it.icons.scrollToEnd }) { visibleFeed.scrollToEnd() },
+        ToolbarAction("WaveTools.ClearAll", WaveBundle.message("toolbar.clear.text"), WaveBundle.message("toolbar.clear.description"), { it.icons.clear }, isEnabled = { !visibleFeed.isEmpty }) { visibleFeed.clear() },
+        ToolbarAction("WaveTools.Settings", WaveBundle.message("toolbar.settings.text"), WaveBundle.message("toolbar.settings.description"), { it.icons.settings }) { host.openSettings() },
+    )
+    val iconToolbar = IconToolbar(toolbarActions)
     val split = ThinSplitPane(sessions)
 
     /** Set once the person drags the splitter; from then on their choice stands. */
@@ -56,9 +78,15 @@ class WavePanel(host: HostServices, actions: CallActions, clock: Clock = Clock.s
         session.add(input, BorderLayout.SOUTH)
         add(session, SESSION)
         add(fallback, FALLBACK)
+        statusLine.setToolbar(iconToolbar)
+        softWrap.onChange { iconToolbar.refresh() }
+        feed.onEmptyChanged { iconToolbar.refresh() }
         themeChanged(WaveTheme.current)
         showSession()
     }
+
+    /** The IDE's own toolbar (ActionButtons made from [toolbarActions]) in place of [iconToolbar]. */
+    fun setToolbar(c: javax.swing.JComponent) = statusLine.setToolbar(c)
 
     override fun themeChanged(theme: Theme) {
         middle.background = theme.background

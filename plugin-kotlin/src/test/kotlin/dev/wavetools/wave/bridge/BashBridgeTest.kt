@@ -83,11 +83,15 @@ class BashBridgeTest {
 
         core.await(CoreNotifications.TOOL_FINISHED) { it.get("callId").asString == call.callId }
         val mine = core.notifications.filter { it.second.get("callId")?.asString == call.callId }
-        assertEquals(listOf(CoreNotifications.TOOL_STARTED, CoreNotifications.TOOL_FINISHED), mine.map { it.first })
+        assertEquals(listOf(CoreNotifications.TOOL_STARTED, CoreNotifications.TOOL_OUTPUT, CoreNotifications.TOOL_FINISHED), mine.map { it.first })
         val startedParams = mine[0].second
         assertEquals(setOf("callId", "sessionId", "name", "arguments", "startedAt"), startedParams.keySet(), "tool/started carries no output: $startedParams")
         assertEquals("echo hello; echo oops >&2", startedParams.getAsJsonObject("arguments").get("command").asString)
-        val finished: ToolFinished = Json.decode(mine[1].second)
+        // While it runs the host learns where the output goes (the tool window reads it), never the output.
+        val live: ToolOutput = Json.decode(mine[1].second)
+        assertEquals(setOf("callId", "sessionId", "outputPath"), mine[1].second.keySet(), "tool/output names the file only: ${mine[1].second}")
+        assertTrue(live.outputPath.endsWith(".log"), live.outputPath)
+        val finished: ToolFinished = Json.decode(mine[2].second)
         assertEquals("Bash", finished.name)
         assertEquals(null, finished.result, "tool/finished does not repeat the result")
         val summary = finished.summary!!

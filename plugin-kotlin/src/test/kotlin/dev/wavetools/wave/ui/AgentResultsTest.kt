@@ -43,7 +43,10 @@ class AgentResultsTest {
             val finished = bash.finished!!
             assertNull(finished.resultUnavailable, finished.resultUnavailable)
             assertTrue(finished.summary!!.preview.length < expected.length, "the summary alone could not show it")
-            assertEquals(expected, bash.output!!.plainText)
+            assertEquals(expected + "\n", bash.result!!.output, "the card has the whole output (Show All opens it)")
+            val shown = bash.output!!.plainText.lines()
+            assertEquals(expected.lines().take(BashCard.HEAD_LINES) + "⋯ 2,977 lines not shown ⋯" + expected.lines().takeLast(BashCard.TAIL_LINES), shown)
+            assertEquals("Show All", bash.footer.find<LinkLabel>().single().text)
             assertEquals(WaveBundle.message("card.status.exit", 0), bash.statusLabel.text)
         }
 

@@ -77,6 +77,63 @@ class AgentTabsTest {
     }
 
     @Test
+    fun `session tabs - one entry per session, a question on a hidden tab badges it and is announced while the window shows, a tab closes once its agent left`() {
+        controller.startAndAwaitReady(supervisor)
+        val model = onEdt { controller.panel.sessions.model }
+        val announced = java.util.concurrent.CopyOnWriteArrayList<String>()
+        onEdt {
+            model.addListener(object : SessionTabsModel.Listener {
+                override fun announce(entry: SessionTabsModel.Entry, question: ApprovalModel) { announced += "${entry.title}: ${question.subject}" }
+            })
+            assertEquals(listOf(SessionTabsModel.PROJECT), model.entries.map { it.key })
+            assertTrue(model.isSelected(null))
+        }
+        val a = agent()
+        val tab = tab()
+        onEdt {
+            assertEquals(listOf(SessionTabsModel.PROJECT, tab.sessionId), model.entries.map { it.key })
+            assertEquals(listOf("This Project", "kotlin-test-agent"), model.entries.map { it.title })
+            assertFalse(model.entry(tab.sessionId)!!.closable, "an agent still there cannot be closed")
+            assertFalse(model.close(tab.sessionId))
+            assertEquals(SessionTabsModel.PROJECT, model.selected!!.key, "the project's tab stays selected")
+            // The panel outside the IDE shows the same, as one row.
+            assertTrue(controller.panel.sessions.strip.isVisible)
+        }
+        val call = a.callTool("Bash", mapOf("command" to "touch asked.txt", "dangerouslyDisableSandbox" to true))
+        waitForUi({ "entries: ${model.entries}" }) { model.entry(tab.sessionId)!!.pendingApprovals == 1 }
+        onEdt {
+            assertEquals(listOf("kotlin-test-agent: touch asked.txt"), announced.toList(), "the person is told: the question is on a tab they do not see")
+            assertFalse(model.isSelected(tab.sessionId), "its card is not on screen even while the window shows (ide/ApprovalBalloons raises a balloon)")
+            assertTrue(model.isSelected(null), "the project's own tab is on screen")
+            assertTrue(controller.panel.sessions.strip.tab(tab.sessionId)!!.badge.isVisible, "the tab carries the badge")
+            assertTrue(controller.panel.sessions.strip.tab(tab.sessionId)!!.toolTipText!!.contains("1 question waits for your answer"))
+            assertEquals("kotlin-test-agent (1 waiting)", controller.panel.sessions.strip.tab(tab.sessionId)!!.title, "the count in its title")
+            model.select(tab.sessionId)
+            assertTrue(model.isSelected(tab.sessionId))
+        }
+        allowOnce(tab, "touch asked.txt")
+        assertFalse(call.get(60, TimeUnit.SECONDS).get("isError").asBoolean)
+        waitForUi({ "entries: ${model.entries}" }) { model.entry(tab.sessionId)!!.pendingApprovals == 0 }
+        onEdt { assertFalse(controller.panel.sessions.strip.tab(tab.sessionId)!!.badge.isVisible) }
+        // A question on the selected tab is on screen: nothing to announce.
+        val second = a.callTool("Bash", mapOf("command" to "touch seen.txt", "dangerouslyDisableSandbox" to true))
+        waitForUi({ "entries: ${model.entries}" }) { model.entry(tab.sessionId)!!.pendingApprovals == 1 }
+        onEdt { assertEquals(1, announced.size) }
+        allowOnce(tab, "touch seen.txt")
+        second.get(60, TimeUnit.SECONDS)
+
+        a.close()
+        waitForUi({ "entries: ${model.entries}" }) { model.entry(tab.sessionId)?.closable == true }
+        onEdt {
+            assertTrue(controller.panel.sessions.strip.tab(tab.sessionId)!!.closeButton.isVisible)
+            assertTrue(model.close(tab.sessionId), "closed from its tab")
+            assertEquals(listOf(SessionTabsModel.PROJECT), model.entries.map { it.key })
+            assertEquals(SessionTabsModel.PROJECT, model.selected!!.key)
+        }
+        assertTrue(core.agents.snapshot().isEmpty(), "closing the tab forgets the agent")
+    }
+
+    @Test
     fun `the agent's approval is a card in its tab, and Allow Once runs its command`() {
         controller.startAndAwaitReady(supervisor)
         val a = agent()

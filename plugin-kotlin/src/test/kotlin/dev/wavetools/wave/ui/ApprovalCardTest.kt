@@ -94,9 +94,9 @@ class ApprovalCardTest {
         assertEquals("Waiting for approval", card.statusLabel.text)
         val shown = card.find<TextBlock>().map { it.plainText } + card.find<JLabel>().filter { it.isShowingIn(card) }.mapNotNull { it.text }
         assertEquals(1, shown.count { it.contains(prompt.command!!) }, "the command once: $shown")
-        assertTrue(card.header.flex is TextBlock, "while asked, the whole command wraps instead of being cut")
+        assertTrue(card.header.title is TextBlock, "while asked, the whole command wraps instead of being cut")
         v.allowOnceButton.doClick()
-        assertTrue(card.header.flex === card.commandLabel, "answered: one line again")
+        assertTrue(card.header.title === card.commandLabel, "answered: one line again")
         assertTrue(card.statusLabel.text.startsWith("Running"), card.statusLabel.text)
     }
 
@@ -133,15 +133,16 @@ class ApprovalCardTest {
     }
 
     @Test
-    fun `Allow Once sends allow-once, then the question shrinks to what happened`() {
+    fun `Allow Once sends allow-once, then the question goes - how it was allowed is a fact of its card`() {
         val v = view()
         onEdt { v.allowOnceButton.doClick() }
         assertEquals(listOf(PermissionAnswer.allowOnce()), sent)
         onEdt {
             assertFalse(v.allowOnceButton.isShowingIn(v))
-            assertEquals("Allowed once.", v.outcomeBlock.plainText)
+            assertFalse(v.outcomeBlock.isVisible, "nothing to add to the card's own status")
+            assertEquals("Allowed once by you", v.model.allowedNote())
             v.model.decided(PermissionDecided(callId = "call-1", tool = "Bash", outcome = "allow", asked = true, answer = "allow-once"))
-            assertEquals("Allowed once. It ran.", v.outcomeBlock.plainText)
+            assertFalse(v.outcomeBlock.isVisible, "never \"It ran.\" beside the card's own state")
             v.allowOnceButton.doClick()
         }
         assertEquals(1, sent.size, "an answered question sends nothing more")
@@ -160,7 +161,7 @@ class ApprovalCardTest {
         }
         key(v.rulesArea, KeyEvent.VK_ENTER, InputEvent.CTRL_DOWN_MASK)
         assertEquals(listOf(PermissionAnswer.alwaysAllow(listOf("npm run test:*", "git status"))), sent)
-        onEdt { assertEquals("Allowed, and from now on always: npm run test:*, git status", v.outcomeBlock.plainText) }
+        onEdt { assertEquals("Allowed by your new rule npm run test:*, git status", v.model.allowedNote()) }
     }
 
     @Test
@@ -193,7 +194,7 @@ class ApprovalCardTest {
         assertEquals(listOf(PermissionAnswer("deny", message = "use the build directory instead")), sent)
         onEdt {
             assertEquals("Denied" to Tone.ERROR, v.statusText())
-            assertEquals("Denied. Told the agent: “use the build directory instead”", v.outcomeBlock.plainText)
+            assertEquals("Told the agent: “use the build directory instead”", v.outcomeBlock.plainText)
         }
     }
 
@@ -236,7 +237,8 @@ class ApprovalCardTest {
         onEdt { v.model.withdraw() }
         onEdt {
             assertEquals("No longer asked" to Tone.SECONDARY, v.statusText())
-            assertEquals("No longer asked. The time to answer ran out, or the call ended. Nothing ran.", v.outcomeBlock.plainText)
+            // The status says "No longer asked"; the line under it says why, without saying it twice.
+            assertEquals("The time to answer ran out, or the call ended. Nothing ran.", v.outcomeBlock.plainText)
             assertFalse(v.allowOnceButton.isShowingIn(v))
         }
         key(v, KeyEvent.VK_O, InputEvent.ALT_DOWN_MASK)
@@ -270,17 +272,21 @@ class ApprovalCardTest {
             assertTrue(feed.approval("q1")!!.model.isOpen, "the others still wait")
 
             feed.toolFinished(ToolFinished("call-1", "main", "Bash", isError = true))
-            assertEquals("No longer asked. The call ended first. Nothing ran.", feed.approval("q1")!!.outcomeBlock.plainText)
+            assertEquals("The call ended first. Nothing ran.", feed.approval("q1")!!.outcomeBlock.plainText)
 
             feed.approval("q3")!!.denyButton.doClick()
             feed.approval("q3")!!.sendDenyButton.doClick()
             feed.permissionDecided(PermissionDecided(callId = "call-3", tool = "Bash", command = "npm publish", outcome = "deny", asked = true, answer = "deny", reason = "denied"))
-            assertEquals("Denied. It did not run.", feed.approval("q3")!!.outcomeBlock.plainText)
+            assertEquals("Denied" to Tone.ERROR, feed.approval("q3")!!.statusText())
+            assertFalse(feed.approval("q3")!!.outcomeBlock.isVisible, "denied without a message: the status says it all")
 
-            // Not asked: a rule denied it. It gets its own line, the command and the rule shown as code.
+            // Not asked: a rule denied a call this window has no card of. It is a card like every
+            // other outcome: the command, "Denied by a rule", and why, the rule shown as code.
             feed.permissionDecided(PermissionDecided(callId = "call-4", tool = "Bash", command = "git push --force", outcome = "deny", asked = false, reason = "Permission denied: `git push --force` matches the deny rule `git push --force:*`."))
-            val lines = feed.find<TextBlock>().map { it.plainText }
-            assertTrue(lines.contains("Denied: git push --force — git push --force matches the deny rule git push --force:*."), "$lines")
+            val decision = feed.components.filterIsInstance<DecisionCard>().single()
+            assertEquals("Denied by a rule", decision.statusLabel.text)
+            assertEquals("git push --force matches the deny rule git push --force:*.", decision.reasonBlock.plainText)
+            assertTrue(decision.find<TextBlock>().any { it.plainText == "$ git push --force" })
         }
         assertEquals(listOf(PermissionAnswer("deny")), sent)
         assertNull(onEdt { feed.approval("nope") })

@@ -93,7 +93,10 @@ class ApprovalRoundTripTest {
         val result = call.result.get(60, TimeUnit.SECONDS)
         assertFalse(result.isError, result.text)
         assertEquals("allowed", Files.readString(root.resolve("allowed.txt")))
-        waitForUi({ "outcome: ${card.outcomeBlock.plainText}" }) { card.outcomeBlock.plainText == "Allowed once. It ran." }
+        // One state at a time: the question goes, the card says it ran and how it was allowed.
+        val callCard = onEdt { controller.panel.feed.card(call.callId) as BashCard }
+        waitForUi({ "card: ${callCard.statusLabel.text} ${callCard.footer.texts()}" }) { callCard.statusLabel.text == "Exit 0" && "Allowed once by you" in callCard.footer.texts() }
+        onEdt { assertFalse(card.isVisible, "the answered question leaves the card") }
         assertTrue(store.saves.isEmpty(), "allow once remembers nothing")
     }
 
@@ -114,7 +117,8 @@ class ApprovalRoundTripTest {
         assertEquals(ToolErrorKind.DENIED_BY_USER, ToolErrorKind.of(result))
         assertFalse(Files.exists(root.resolve("denied.txt")))
         assertEquals(emptyMap<Long, String>(), TestSupport.commandProcesses(marker), "no command process was started")
-        waitForUi({ "outcome: ${card.outcomeBlock.plainText}" }) { card.outcomeBlock.plainText == "Denied. It did not run. Told the agent: “not now”" }
+        val callCard = onEdt { controller.panel.feed.card(call.callId) as BashCard }
+        waitForUi({ "card: ${callCard.statusLabel.text}, ${card.outcomeBlock.plainText}" }) { callCard.statusLabel.text == "Denied" && card.outcomeBlock.plainText == "Told the agent: “not now”" }
     }
 
     @Test
@@ -161,9 +165,11 @@ class ApprovalRoundTripTest {
         val result = bash("touch never.txt").result.get(60, TimeUnit.SECONDS)
         assertTrue(result.isError)
         assertFalse(Files.exists(root.resolve("never.txt")))
+        // The call's own card says it: denied by a rule, and the core's reason; no second card.
         waitForUi({ "feed: ${controller.panel.feed.find<TextBlock>().map { it.plainText }}" }) {
-            controller.panel.feed.find<TextBlock>().any { it.plainText.startsWith("Denied: touch never.txt — ") }
+            controller.panel.feed.cards().singleOrNull()?.let { it is BashCard && it.statusLabel.text == "Denied by a rule" } == true
         }
+        assertTrue(onEdt { controller.panel.feed.components.none { it is DecisionCard } })
         assertTrue(onEdt { controller.panel.feed.approvals().isEmpty() })
     }
 }

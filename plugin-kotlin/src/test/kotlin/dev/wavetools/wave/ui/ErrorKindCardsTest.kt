@@ -73,7 +73,7 @@ class ErrorKindCardsTest {
         onEdt {
             assertEquals("missing.txt  ·  Not found", card.summaryLabel.text)
             assertEquals(Tone.ERROR, card.summaryLabel.tone)
-            assertTrue(card.summaryLabel.toolTipText.startsWith(result.text.lines().first()), card.summaryLabel.toolTipText)
+            assertTrue(card.summaryLabel.toolTipText!!.startsWith(result.text.lines().first()), card.summaryLabel.toolTipText)
         }
     }
 

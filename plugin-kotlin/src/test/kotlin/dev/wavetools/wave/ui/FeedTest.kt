@@ -74,13 +74,13 @@ class FeedTest {
         assertTrue(text.contains("⋯ 40.4 KB omitted ⋯"), text)
         assertFalse(card.moveAction.isVisible || card.stopAction.isVisible)
         assertEquals(listOf("2.3 s"), card.footer.texts().take(1))
+        // How much was left out is said once, in the output; the footer has the link to all of it.
         val link = card.footer.find<LinkLabel>().single()
-        assertEquals("Open Full Output", link.text)
-        assertTrue(card.footer.find<javax.swing.JLabel>().any { it.text == "40.4 KB omitted —" })
+        assertEquals("Show All", link.text)
+        assertFalse(card.footer.texts().any { it.contains("omitted") }, card.footer.texts().toString())
         link.click()
         assertEquals("open /tmp/wave-core-dev/48102-3fa9c1d2/run-1-1.log", actions.log.last())
         assertNotNullTooltip(link.toolTipText, "/tmp/wave-core-dev/48102-3fa9c1d2/run-1-1.log")
-        assertTrue(card.footer.softWrapToggle != null, "an output has the soft-wrap toggle")
     }
 
     private fun assertNotNullTooltip(tooltip: String?, expected: String) = assertEquals(expected, tooltip, "temp paths stay in tooltips")
@@ -187,25 +187,26 @@ class FeedTest {
     }
 
     @Test
-    fun `the background tasks table - state, runtime as a clock, Stop while running, a grey dot once stopped`() = onEdt {
+    fun `the background tasks table - state with its icon, how long it ran, Stop while running, the stopped icon once stopped`() = onEdt {
         val running = panel.tasks.row("b7k2q9d")!!
         assertEquals("Running", running.state.text)
-        assertEquals("0:47", running.runtime.text)
-        assertEquals(Tone.RUNNING, running.dot.tone)
-        assertTrue(running.command.toolTipText.contains("Moved here with Ctrl+B"), "how it got here is in the tooltip")
+        assertEquals("47 s", running.runtime.text)
+        assertEquals(CallState.RUNNING, running.dot.state)
+        assertTrue(running.command.toolTipText!!.contains("Moved here with Ctrl+B"), "how it got here is in the tooltip")
         assertTrue(running.stop.isVisible)
         running.stop.click()
         assertEquals("stopTask b7k2q9d", actions.log.last())
         assertFalse(running.stop.isEnabled)
         val killed = panel.tasks.row("ba1f9x2")!!
         assertEquals("Stopped", killed.state.text)
-        assertEquals("18:00", killed.runtime.text)
-        assertEquals(Tone.SECONDARY, killed.dot.tone, "stopped: a grey dot")
+        assertEquals("18 min", killed.runtime.text)
+        assertEquals(CallState.STOPPED, killed.dot.state, "stopped: the stopped icon")
         assertFalse(killed.stop.isVisible)
         val done = Json.decode<TaskInfo>(JsonParser.parseString("""{"taskId":"b7k2q9d","command":"npm run dev","status":"failed","exitCode":1,"runtimeMs":61000,"outputPath":"/tmp/x"}"""))
         panel.tasks.upsert(done)
         assertEquals("Exit 1", running.state.text)
-        assertEquals("1:01", running.runtime.text)
+        assertEquals("1 min", running.runtime.text)
+        assertEquals(CallState.FAILED, running.dot.state)
         assertFalse(running.stop.isVisible)
         // The columns line up: every row's state starts at the same x.
         layoutTree(panel.tasks, java.awt.Dimension(600, 200))
@@ -216,8 +217,11 @@ class FeedTest {
     fun `the log tail is read off the UI thread and shown on it`() {
         val log = Files.createTempFile("wave-task", ".log")
         val readOn = java.util.concurrent.CopyOnWriteArrayList<Boolean>()
-        val reader = java.util.concurrent.Executor { task -> Thread { readOn += SwingUtilities.isEventDispatchThread(); task.run() }.start() }
-        val tasks = onEdt { TasksPanel(FakeActions(), tailReader = reader) }
+        // Every read of the file runs as a task of this poller: it records the thread it runs on.
+        val poller = object : java.util.concurrent.ScheduledThreadPoolExecutor(1) {
+            override fun beforeExecute(t: Thread, r: Runnable) { readOn += SwingUtilities.isEventDispatchThread() }
+        }
+        val tasks = onEdt { TasksPanel(FakeActions(), tailPoller = poller) }
         try {
             Files.writeString(log, "line one\n")
             onEdt {
@@ -226,11 +230,11 @@ class FeedTest {
                 assertNull(tasks.tailOutput, "select() returns before the file is read")
             }
             waitForUi({ "tail: ${tasks.tailOutput?.plainText}" }) { tasks.tailOutput?.plainText == "line one" }
-            onEdt { tasks.tick() }
             waitForUi({ "reads: $readOn" }) { readOn.size >= 2 }
             assertEquals(listOf(false), readOn.distinct(), "every read ran off the UI thread")
         } finally {
             onEdt { tasks.dispose() }
+            poller.shutdownNow()
             Files.deleteIfExists(log)
         }
     }
@@ -246,7 +250,6 @@ class FeedTest {
             }
             waitForUi({ "tail: ${panel.tasks.tailOutput?.plainText}" }) { panel.tasks.tailOutput?.plainText == "ready" }
             Files.writeString(log, "GET / 200\n", java.nio.file.StandardOpenOption.APPEND)
-            onEdt { panel.tasks.tick() }
             waitForUi({ "tail: ${panel.tasks.tailOutput?.plainText}" }) { panel.tasks.tailOutput?.plainText == "ready\nGET / 200" }
             onEdt {
                 panel.tasks.closeTail()
@@ -258,14 +261,21 @@ class FeedTest {
     }
 
     @Test
-    fun `the log tail keeps only the end of a huge log`() {
+    fun `the log tail keeps only the end of a huge log, and a character cut by a read is completed by the next`() {
         val log = Files.createTempFile("wave-task", ".log")
         try {
             Files.writeString(log, "x".repeat(100_000) + "END")
-            val tail = LogTail(log, maxChars = 1000)
+            val tail = FileTail(log, maxChars = 1000)
             assertTrue(tail.poll())
-            assertTrue(tail.text.length <= 1000 && tail.text.endsWith("END"))
+            assertTrue(tail.content.length <= 1000 && tail.content.endsWith("END") && tail.cutAtStart)
             assertFalse(tail.poll(), "nothing new")
+            // "é" is two bytes: the first alone, then the second.
+            Files.write(log, byteArrayOf(0xC3.toByte()), java.nio.file.StandardOpenOption.APPEND)
+            assertTrue(tail.poll())
+            assertTrue(tail.content.endsWith("END"), "half a character is not shown")
+            Files.write(log, byteArrayOf(0xA9.toByte(), '!'.code.toByte()), java.nio.file.StandardOpenOption.APPEND)
+            assertTrue(tail.poll())
+            assertTrue(tail.content.endsWith("ENDé!"), tail.content.takeLast(6))
         } finally {
             Files.deleteIfExists(log)
         }
@@ -275,7 +285,7 @@ class FeedTest {
     fun `the status line - the core's state in a word, the environment and the sandbox, details in tooltips`() = onEdt {
         val line = panel.statusLine
         assertEquals("zsh login environment", line.envLabel.text)
-        assertTrue(line.envLabel.toolTipText.contains("Adopted: PATH, NVM_DIR"), line.envLabel.toolTipText)
+        assertTrue(line.envLabel.toolTipText!!.contains("Adopted: PATH, NVM_DIR"), line.envLabel.toolTipText)
         line.showCore(CoreState.Starting(1))
         assertEquals("Starting…", line.coreLabel.text)
         line.showCore(CoreState.Ready(InitializeResult(serverInfo = ServerInfo("wave-core", "0.1.0")), 42))

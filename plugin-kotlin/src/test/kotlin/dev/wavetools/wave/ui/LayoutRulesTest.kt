@@ -125,7 +125,10 @@ class LayoutRulesTest {
             val label = card.commandLabel
             assertTrue(label.isShowingIn(card), "the command label is on the card")
             assertTrue(label.width >= 60, "at $width px the command keeps ${label.width} px")
-            assertTrue(boundsIn(label, card.header).let { it.x + it.width } <= boundsIn(card.statusLabel, card.header).x, "status and controls sit after the command, never over it")
+            val command = boundsIn(label, card.header)
+            val status = boundsIn(card.statusLabel, card.header)
+            assertTrue(command.x + command.width <= status.x || status.y >= command.y + command.height, "the status sits after the command or on the description's line, never over it")
+            for (c in listOf(card.moveAction.iconButton, card.stopAction.iconButton)) assertTrue(command.x + command.width <= boundsIn(c, card.header).x, "controls sit after the command")
             assertEquals("cargo build --release", label.toolTipText)
             assertTrue(card.header.compact, "at $width px the controls are icon buttons")
             assertTrue(card.moveAction.iconButton.isShowingIn(card) && card.stopAction.iconButton.isShowingIn(card))
@@ -194,44 +197,50 @@ class LayoutRulesTest {
             for (t in texts) assertTrue(TextRules.isTitleCase(t), "$name at $width px: \"$t\" is not in Title Case (${TextRules.titleCaseViolations(t)})")
             seen += texts
         }
-        for (expected in listOf("Move to Background", "Stop", "Allow Once", "Always Allow…", "Deny", "Show Diff", "Open Full Output", "Run a Command", "Choose Node.js…", "Download Node.js for Wave Tools", "Show Log", "Soft-Wrap")) {
+        for (expected in listOf("Move to Background", "Stop", "Allow Once", "Always Allow…", "Deny", "Show Diff", "Show All", "Run a Command", "Choose Node.js…", "Download Node.js for Wave Tools", "Show Log", "Soft-Wrap")) {
             assertTrue(expected in seen, "the scenes show \"$expected\" (saw ${seen.sorted()})")
         }
     }
 
     @Test
-    fun `an output frame is whole lines tall, and scrolled to its end its first visible line is not cut`() = onEdt {
+    fun `a long output shows its first and last lines whole, with how many are left out between, and no scrollbar of its own`() = onEdt {
         val feed = SessionFeed(FakeActions())
         feed.toolStarted(Scenes.started("long", "Bash", mapOf("command" to "seq 100"), "2026-01-01T00:00:00Z"))
         val output = (1..100).joinToString("\n", postfix = "\n")
         feed.toolFinished(Scenes.finished("long", "Bash", mapOf("success" to true, "exitCode" to 0, "output" to output, "durationMs" to 5), durationMs = 5))
         repeat(3) { layoutTree(feed, Dimension(600, 3000)) }
-        val area = (feed.card("long") as BashCard).output!!.parent.parent as OutputArea
-        val line = area.pane.lineHeight
-        val extent = area.viewport.extentSize.height
-        assertEquals(BashCard.MAX_OUTPUT_LINES * line, extent, "the frame is ${BashCard.MAX_OUTPUT_LINES} lines of $line px")
-        assertTrue(area.pane.preferredSize.height > extent, "the output is taller than its frame")
-        area.doLayout()
-        assertEquals(0, area.viewport.viewPosition.y % line, "scrolled to ${area.viewport.viewPosition.y}: a whole number of lines")
-        assertEquals(area.pane.preferredSize.height - extent, area.viewport.viewPosition.y, "it starts at the end")
+        val card = feed.card("long") as BashCard
+        val area = card.output!!.parent.parent as OutputArea
+        val lines = card.output!!.plainText.lines()
+        assertEquals((1..BashCard.HEAD_LINES).map { "$it" }, lines.take(BashCard.HEAD_LINES))
+        assertEquals("⋯ ${100 - BashCard.HEAD_LINES - BashCard.TAIL_LINES} lines not shown ⋯", lines[BashCard.HEAD_LINES])
+        assertEquals((100 - BashCard.TAIL_LINES + 1..100).map { "$it" }, lines.drop(BashCard.HEAD_LINES + 1))
+        assertEquals(area.pane.preferredSize.height, area.viewport.extentSize.height, "the whole text shows: nothing to scroll inside the card")
+        assertFalse(area.verticalScrollBar.isVisible)
+        assertEquals("Show All", card.footer.find<LinkLabel>().single().text)
+        card.footer.find<LinkLabel>().single().click()
         feed.cards().forEach { it.dispose() }
     }
 
     @Test
-    fun `soft-wrap - off, long lines scroll sideways - on, they wrap and the sideways scrollbar goes, for every output at once`() = onEdt {
+    fun `soft-wrap - on by default, long lines wrap - off, they scroll sideways in their area alone, for every output at once from the toolbar`() = onEdt {
         val panel = laidOut(Scenes::session, 340)
         val card = panel.feed.card("c1") as BashCard
         val area = card.output!!.parent.parent as OutputArea
-        assertFalse(panel.softWrap.enabled)
-        assertTrue(area.horizontalScrollBar.isVisible, "a test summary line is wider than 340 px")
-        val toggle = card.footer.softWrapToggle!!
-        toggle.click()
-        repeat(3) { layoutTree(panel, Dimension(340, 2400)) }
-        assertTrue(panel.softWrap.enabled && toggle.selected)
+        assertTrue(panel.softWrap.enabled, "wrapping is the default")
         assertFalse(area.horizontalScrollBar.isVisible, "wrapped: nothing to scroll sideways")
         assertTrue(area.pane.width <= area.viewport.width, "the text is as wide as its frame")
+        val toggle = panel.iconToolbar.button("WaveTools.SoftWrap")!!
+        assertTrue(toggle.selected)
+        toggle.click()
+        repeat(3) { layoutTree(panel, Dimension(340, 2400)) }
+        assertFalse(panel.softWrap.enabled || toggle.selected)
+        assertTrue(area.horizontalScrollBar.isVisible, "a test summary line is wider than 340 px")
+        assertFalse(area.verticalScrollBar.isVisible)
+        (panel.feed.card("c3") as CompactCard).setExpanded(true)
         val other = (panel.feed.card("c3") as CompactCard).find<OutputPane>().single()
-        assertTrue(other.softWrap, "the setting is the tool window's, not one card's")
+        assertFalse(other.softWrap, "the setting is the tool window's, not one card's")
+        assertTrue(card.footer.find<IconButton>().isEmpty(), "no soft-wrap button in a card's footer")
     }
 
     @Test

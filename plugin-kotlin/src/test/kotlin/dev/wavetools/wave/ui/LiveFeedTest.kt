@@ -132,7 +132,7 @@ class LiveFeedTest {
         onEdt {
             val c = card(3)
             val link = c.footer.find<LinkLabel>().single()
-            assertEquals("Open Full Output", link.text)
+            assertEquals("Show All", link.text)
             assertEquals(file.toString(), link.toolTipText)
             link.click()
             assertEquals("open $file", actions.log.last())
@@ -140,13 +140,14 @@ class LiveFeedTest {
             // The core's line for the model ("[… N bytes omitted. Full output …: path — read it with …]") is replaced.
             assertFalse(text.contains("bytes omitted") || text.contains("read it with") || text.contains(file.toString()), "the model's note is not shown")
             val marker = text.indexOf("⋯ ")
-            assertTrue(marker > 0 && text.substring(marker).startsWith("⋯ ") && text.contains(" omitted ⋯"), "the cut is marked between head and tail")
+            val omitted = BashCard.Omission.find(r.output)!!.omittedBytes
+            // The card shows the head and the tail; one note says what is between, the core's cut included.
+            assertTrue(marker > 0 && text.substring(marker).startsWith("⋯ ") && text.contains(" lines and ${Format.bytes(omitted)} not shown ⋯"), "the cut is marked between head and tail: $text")
+            assertTrue(text.lines().first() == "1" && text.endsWith("19999\n20000"), text)
             val noteStyle = c.output!!.styledDocument.getCharacterElement(marker + 2).attributes
             assertEquals(WaveTheme.current.secondary, javax.swing.text.StyleConstants.getForeground(noteStyle))
             assertTrue(javax.swing.text.StyleConstants.isItalic(noteStyle), "shown as a note, not as output")
             assertFalse(javax.swing.text.StyleConstants.isItalic(c.output!!.styledDocument.getCharacterElement(0).attributes))
-            val omitted = BashCard.Omission.find(r.output)!!.omittedBytes
-            assertTrue(labels(c).contains("${Format.bytes(omitted)} omitted —"), labels(c).toString())
             // The figure is the core's own (its marker's byte count), about what the head and tail leave out.
             val coreFigure = Regex("""\[… ([\d,]+) bytes omitted""").find(r.output)!!.groupValues[1].replace(",", "").toLong()
             assertEquals(coreFigure, omitted)
@@ -195,7 +196,7 @@ class LiveFeedTest {
             val row = panel.tasks.row(taskId)!!
             assertEquals("killed", row.task.status)
             assertEquals("Stopped", row.state.text)
-            assertEquals(Tone.SECONDARY, row.dot.tone)
+            assertEquals(CallState.STOPPED, row.dot.state)
             assertFalse(row.stop.isVisible)
             assertEquals("Background tasks", panel.tasks.title.text)
         }

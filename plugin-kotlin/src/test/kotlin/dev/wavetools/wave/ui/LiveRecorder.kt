@@ -50,6 +50,9 @@ class LiveRecorder(val root: Path, launch: CoreLaunch = TestSupport.launchWithou
         return result
     }
 
+    /** Starts a command and returns at once: its card shows it running (and what it printed so far). */
+    fun start(command: String, description: String? = null) = api.runBash(BashRequest(command, description))
+
     /** Waits until a notification [method] has been recorded that [match]es. */
     fun awaitNotification(method: String, match: (JsonElement?) -> Boolean = { true }) =
         TestSupport.eventually(message = { "no $method; recorded ${messages.map { it.first }}" }) { messages.any { it.first == method && match(it.second) } }

@@ -209,8 +209,8 @@ object Scenes {
         val agentActions = object : CallActions by FakeActions(mutableSetOf("a3", "a4")) {
             override fun isOwnCall(callId: String) = false
         }
-        val claude = AgentTab("mcp-1a2b3c4d", ClientInfo("claude-code", "2.1.197"), agentActions, clock, panel.softWrap) {}
-        val codex = AgentTab("mcp-9f8e7d6c", ClientInfo("codex-mcp-client", "0.171.0"), FakeActions(), clock, panel.softWrap) {}
+        val claude = AgentTab("mcp-1a2b3c4d", ClientInfo("claude-code", "2.1.197"), agentActions, clock, panel.softWrap, onClose = {})
+        val codex = AgentTab("mcp-9f8e7d6c", ClientInfo("codex-mcp-client", "0.171.0"), FakeActions(), clock, panel.softWrap, onClose = {})
         for (tab in listOf(claude, codex)) {
             tab.feed.workspaceRoot = ROOT
             panel.sessions.addAgent(tab)

@@ -140,8 +140,74 @@ object TestThemes {
         UIManager.put(NewUiScrollBarUIFactory::class.java.name, NewUiScrollBarUIFactory::class.java)
         UIManager.put("ButtonUI", NewUiButtonUIFactory::class.java.name)
         UIManager.put(NewUiButtonUIFactory::class.java.name, NewUiButtonUIFactory::class.java)
+        // Text fields as Darcula draws them: rounded, a one-pixel border, the focus ring.
+        UIManager.put("TextFieldUI", NewUiTextFieldUIFactory::class.java.name)
+        UIManager.put(NewUiTextFieldUIFactory::class.java.name, NewUiTextFieldUIFactory::class.java)
+        UIManager.put("TextField.border", javax.swing.plaf.BorderUIResource(NewUiFieldBorder()))
+        UIManager.put("ScrollPane.border", javax.swing.plaf.BorderUIResource(NewUiFieldBorder()))
+        UIManager.put("Button.default.foreground", javax.swing.plaf.ColorUIResource(Color.WHITE))
         WaveTheme.install(theme)
     }
+}
+
+/**
+ * Darcula's text field border, as the IDE draws it around a JTextField or a JScrollPane holding a
+ * text area: rounded corners, the theme's control border, and the 2 px focus ring in the focus
+ * colour while the field (or the area inside the scroll pane) has the focus.
+ */
+class NewUiFieldBorder : javax.swing.border.Border {
+    override fun getBorderInsets(c: java.awt.Component): java.awt.Insets {
+        val t = WaveTheme.current
+        return if (c is javax.swing.JScrollPane) java.awt.Insets(t.px(3), t.px(3), t.px(3), t.px(3)) else java.awt.Insets(t.px(5), t.px(8), t.px(5), t.px(8))
+    }
+
+    override fun isBorderOpaque() = false
+
+    override fun paintBorder(c: java.awt.Component, g: Graphics, x: Int, y: Int, width: Int, height: Int) {
+        val t = WaveTheme.current
+        val g2 = g.create() as Graphics2D
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+        val view = (c as? javax.swing.JScrollPane)?.viewport?.view
+        val focused = c.hasFocus() || (view != null && view.hasFocus())
+        val arc = t.px(8).toFloat()
+        if (focused) {
+            g2.color = t.focusColor
+            g2.stroke = java.awt.BasicStroke(t.px(2).toFloat())
+            g2.draw(java.awt.geom.RoundRectangle2D.Float(x + 1f, y + 1f, width - 2f, height - 2f, arc, arc))
+        } else {
+            g2.color = t.controlBorder
+            g2.draw(java.awt.geom.RoundRectangle2D.Float(x + 0.5f, y + 0.5f, width - 1f, height - 1f, arc, arc))
+        }
+        g2.dispose()
+    }
+}
+
+/** A text field whose background is the rounded shape inside its border, as Darcula paints it. */
+class NewUiTextFieldUI : javax.swing.plaf.basic.BasicTextFieldUI() {
+    override fun paintSafely(g: Graphics) {
+        val c = component
+        val t = WaveTheme.current
+        val g2 = g.create() as Graphics2D
+        g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON)
+        g2.color = if (c.isEnabled) c.background else t.background
+        val arc = t.px(8).toFloat()
+        g2.fill(java.awt.geom.RoundRectangle2D.Float(0.5f, 0.5f, c.width - 1f, c.height - 1f, arc, arc))
+        g2.dispose()
+        super.paintSafely(g)
+    }
+
+    override fun paintBackground(g: Graphics) {}
+
+    override fun installDefaults() {
+        super.installDefaults()
+        component.isOpaque = false
+    }
+}
+
+object NewUiTextFieldUIFactory {
+    @JvmStatic
+    @Suppress("UNUSED_PARAMETER")
+    fun createUI(c: JComponent): ComponentUI = NewUiTextFieldUI()
 }
 
 /**

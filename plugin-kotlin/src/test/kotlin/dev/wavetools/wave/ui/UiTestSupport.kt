@@ -46,6 +46,7 @@ object RecordedSession {
         val sink = object : CoreEvents {
             override fun toolStarted(event: ToolStarted) = panel.feed.toolStarted(event)
             override fun toolProgress(event: dev.wavetools.wave.bridge.ToolProgress) = panel.feed.toolProgress(event)
+            override fun toolOutput(event: dev.wavetools.wave.bridge.ToolOutput) = panel.feed.toolOutput(event)
             override fun toolFinished(event: ToolFinished) = panel.feed.toolFinished(event)
             override fun cwdChanged(event: SessionCwdChanged) = panel.feed.cwdChanged(event)
             override fun taskStarted(task: TaskInfo) = panel.tasks.upsert(task)

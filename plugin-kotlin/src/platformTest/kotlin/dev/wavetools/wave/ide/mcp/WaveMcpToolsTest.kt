@@ -144,7 +144,7 @@ class WaveMcpToolsTest {
             controller.panel.sessions.strip.tab(tab.sessionId)?.title == "codex (1 waiting)"
         }
         onEdt {
-            assertEquals(dev.wavetools.wave.ui.Tone.WARNING, controller.panel.sessions.strip.tab(tab.sessionId)!!.dot.tone)
+            assertTrue(controller.panel.sessions.strip.tab(tab.sessionId)!!.badge.isVisible, "the tab carries the warning badge")
             assertFalse(dev.wavetools.wave.ide.ApprovalVisibility.cardShown(tab.sessionId, controller), "the card is in a tab that does not show")
             controller.panel.sessions.select(tab.sessionId)
             assertTrue(dev.wavetools.wave.ide.ApprovalVisibility.cardShown(tab.sessionId, controller))

@@ -10,6 +10,7 @@ import dev.wavetools.wave.bridge.InitializeResult
 import dev.wavetools.wave.bridge.ServerInfo
 import dev.wavetools.wave.bridge.TestSupport
 import dev.wavetools.wave.bridge.WorkspaceInfo
+import dev.wavetools.wave.ui.CommandCard
 import dev.wavetools.wave.ui.FakeActions
 import dev.wavetools.wave.ui.LiveRecorder
 import dev.wavetools.wave.ui.RecordedSession
@@ -19,6 +20,7 @@ import dev.wavetools.wave.ui.WavePanel
 import dev.wavetools.wave.ui.layoutTree
 import dev.wavetools.wave.ui.onEdt
 import dev.wavetools.wave.ui.paint
+import dev.wavetools.wave.ui.waitForUi
 import java.awt.Dimension
 import java.io.File
 import java.nio.file.Files
@@ -37,6 +39,8 @@ import javax.swing.JComponent
 fun main(args: Array<String>) {
     System.setProperty("awt.useSystemAAFontSettings", "lcd")
     System.setProperty("swing.aatext", "true")
+    // The spinner's frame, the same in every picture.
+    System.setProperty("wave.spinnerFrame", "2")
     val out = File(args.firstOrNull() ?: "plugin-kotlin/build/screenshots").apply { mkdirs() }
     out.listFiles { f -> f.name.endsWith(".png") }?.forEach { it.delete() }
     val live = LiveSession.record()
@@ -59,10 +63,18 @@ fun main(args: Array<String>) {
             onEdt { TestThemes.install(theme) }
             for (scene in scenes) for (width in scene.widths) {
                 val file = File(out, "${scene.name}-$width-${if (theme.isDark) "dark" else "light"}.png")
+                val built = onEdt { scene.build() }
+                // A log shown below the tasks is read off the UI thread: paint once it is there.
+                (built as? WavePanel)?.let { p ->
+                    waitForUi({ "the log tail of ${p.tasks.selectedTaskId}" }) { p.tasks.selectedTaskId == null || p.tasks.tailOutput?.plainText?.isNotBlank() == true }
+                    waitForUi({ "the live output of a running command" }) { p.feed.cards().filterIsInstance<CommandCard>().none { it.followsFile && it.liveOutput == null } }
+                }
                 val image = onEdt {
-                    val panel = scene.build()
-                    val height = scene.fixedHeight ?: if (panel is WavePanel) naturalHeight(panel, width) else preferredHeight(panel, width)
-                    paint(panel, Dimension(width, height)).also { (panel as? WavePanel)?.dispose() }
+                    // The tool window as the IDE shows it: its header, the sessions as content tabs.
+                    val frame = (built as? WavePanel)?.let { ToolWindowFrame(it) }
+                    val shown: JComponent = frame ?: built
+                    val height = scene.fixedHeight ?: if (frame != null) naturalHeight(frame, width) else preferredHeight(built, width)
+                    paint(shown, Dimension(width, height)).also { (built as? WavePanel)?.dispose() }
                 }
                 ImageIO.write(image, "png", file)
                 println("wrote $file")
@@ -88,18 +100,23 @@ private fun preferredHeight(c: JComponent, width: Int): Int {
     return c.preferredSize.height.coerceIn(300, 3200)
 }
 
-/** The height the panel needs at [width] to show everything, the feed not scrolled (at most 3,200 px). */
-private fun naturalHeight(panel: WavePanel, width: Int): Int {
-    repeat(3) { layoutTree(panel, Dimension(width, 3200)) }
-    val shown = panel.visibleFeed
-    val strip = if (panel.sessions.strip.isVisible) panel.sessions.strip.preferredSize.height else 0
-    val feed = strip + if (shown.isEmpty) 300 else shown.preferredSize.height
+/** The height the tool window needs at [width] to show everything, the feed not scrolled (at most 3,200 px). */
+private fun naturalHeight(frame: ToolWindowFrame, width: Int): Int {
+    repeat(3) { layoutTree(frame, Dimension(width, 3200)) }
+    val panel = frame.panel
+    val agent = panel.sessions.selectedAgent
+    if (agent != null) {
+        val feed = if (agent.feed.isEmpty) 300 else agent.feed.preferredSize.height
+        return (frame.header.height + agent.closedBanner.parent.let { if (it.isVisible) it.height else 0 } + feed + 4).coerceIn(400, 3200)
+    }
+    val shown = panel.feed
+    val feed = if (shown.isEmpty) 300 else shown.preferredSize.height
     // The tasks panel gets at most 45 % of the height between the status line and the input.
     val middle = if (panel.tasks.isVisible) {
         val tasks = panel.tasks.preferredSize.height + panel.split.dividerSize
         maxOf(feed + tasks, tasks * 100 / 45 + 1)
     } else feed
-    return (panel.statusLine.height + middle + panel.input.height + 4).coerceIn(400, 3200)
+    return (frame.header.height + panel.statusLine.height + middle + panel.input.height + 4).coerceIn(400, 3200)
 }
 
 /**
@@ -135,6 +152,10 @@ private class LiveSession(val recording: List<Pair<String, JsonElement?>>, val e
             live.bash("seq -f 'line %g of a long log' 1 3000", "Print a long log")
             live.bash("cd / && pwd", "Leave the workspace")
             val ticker = BashResult.from(live.bash("while :; do date +%T; sleep 1; done", "Tick every second", background = true))
+            // A build that still runs when the pictures are taken: its card shows what it printed so far.
+            val build = live.start("for i in \$(seq 1 120); do echo \"compiling module \$i of 120\"; sleep 0.5; done", "A long build, still running")
+            live.awaitNotification(CoreNotifications.TOOL_OUTPUT) { it?.asJsonObject?.get("callId")?.asString == build.callId }
+            Thread.sleep(3000)
             live.awaitNotification(CoreNotifications.TASK_STARTED)
             Thread.sleep(2200) // a few ticks in the task's log for the tail to show
             live.awaitNotification(CoreNotifications.ENV_STATUS_CHANGED)
