@@ -7,7 +7,7 @@ import path from "node:path";
 import { harmlessBuiltIn } from "./builtins.js";
 import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type EnvironmentChange, type ShellWord, type SplitCommand } from "./commandParts.js";
 import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
-import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, type Places } from "./paths.js";
+import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import { sensitiveOutsidePath, sensitiveWritePath } from "./sensitive.js";
@@ -176,6 +176,10 @@ interface Judging {
   split: SplitCommand;
   ctx: DecideContext;
   functions: Set<string>;
+  /** searchPathIsSafe, asked once per command. */
+  searchPathIsSafe: () => boolean;
+  /** The command will run inside the OS sandbox. */
+  sandboxed: boolean;
 }
 
 function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerdict {
@@ -206,7 +210,9 @@ function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerd
     const why = warnings.length ? `a prefix rule does not cover a command with warnings: ${warnings.map((w) => w.message).join(" ")}` : `a prefix rule does not cover what it writes or runs: ${writes.join("; ")}.`;
     return { ...base, ...suggestion, status: "needs-approval", rule: prefix.text, reason: `${quote(part.text)} matches the rule ${quote(prefix.text)}, but ${why}` };
   }
-  if (j.mode === "ask" && !fileRedirect && warnings.length === 0 && carried.changes.length === 0 && searchPathIsSafe(j.ctx) && readOnlyCall(part, j.ctx)) {
+  // PATH matters only where no sandbox runs: inside one, a program planted in the workspace under
+  // a read-only name runs sandboxed too.
+  if (j.mode === "ask" && !fileRedirect && warnings.length === 0 && carried.changes.length === 0 && readOnlyCall(part, j.ctx) && (j.sandboxed || j.searchPathIsSafe())) {
     return { ...base, status: "allowed", rule: "(read-only)", reason: `${quote(part.text)} only reads (the read-only list).` };
   }
   const changed = carried.changes.length ? ` Earlier statements change what it runs (${carried.changes.map((c) => c.text).slice(0, 3).join("; ")}), so a rule must name them too.` : "";
@@ -228,9 +234,14 @@ function commandNames(split: SplitCommand): string[] | undefined {
 }
 
 export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: CommandOptions = { sandboxed: false }): Decision {
+  return withPathMemo(() => judgeCommand(command, ctx, rules, mode, lib, opts));
+}
+
+function judgeCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: CommandOptions): Decision {
   const split = splitCommand(command, lib, { cwd: ctx.cwd, home: ctx.home });
   const global = globalWarnings(split);
-  const judging: Judging = { rules, mode, split, ctx, functions: new Set(split.functions) };
+  let safePath: boolean | undefined;
+  const judging: Judging = { rules, mode, split, ctx, functions: new Set(split.functions), searchPathIsSafe: () => (safePath ??= searchPathIsSafe(ctx)), sandboxed: opts.sandboxed };
   let parts = split.parts.map((p) => judgePart(p, partWarnings(p, ctx), judging));
   const warnings = dedupeWarnings([...global, ...parts.flatMap((p) => p.warnings)]);
   const suggestedRules = global.length ? [] : [...new Set(parts.flatMap((p) => (p.status === "needs-approval" && p.suggestedRule ? [p.suggestedRule] : [])))];
