@@ -61,7 +61,7 @@ export const WARNING_RULES: Record<WarningId, string> = {
   "fork-bomb": "a function that starts copies of itself in the background or through a pipe (:(){ :|:& };:)",
   "write-outside-workspace": "a redirection or tee writing to a file outside the allowed directories (the temp directory excepted) or to a file named only at run time",
   "dynamic-command":
-    "code known only at run time: a command name from a variable or substitution ($CMD), eval / sh -c / trap / watch of a string built at run time, a shell or interpreter reading its commands from a pipe, code hidden in expansions (arithmetic on a variable holding an array subscript, ${x@P}, ${!x}, test -v 'a[…]', zsh's *(e:…:) qualifiers and ${(e)…} flags), and shells that first run start-up files (bash -i/-l/--rcfile, sh -i, zsh -i/-l, BASH_ENV, ENV, ZDOTDIR or HOME changed)",
+    "code known only at run time: a command name from a variable or substitution ($CMD), eval / sh -c / trap / watch of a string built at run time, a shell or interpreter reading its commands from a pipe, code hidden in words the shell evaluates (arithmetic on a variable holding an array subscript, an assignment's subscript such as a['$(…)']=1, integer variables given a subscript or run-time data, ${x@P}, ${!x}, test -v 'a[…]', zsh's *(e:…:) qualifiers and ${(e)…} flags), and shells that first run start-up files (bash -i/-l/--rcfile, sh -i, zsh -i/-l, BASH_ENV, ENV, ZDOTDIR or HOME changed)",
   network: "a redirection to bash's network files (/dev/tcp/…, /dev/udp/…: opens a connection), or from a path known only at run time",
   unparsed: "the command has a syntax error, so it cannot be checked part by part",
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
