@@ -46,3 +46,11 @@ export const CREDENTIALS_IN_HOME: readonly string[] = [
 
 /** In ~/.ssh every entry is a credential except these (public keys, known hosts, client configuration). */
 export const SSH_READABLE = /^(config.*|known_hosts.*|authorized_keys.*|.*\.pub)$/;
+
+/**
+ * Folders the model is asked about as a whole before a file tool or a reading command shows any
+ * file in them, beyond the stores above (permissions/sensitive.ts reads both). The sandbox leaves
+ * their other files readable to programs — ssh needs ~/.ssh/config and known_hosts, aws its
+ * ~/.aws/config, kubectl and docker their caches — but they name accounts, hosts and keys.
+ */
+export const CREDENTIAL_FOLDERS_IN_HOME: readonly string[] = [".ssh", ".aws", ".kube", ".docker"];

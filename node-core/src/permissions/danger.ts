@@ -15,7 +15,7 @@ import {
   type ShellWord,
   type SplitCommand,
 } from "./commandParts.js";
-import { place, realPath, type Places, type Placement } from "./paths.js";
+import { homesOf, place, realPath, type Places, type Placement } from "./paths.js";
 import { sensitiveHomePath, sensitiveWritePath } from "./sensitive.js";
 
 export type WarningId =
@@ -538,7 +538,7 @@ function checkSensitiveWrite(part: CommandPart, inner: readonly ShellWord[], pla
     const real = realPath(r.path);
     const inside = sensitiveWritePath(real, places.allowedDirectories, places.stateDirectories);
     if (inside) out.push(`${how} ${real}: ${inside.what}.`);
-    else if (sensitiveHomePath(real, places.home)) out.push(`${how} ${real}, a shell start-up or credentials file.`);
+    else if (sensitiveHomePath(real, homesOf(places))) out.push(`${how} ${real}, a shell start-up or credentials file.`);
   }
   return out;
 }

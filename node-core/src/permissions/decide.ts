@@ -7,11 +7,11 @@ import path from "node:path";
 import { harmlessBuiltIn } from "./builtins.js";
 import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type EnvironmentChange, type ShellWord, type SplitCommand } from "./commandParts.js";
 import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
-import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
+import { HARD_LINKED, hardLinkCount, homesOf, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import { sensitiveOutsidePath, sensitiveWritePath } from "./sensitive.js";
-import { waveStateDirectories } from "../base/stateDir.js";
+import { accountHome, waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
 import { clipText } from "../util/text.js";
@@ -93,8 +93,15 @@ export interface CommandOptions {
   outsideSandboxReason?: string;
 }
 
-export function defaultPlaces(): Pick<Places, "home" | "tempDir" | "stateDirectories"> {
-  return { home: realPath(os.homedir()), tempDir: realPath(os.tmpdir()), stateDirectories: waveStateDirectories().map(realPath) };
+export function defaultPlaces(): Pick<Places, "home" | "homes" | "tempDir" | "stateDirectories"> {
+  const home = realPath(os.homedir());
+  const account = accountHome();
+  return {
+    home,
+    homes: [...new Set([home, ...(account && path.isAbsolute(account) ? [realPath(account)] : [])])],
+    tempDir: realPath(os.tmpdir()),
+    stateDirectories: waveStateDirectories().map(realPath),
+  };
 }
 
 /** Reasons shown in a decision's text; a command of thousands of parts names the first few. */
@@ -302,7 +309,7 @@ function outsideWarning(target: string): Warning {
 
 export function pathWarnings(target: string, places: Places): Warning[] {
   const warnings: Warning[] = [outsideWarning(target)];
-  if (sensitiveOutsidePath(target, places.home)) {
+  if (sensitiveOutsidePath(target, homesOf(places))) {
     warnings.push({ id: "sensitive-path", message: `${target} is a system, shell start-up or credentials file: changing it affects more than this project.`, part: target });
   }
   return warnings;

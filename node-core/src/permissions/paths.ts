@@ -80,10 +80,20 @@ export interface Places {
   readonly allowedDirectories: readonly string[];
   /** Canonical home directory. */
   readonly home: string;
+  /**
+   * Every home whose credential stores count (canonical): `$HOME` and the account's home from the
+   * password database, which differ when a core runs with another HOME. Default: [home].
+   */
+  readonly homes?: readonly string[];
   /** Canonical system temporary directory. */
   readonly tempDir: string;
   /** Canonical Wave state directories (base/stateDir.ts): what writes them is sensitive. */
   readonly stateDirectories?: readonly string[];
+}
+
+/** The homes whose credential stores count (Places.homes). */
+export function homesOf(places: Pick<Places, "home" | "homes">): readonly string[] {
+  return places.homes ?? [places.home];
 }
 
 export type Placement =
