@@ -10,7 +10,7 @@ import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning 
 import { HARD_LINKED, hardLinkCount, homesOf, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
-import { sensitiveOutsidePath, sensitiveWritePath } from "./sensitive.js";
+import { sensitiveInside, sensitiveOutsidePath, sensitiveReadPath, sensitiveWritePath, type SensitiveRead } from "./sensitive.js";
 import { accountHome, waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
@@ -43,7 +43,8 @@ export interface PartVerdict {
 export interface Decision {
   outcome: "allow" | "deny" | "ask";
   mode: PermissionMode;
-  kind: "command" | "path";
+  /** A shell command, a file write (`path`), or what a file tool reads or searches (`read`). */
+  kind: "command" | "path" | "read";
   /** One sentence for people and models. */
   reason: string;
   warnings: Warning[];
@@ -51,8 +52,13 @@ export interface Decision {
   parts: PartVerdict[];
   /** Rules that "Always allow" would remember (one per part that needs approval). */
   suggestedRules: string[];
-  /** Path checks: the canonical path. */
+  /** Path and read checks: the canonical path. */
   path?: string;
+  /**
+   * Read checks of a search (Grep, Glob): the credential stores and Wave state directories inside
+   * the folder. The search goes around them; each can be searched by its own path (and is asked).
+   */
+  around?: string[];
   /** Every part allowed by a rule, a built-in or the read-only list (not by the sandbox or the mode). */
   allowedByRules: boolean;
   /** Command checks: the command will run inside an active OS sandbox. */
@@ -320,7 +326,7 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   if (p === "~" || p.startsWith("~/")) p = ctx.home + p.slice(1);
   const abs = realPath(path.resolve(ctx.cwd, p));
   const pctx = { root: ctx.root, home: ctx.home };
-  const matching = (list: readonly Rule[]) => list.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib));
+  const matching = (list: readonly Rule[]) => list.find((r): r is PathRule => r.type === "path" && r.access === "write" && pathRuleMatches(r, abs, pctx, lib));
   const decision = (outcome: Decision["outcome"], reason: string, warnings: Warning[] = [], suggestedRules: string[] = [], allowedByRules = outcome === "allow"): Decision => ({
     outcome,
     mode,
@@ -348,7 +354,7 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
       : [];
   if (inside && !sensitive && links <= 1) return decision("allow", `${abs} is inside the allowed directories.`);
   const allowed = sensitive
-    ? rules.allow.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx))
+    ? rules.allow.find((r): r is PathRule => r.type === "path" && r.access === "write" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx))
     : matching(rules.allow);
   // The hard-link warning travels with an approval: the writer then keeps every name (fileChange.ts).
   if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`, linked);
@@ -372,4 +378,51 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${where}.`, warnings, [], false);
   if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and no rule allows writing ${abs}: ${where}.`, warnings, [suggestion], false);
   return decision("ask", `${where} and no rule allows writing it.`, warnings, [suggestion], false);
+}
+
+/** Where a file tool's path really leads (symlinks and /proc links resolved), and what sensitive place it is in. */
+export function readPlace(target: string, ctx: Pick<DecideContext, "cwd" | "home" | "homes" | "stateDirectories">): { path: string; sensitive?: SensitiveRead } {
+  let p = target;
+  if (p === "~" || p.startsWith("~/")) p = ctx.home + p.slice(1);
+  const abs = realPath(path.resolve(ctx.cwd, p));
+  const sensitive = sensitiveReadPath(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories });
+  return { path: abs, ...(sensitive ? { sensitive } : {}) };
+}
+
+/**
+ * What a file tool (Read, Grep, Glob) may read: everything, except what the sandbox hides from
+ * commands — credential stores in the home directory and the account's, system files with
+ * secrets, Wave's state directories (base/credentials.ts, permissions/sensitive.ts). Those are
+ * asked (denied in deny-all and when nobody can be asked) unless a `Read(…)` rule names them, the
+ * way a sensitive workspace file needs a rule that names it (`Read(~/**)` does not). A deny rule
+ * `Read(…)` denies them in every mode. Symlinks and /proc links are resolved first.
+ */
+export function decideRead(target: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: { below?: boolean } = {}): Decision {
+  const { path: abs, sensitive } = readPlace(target, ctx);
+  const pctx = { root: ctx.root, home: ctx.home };
+  const inside = opts.below && !sensitive ? sensitiveInside(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories }) : [];
+  const decision = (outcome: Decision["outcome"], reason: string, warnings: Warning[] = [], suggestedRules: string[] = [], allowedByRules = outcome === "allow"): Decision => ({
+    outcome,
+    mode,
+    kind: "read",
+    reason,
+    warnings,
+    parts: [],
+    suggestedRules,
+    path: abs,
+    ...(inside.length ? { around: inside } : {}),
+    allowedByRules,
+  });
+  if (!sensitive) return decision("allow", `${abs} is not a credential store, a system secret or Wave's state.`);
+  const readRules = (list: readonly Rule[]) => list.filter((r): r is PathRule => r.type === "path" && r.access === "read" && pathRuleMatches(r, abs, pctx, lib));
+  const denied = readRules(rules.deny)[0];
+  if (denied) return decision("deny", `${abs} matches the deny rule ${quote(denied.text)}.`, [], [], false);
+  const allowed = readRules(rules.allow).find((r) => pathRuleNames(r, abs, sensitive.anchor, pctx));
+  if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`);
+  const warnings: Warning[] = [{ id: "sensitive-path", message: `${abs} is ${sensitive.what}: the sandbox hides it from commands, and reading it hands its content to the model.`, part: abs }];
+  const why = `${abs} is ${sensitive.what}, and no rule names it`;
+  const suggestion = [`Read(${abs})`];
+  if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} is ${sensitive.what}.`, warnings, [], false);
+  if (mode === "deny-all") return decision("deny", `The permission mode is deny-all; ${why}.`, warnings, suggestion, false);
+  return decision("ask", `${why}.`, warnings, suggestion, false);
 }

@@ -10,7 +10,7 @@ import type { Workspace } from "../base/workspace.js";
 import { createLogger } from "../util/log.js";
 import { clipText, singleQuoted } from "../util/text.js";
 import { PERMISSION_MODES, type PermissionMode, type SettingEntry } from "../base/settings.js";
-import { decideCommand, decidePath, defaultPlaces, type Decision, type DecideContext, type RuleSet } from "./decide.js";
+import { decideCommand, decidePath, decideRead, defaultPlaces, readPlace, type Decision, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
 import type { Warning } from "./danger.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
@@ -101,12 +101,12 @@ export class PermissionService {
   private host: HostLayer = { allow: [], deny: [] };
   private rejected: RejectedRule[] = [];
   private appliedSettings: SettingEntry<"permissions"> | undefined;
-  private places: { home: string; tempDir: string } | undefined;
+  private places: { home: string; homes?: readonly string[]; tempDir: string; stateDirectories?: readonly string[] } | undefined;
 
   constructor(
     private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus },
     cli?: ParsedPolicy,
-    places?: { home: string; tempDir: string },
+    places?: { home: string; homes?: readonly string[]; tempDir: string; stateDirectories?: readonly string[] },
   ) {
     this.cli = cli ?? { allow: [], deny: [] };
     this.places = places;
@@ -185,7 +185,9 @@ export class PermissionService {
 
   /** The decision for a check, without asking anyone and without side effects. */
   async evaluate(check: PermissionCheck): Promise<{ decision: Decision; directory: string; sessionId: string }> {
-    const lib = await this.ready();
+    // A read of an ordinary file (nearly every Read, Grep and Glob) is decided without the
+    // rules, so it never waits for the shell parser to load.
+    const lib = check.read !== undefined && check.command === undefined && check.path === undefined ? undefined : await this.ready();
     const session = this.deps.sessions.get(check.sessionId);
     if (!session) throw new PolicyError(`Unknown session "${check.sessionId}". Omit sessionId for the main session.`);
     const directory = check.directory ? path.resolve(session.cwd, check.directory) : session.cwd;
@@ -202,17 +204,24 @@ export class PermissionService {
     let decision: Decision;
     if (check.command !== undefined) {
       const sandbox = { sandboxed: check.sandboxed === true, ...(check.outsideSandboxReason ? { outsideSandboxReason: check.outsideSandboxReason } : {}) };
-      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, sandbox);
+      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib!, sandbox);
     }
-    else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
-    else throw new PolicyError("A permission check needs a command or a path.");
+    else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib!);
+    else if (check.read !== undefined) {
+      const place = readPlace(check.read, ctx);
+      if (place.sensitive) {
+        const rulesLib = lib ?? (await this.ready());
+        decision = decideRead(check.read, ctx, this.rules(), this.mode, rulesLib);
+      } else decision = decideRead(check.read, ctx, { allow: [], deny: [] }, this.mode, undefined as never, { below: check.readsBelow === true });
+    }
+    else throw new PolicyError("A permission check needs a command, a path or a read.");
     return { decision, directory, sessionId: session.id };
   }
 
   /** Decides, asks the caller's channel when needed, and says whether the call may go ahead. */
   async check(check: PermissionCheck, opts: CheckOptions = {}): Promise<PermissionOutcome> {
     const { decision, directory, sessionId } = await this.evaluate(check);
-    const subject = check.command !== undefined ? `run ${quote(check.command)}` : `write ${decision.path}`;
+    const subject = check.command !== undefined ? `run ${quote(check.command)}` : decision.kind === "read" ? `read ${decision.path}` : `write ${decision.path}`;
     const report = (outcome: PermissionOutcome): PermissionOutcome => {
       if (outcome.asked || !outcome.allowed || decision.warnings.length > 0) {
         // Each front end shows it to the user (permission/decided, MCP log messages, `call` on stderr);
@@ -450,13 +459,14 @@ function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: s
   const rules = decision.suggestedRules;
   const allowFlags = rules.length ? listRules(rules, (r) => `--allow ${singleQuoted(r)}`, " ") : "an --allow rule";
   const head = `Permission needed: ${check.tool} wants to ${subject}. ${decision.reason.trim()} The user must approve it but cannot be asked`;
+  const didNot = decision.kind === "read" ? "Nothing was read." : "It did not run.";
   switch (origin) {
     case "mcp":
-      return `${head}: this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with ${allowFlags} (repeatable) or --permission-mode allow-all.`;
+      return `${head}: this MCP client does not support elicitation. ${didNot} To allow it, the user can start wave-core mcp with ${allowFlags} (repeatable) or --permission-mode allow-all.`;
     case "cli":
-      return `${head}. It did not run. Run it again with ${allowFlags} or --permission-mode allow-all.`;
+      return `${head}. ${didNot} Run it again with ${allowFlags} or --permission-mode allow-all.`;
     default:
-      return `${head}: the host did not declare capabilities.permissionRequests in initialize. It did not run. To allow it, add ${rules.length ? listRules(rules, (r) => JSON.stringify(r), ", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
+      return `${head}: the host did not declare capabilities.permissionRequests in initialize. ${didNot} To allow it, add ${rules.length ? listRules(rules, (r) => JSON.stringify(r), ", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
   }
 }
 

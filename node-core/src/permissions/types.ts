@@ -11,6 +11,10 @@ export interface PermissionRequest {
   command?: string;
   /** A file to write; paths outside the allowed directories and sensitive workspace files need permission. */
   path?: string;
+  /** A file or folder a file tool reads or searches; credential stores, system secrets and Wave's state need permission. */
+  read?: string;
+  /** With `read`: the tool searches everything below the folder (Grep, Glob), so the decision names the sensitive places inside it. */
+  readsBelow?: boolean;
   /** Shown to the user next to the command. */
   description?: string;
   /** Where the command runs (absolute, or relative to the session's directory); the session's directory by default. */
@@ -33,8 +37,9 @@ export interface PermissionPrompt {
   callId?: string;
   sessionId: string;
   tool: string;
-  kind: "command" | "path";
+  kind: "command" | "path" | "read";
   command?: string;
+  /** For `path` (a write) and `read` prompts: the canonical path. */
   path?: string;
   description?: string;
   directory: string;

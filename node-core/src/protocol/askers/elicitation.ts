@@ -21,7 +21,7 @@ export function elicitationAsker(server: Server, relatedRequestId?: string | num
 
 function elicitationParams(prompt: PermissionPrompt): ElicitRequestFormParams {
   const lines = [
-    prompt.kind === "command" ? `${prompt.tool} wants to run:\n  ${prompt.command}` : `${prompt.tool} wants to write ${prompt.path}`,
+    prompt.kind === "command" ? `${prompt.tool} wants to run:\n  ${prompt.command}` : prompt.kind === "read" ? `${prompt.tool} wants to read ${prompt.path}` : `${prompt.tool} wants to write ${prompt.path}`,
     ...(prompt.description ? [`Purpose: ${prompt.description}`] : []),
     `Directory: ${prompt.directory}`,
     ...prompt.warnings.map((w) => `Warning: ${w.message}`),

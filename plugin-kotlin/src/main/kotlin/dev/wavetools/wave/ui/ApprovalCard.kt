@@ -124,6 +124,7 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
     /** Plain words: it is the agent asking (or this window, for a command typed here), never a tool's identifier. */
     private fun title(): String = when {
         model.prompt.kind == "path" -> WaveBundle.message("approval.title.write")
+        model.prompt.kind == "read" -> WaveBundle.message("approval.title.read")
         ownCall -> WaveBundle.message("approval.title.ownCommand")
         else -> WaveBundle.message("approval.title.command")
     }
@@ -283,7 +284,7 @@ class ApprovalCard(val view: ApprovalView) : CardPanel() {
     val statusLabel = ToneLabel("", Tone.WARNING, small = true)
 
     init {
-        val subject = TextBlock(if (view.model.prompt.kind == "path") view.model.subject else "$ " + view.model.subject, mono = true)
+        val subject = TextBlock(if (view.model.prompt.kind == "command") "$ " + view.model.subject else view.model.subject, mono = true)
         val description = view.model.prompt.description?.takeIf { it.isNotBlank() }?.let { TextBlock(it, Tone.SECONDARY, small = true) }
         add(CardHeader(emptyList(), subject, listOf(statusLabel), below = description), BorderLayout.NORTH)
         add(view, BorderLayout.CENTER)
