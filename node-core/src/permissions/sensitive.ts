@@ -4,7 +4,7 @@
 // permissions). Writing one is asked even inside the allowed directories (README "Permissions").
 // The workspace list lives in base/sensitive.ts: the sandbox (shell/sandbox) keeps the same files
 // read-only.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
 import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME } from "../base/credentials.js";
@@ -90,6 +90,33 @@ import { SENSITIVE_WORKSPACE } from "../base/sensitive.js";
 /** Python runs `.pth` files and sitecustomize in site-packages at every start. */
 const PYTHON_STARTUP = /(^|\/)site-packages\/([^/]+\.pth|sitecustomize\.py|usercustomize\.py)$/i;
 
+/** `yarnPath: …` in .yarnrc.yml (Yarn 2+), `yarn-path "…"` in .yarnrc (Yarn 1). */
+const YARN_PATH = { ".yarnrc.yml": /^\s*yarnPath\s*:\s*["']?([^"'#\r\n]+?)["']?\s*(#.*)?$/m, ".yarnrc": /^\s*yarn-path\s+["']?([^"'#\r\n]+?)["']?\s*$/m } as const;
+
+/**
+ * The yarn configuration (in `root` or a folder between it and `target`) whose yarnPath is
+ * `target`: every `yarn` there runs that file, whatever its name (`.yarn/releases/yarn-4.cjs`
+ * usually, but any path).
+ */
+function yarnPathOf(target: string, root: string, segments: readonly string[]): string | undefined {
+  for (let i = 0; i < segments.length; i++) {
+    const dir = path.join(root, ...segments.slice(0, i));
+    for (const [file, pattern] of Object.entries(YARN_PATH)) {
+      const rc = path.join(dir, file);
+      if (!existsSync(rc)) continue;
+      let text: string;
+      try {
+        text = readFileSync(rc, "utf8").slice(0, 64 * 1024);
+      } catch {
+        continue;
+      }
+      const named = pattern.exec(text)?.[1]?.trim();
+      if (named && path.resolve(dir, named) === target) return path.join(dir, file);
+    }
+  }
+  return undefined;
+}
+
 /** The sensitive file or folder `target` is (or lies in), relative to the allowed directory that holds it. */
 export function sensitiveWorkspacePath(target: string, allowedDirectories: readonly string[]): { anchor: string; what: string } | undefined {
   const root = allowedDirectories.filter((d) => isWithin(target, d)).sort((a, b) => b.length - a.length)[0];
@@ -99,11 +126,14 @@ export function sensitiveWorkspacePath(target: string, allowedDirectories: reado
     const last = i === segments.length - 1;
     for (const e of SENSITIVE_WORKSPACE) {
       if (!e.name.test(segments[i]!)) continue;
+      if (e.parent && (i === 0 || !e.parent.test(segments[i - 1]!))) continue;
       if (!last && !e.directory) continue;
       return { anchor: path.join(root, ...segments.slice(0, i + 1)), what: e.what };
     }
   }
   if (PYTHON_STARTUP.test(segments.join("/"))) return { anchor: target, what: "Python runs it at every start (.pth files and sitecustomize in site-packages)" };
+  const yarn = yarnPathOf(target, root, segments);
+  if (yarn) return { anchor: target, what: `the program every yarn command runs instead of yarn (yarnPath in ${yarn})` };
   // A bare repository made of plain files (HEAD + config): git reads its config when run there.
   const base = path.basename(target);
   const dir = path.dirname(target);

@@ -30,7 +30,7 @@ const GIT_PROTECTED = ["config", "config.worktree", "hooks"];
  * files. `.git` itself is handled by GIT_PROTECTED.
  */
 function protectedName(name: string): boolean {
-  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => e.name.test(name));
+  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => !e.parent && e.name.test(name));
 }
 
 /**
