@@ -71,8 +71,14 @@ export const permissionAnswerSchema = z.object({
 
 export type PermissionAnswer = z.output<typeof permissionAnswerSchema>;
 
-/** A channel to the person behind a call: the host's `permission/request`, or MCP elicitation. */
-export type PermissionAsker = (prompt: PermissionPrompt, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<PermissionAnswer>;
+/**
+ * A channel to the person behind a call: the host's `permission/request`, or MCP elicitation.
+ * `remembers: "session"` — the answers come through an agent's own client, not the host's: its
+ * "Always allow" rules stay in that agent's session and are only proposed to the host.
+ */
+export type PermissionAsker = ((prompt: PermissionPrompt, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<PermissionAnswer>) & {
+  readonly remembers?: "host" | "session";
+};
 
 /** The asker did not get an answer in time. */
 export class AskTimeout extends Error {
@@ -100,4 +106,6 @@ export interface PermissionOutcome {
   answer?: PermissionAnswer;
   /** Rules remembered from an "Always allow" answer. */
   rulesAdded?: string[];
+  /** Where they were remembered: the host's rules (every session), or only the asking agent's session. */
+  rulesScope?: "host" | "session";
 }

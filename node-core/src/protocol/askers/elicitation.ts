@@ -7,7 +7,8 @@ import { AskTimeout, type PermissionAnswer, type PermissionAsker, type Permissio
 /** A channel for one tool call, or undefined when the client cannot answer form elicitations. */
 export function elicitationAsker(server: Server, relatedRequestId?: string | number): PermissionAsker | undefined {
   if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
-  return async (prompt, { signal, timeoutMs }) => {
+  // The agent's own client answers: its "Always allow" stays in its session (permissions/service.ts).
+  return Object.assign(async (prompt: PermissionPrompt, { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number }) => {
     let result;
     try {
       result = await server.elicitInput(elicitationParams(prompt), { signal, timeout: timeoutMs, ...(relatedRequestId !== undefined ? { relatedRequestId } : {}) });
@@ -16,7 +17,7 @@ export function elicitationAsker(server: Server, relatedRequestId?: string | num
       throw err;
     }
     return answerFrom(result.action, result.content);
-  };
+  }, { remembers: "session" as const });
 }
 
 function elicitationParams(prompt: PermissionPrompt): ElicitRequestFormParams {
