@@ -3,7 +3,9 @@
 // own client (elicitation). One answers "Always allow": the rule holds for its own session only,
 // is never labelled as the host's, never reaches the host's persisted rules, and is proposed to
 // the host instead; the other agent is still asked.
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -90,5 +92,37 @@ describe("issue 23 §5: an attached agent's Always allow stays in its own sessio
     const changed = await core.waitFor((m) => m.method === "permission/rulesChanged");
     expect(changed.params).toMatchObject({ allow: ["touch:*"], change: { type: "always-allow" } });
     expect((await core.request("permissions/list", {})).result.allow).toEqual([{ rule: "touch:*", source: "host" }]);
+  });
+
+  // Issue 23 §7 over the listening core's Streamable HTTP endpoint, as attached agents reach it.
+  it.each([
+    ["2025-06-18", (d: Record<string, unknown>) => expect(d).toMatchObject({ enum: ["allow-once", "always-allow", "deny"], enumNames: expect.any(Array) })],
+    ["2025-11-25", (d: Record<string, unknown>) => expect(d).toMatchObject({ oneOf: expect.any(Array) })],
+  ] as const)("an agent that negotiated %s is asked in that version's shape", async (version, shape) => {
+    const root = makeWorkspace();
+    const stateDir = stateDirForTest();
+    const { core, lock } = await startListeningCore(root, stateDir, ["--permission-mode", "ask", "--sandbox", "off"]);
+    cores.push(core);
+    expect((await core.request("initialize", {})).error).toBeUndefined();
+    const transport = new StreamableHTTPClientTransport(new URL(lock.url), { requestInit: { headers: { authorization: `Bearer ${lock.token}` } } });
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options) =>
+      send("method" in message && message.method === "initialize" ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage) : message, options);
+    const client = new Client({ name: `agent-${version}`, version: "1" }, { capabilities: { elicitation: {} } });
+    const asked: Array<Record<string, any>> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params as Record<string, any>);
+      return { action: "accept", content: { decision: "allow-once" } };
+    });
+    await client.connect(transport);
+    try {
+      expect((await client.callTool({ name: "Bash", arguments: { command: "touch v.txt" } })).isError).toBe(false);
+      expect(asked).toHaveLength(1);
+      expect("mode" in asked[0]!).toBe(version !== "2025-06-18");
+      shape(asked[0]!.requestedSchema.properties.decision);
+      expect(asked[0]!.message).toMatch(/Runs OUTSIDE the sandbox, with your full permissions: sandbox mode is "off"/);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -304,6 +304,15 @@ export class PermissionService {
 
     const note = answer.message?.trim();
     const said = note ? ` The user said: ${note}${/[.!?]$/.test(note) ? "" : "."}` : "";
+    if (answer.decision === "deny" && answer.failedClosed) {
+      return report({
+        allowed: false,
+        decision,
+        asked: true,
+        answer,
+        message: `Permission denied: ${check.tool} may not ${subject}. ${answer.failedClosed} ${decision.kind === "read" ? "Nothing was read" : "Nothing ran"}; do not retry it without asking the user.`,
+      });
+    }
     if (answer.decision === "deny") {
       return report({
         allowed: false,

@@ -67,6 +67,8 @@ export const permissionAnswerSchema = z.object({
   rule: z.string().optional(),
   /** Passed on to the model (with deny: why; with allow: any instruction). */
   message: z.string().max(20_000).optional(),
+  /** Set by an asker, never by a person: the answer could not be read as a decision, so it denies (and why). */
+  failedClosed: z.string().max(2_000).optional(),
 });
 
 export type PermissionAnswer = z.output<typeof permissionAnswerSchema>;
