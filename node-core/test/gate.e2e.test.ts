@@ -1,4 +1,4 @@
-// Issue 23 §7 with the real Codex CLI's handshake: Codex 0.171.0's own `initialize` (recorded
+// Issue 23 end to end. §7 with the real Codex CLI's handshake: Codex 0.171.0's own `initialize` (recorded
 // from `codex exec` against wave-core mcp; test-fixtures/agents) negotiates 2025-06-18 and
 // declares form elicitation. Replayed byte for byte, it must get the 2025-06-18 question shape,
 // and a bare accept must not allow anything. (Codex itself is not a dependency: its npm package
@@ -35,5 +35,34 @@ describe("Codex CLI 0.171.0's recorded initialize (2025-06-18)", () => {
     expect(result.result.isError).toBe(true);
     expect(result.result.content[0].text).toMatch(/accepted without a decision/);
     expect(existsSync(path.join(root, "codex.txt"))).toBe(false);
+  });
+});
+
+// Issue 23 §1 end to end: the subscript that ran its command in deny-all with the sandbox off.
+describe("a['$(cmd)']=1 in deny-all without a sandbox (bundled core)", () => {
+  it("is denied in Bash and run_shell_command, over the host protocol and over MCP, and runs nothing", async () => {
+    const root = makeWorkspace();
+    const marker = path.join(root, "MARK");
+    const command = `a['$(touch ${marker})']=1`;
+    const host = new CoreProcess(["serve", "--root", root, "--permission-mode", "deny-all", "--sandbox", "off"]);
+    cores.push(host);
+    await host.request("initialize", {});
+    for (const name of ["Bash", "run_shell_command"]) {
+      const r = await host.request("tools/call", { name, arguments: { command } });
+      expect(r.result.isError, name).toBe(true);
+      expect(r.result.structuredContent.errorKind).toBe("denied_by_policy");
+    }
+    const mcp = new CoreProcess(["mcp", "--root", root, "--permission-mode", "deny-all", "--sandbox", "off"]);
+    cores.push(mcp);
+    mcp.send(recorded.message);
+    await mcp.waitFor((m) => m.id === recorded.message.id);
+    mcp.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    for (const [id, name] of [[11, "Bash"], [12, "run_shell_command"]] as const) {
+      mcp.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { command } } });
+      const r = await mcp.waitFor((m) => m.id === id);
+      expect(r.result.isError, name).toBe(true);
+      expect(r.result.content[0].text).toMatch(/deny-all/);
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });
