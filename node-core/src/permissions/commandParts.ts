@@ -389,7 +389,19 @@ class Walker {
   }
 
   private part(env: Env, fields: Pick<CommandPart, "text" | "assignments" | "words" | "redirects" | "substitutions">): MutablePart {
-    return { ...fields, cwd: env.cwd, via: env.via, pipedFrom: env.pipedFrom, hiddenCode: [] };
+    // Every field written out, in one order: parts then share one shape (a spread of `fields`,
+    // whose shapes differ, cost ~10 µs a part).
+    return {
+      text: fields.text,
+      assignments: fields.assignments,
+      words: fields.words,
+      redirects: fields.redirects,
+      substitutions: fields.substitutions,
+      cwd: env.cwd,
+      via: env.via,
+      pipedFrom: env.pipedFrom,
+      hiddenCode: [],
+    };
   }
 
   private redirect(r: U.Redirection): ShellRedirect {

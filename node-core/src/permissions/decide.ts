@@ -2,6 +2,7 @@
 // file write. Pure apart from reading the file system to resolve symlinks; the service around it
 // does the asking. The static reading is a courtesy that errs toward asking; where an OS sandbox
 // runs the command, the sandbox is the guarantee (README "Permissions").
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { harmlessBuiltIn } from "./builtins.js";
@@ -15,6 +16,7 @@ import { accountHome, waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
 import { clipText } from "../util/text.js";
+import { isWithin } from "../util/paths.js";
 
 
 export interface RuleSet {
@@ -180,7 +182,19 @@ function firstDeny(rules: readonly Rule[], part: CommandPart, carried: Carried, 
 /** PATH holds no directory a file tool could put a program in. */
 function searchPathIsSafe(ctx: DecideContext): boolean {
   if (!ctx.searchPath) return false;
-  return ctx.searchPath.every((d) => d !== "" && path.isAbsolute(d) && !isInsideAllowed(d, ctx));
+  for (const d of new Set(ctx.searchPath)) {
+    if (d === "" || !path.isAbsolute(d)) return false;
+    // PATH directories nearly always exist: one realpath each (the C library walks it) is cheaper
+    // than a walk in JavaScript; a missing one is resolved as a write would be.
+    let real: string;
+    try {
+      real = realpathSync.native(d);
+    } catch {
+      real = realPath(d);
+    }
+    if (ctx.allowedDirectories.some((a) => isWithin(real, a))) return false;
+  }
+  return true;
 }
 
 interface Judging {

@@ -15,6 +15,8 @@ export function realPath(abs: string): string {
 
 /** Paths resolved during the current decision (see withPathMemo), keyed as given and by their result. */
 let resolved: Map<string, string> | undefined;
+/** Real paths found missing during the current decision: nothing below them exists either. */
+let missing: Set<string> | undefined;
 
 /**
  * Runs one decision with each path component resolved once: a command's parts, its warnings and
@@ -25,10 +27,12 @@ let resolved: Map<string, string> | undefined;
 export function withPathMemo<T>(decide: () => T): T {
   if (resolved) return decide();
   resolved = new Map();
+  missing = new Set();
   try {
     return decide();
   } finally {
     resolved = undefined;
+    missing = undefined;
   }
 }
 
@@ -49,10 +53,15 @@ function resolveMemoized(p: string, memo: Map<string, string>, budget: { hops: n
   const candidate = path.join(realParent, path.basename(p));
   let real = candidate;
   let isLink = false;
-  try {
-    isLink = lstatSync(candidate, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-  } catch {
-    // Not a directory on the way, a loop, no permission: the rest keeps its names.
+  if (missing?.has(realParent)) missing.add(candidate);
+  else {
+    try {
+      const st = lstatSync(candidate, { throwIfNoEntry: false });
+      if (st === undefined) missing?.add(candidate);
+      isLink = st?.isSymbolicLink() === true;
+    } catch {
+      // Not a directory on the way, a loop, no permission: the rest keeps its names.
+    }
   }
   if (isLink && ++budget.hops <= MAX_LINK_HOPS) {
     let target: string | undefined;
