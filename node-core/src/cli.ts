@@ -284,7 +284,7 @@ async function serve(argv: string[]): Promise<void> {
         ...address,
         // An attached agent's questions go to the person at the IDE when the host answers them,
         // else to the agent (elicitation), else the permission mode decides.
-        sessionOptions: () => ({ asker: (mcp, requestId) => server.asker() ?? elicitationAsker(mcp, requestId) }),
+        sessionOptions: () => ({ asker: (mcp, requestId, version) => server.asker() ?? elicitationAsker(mcp, requestId, version) }),
       });
     } catch (err) {
       await core.shutdown();

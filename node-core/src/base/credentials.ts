@@ -245,3 +245,11 @@ export const SYSTEM_CREDENTIALS: readonly string[] = [
   "/etc/rancher/k3s/k3s.yaml",
   "/var/lib/rancher/k3s/server/token",
 ];
+
+/**
+ * Folders the model is asked about as a whole before a file tool or a reading command shows any
+ * file in them, beyond the stores above (permissions/sensitive.ts reads both). The sandbox leaves
+ * their other files readable to programs — ssh needs ~/.ssh/config and known_hosts, aws its
+ * ~/.aws/config, kubectl and docker their caches — but they name accounts, hosts and keys.
+ */
+export const CREDENTIAL_FOLDERS_IN_HOME: readonly string[] = [".ssh", ".aws", ".kube", ".docker"];

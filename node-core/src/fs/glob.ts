@@ -38,6 +38,12 @@ export interface GlobRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   platform?: NodeJS.Platform;
+  /**
+   * Folders and files (real paths) the listing goes around: credential stores and Wave's state
+   * inside the root (tools/glob.ts). The Node walker knows each entry's real path; ripgrep's
+   * listing leaves out what lies in them by path, not what a link below the root leads into.
+   */
+  around?: readonly string[];
 }
 
 export interface CompiledGlob {
@@ -95,7 +101,8 @@ function aliveAfter(segs: SegmentMatcher[], dirs: string[]): boolean {
   return [...states].some((i) => i < segs.length);
 }
 
-export function compileGlob(pattern: string, root: string, platform: NodeJS.Platform = process.platform): CompiledGlob {
+/** The folder a pattern's walk starts from (`root` plus its literal leading segments) and the pattern relative to it. */
+export function globBase(pattern: string, root: string, platform: NodeJS.Platform = process.platform): { base: string; relative: string } {
   let p = platform === "win32" ? pattern.replace(/\\/g, "/") : pattern;
   let base = root;
   if (path.isAbsolute(p) || (platform === "win32" && /^[a-zA-Z]:\//.test(p))) {
@@ -108,8 +115,11 @@ export function compileGlob(pattern: string, root: string, platform: NodeJS.Plat
   let i = 0;
   while (i < segs.length - 1 && !MAGIC.test(segs[i]!)) i++;
   const literalHead = segs.slice(0, i).filter((s) => s !== "" && s !== ".");
-  base = path.resolve(base, ...literalHead);
-  const relative = segs.slice(i).join("/");
+  return { base: path.resolve(base, ...literalHead), relative: segs.slice(i).join("/") };
+}
+
+export function compileGlob(pattern: string, root: string, platform: NodeJS.Platform = process.platform): CompiledGlob {
+  const { base, relative } = globBase(pattern, root, platform);
   const nocase = platform === "win32" || platform === "darwin";
   const options: picomatch.PicomatchOptions = { dot: true, nocase };
   const variants = [relative];
@@ -208,7 +218,7 @@ export interface ListingPlan {
  * Splits the walk over `groups` rg processes: the base's directories, and one level below them
  * when that gives a finer split, dealt round-robin. VCS directories are left out.
  */
-export function partitionForListing(base: string, groups: number, root = base): ListingPlan {
+export function partitionForListing(base: string, groups: number, root = base, leaveOut: (abs: string) => boolean = () => false): ListingPlan {
   const whole: ListingPlan = { groups: [[base]], files: [] };
   if (groups <= 1) return whole;
   // A symlink given to rg as a root of its own would escape rg's loop detection (which only
@@ -219,6 +229,7 @@ export function partitionForListing(base: string, groups: number, root = base): 
       const files: string[] = [];
       let hasLinks = false;
       for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (leaveOut(path.join(dir, e.name))) continue;
         if (e.isSymbolicLink()) hasLinks = true;
         if (e.isDirectory() && isVcsDirectoryName(e.name) && insideVcsDirectory(path.join(dir, e.name, "_"), root)) continue;
         (e.isDirectory() ? dirs : files).push(path.join(dir, e.name));
@@ -268,16 +279,23 @@ function countByte(buf: Buffer, byte: number): number {
  * rg's listing flags. The VCS exclusions come last because rg's later globs win: a pre-filter
  * such as `*` after them would let `.git` back in. `name/` excludes directories only.
  */
-function ripgrepListArgs(compiled: CompiledGlob, excludeVcs: boolean): string[] {
+function ripgrepListArgs(compiled: CompiledGlob, excludeVcs: boolean, around: readonly string[] = []): string[] {
   const args = ["--files", "--no-config", "--no-ignore", "--hidden", "--follow", "--null", "--no-messages"];
   if (compiled.basenamePrefilter) args.push(compiled.nocase ? "--iglob" : "--glob", compiled.basenamePrefilter);
   if (excludeVcs) for (const d of VCS_DIRECTORIES) args.push("--glob", `!${d}/`);
+  // rg prints the paths below the absolute base: an absolute path (without its root) after `**/`.
+  for (const p of around) args.push("--glob", `!**/${p.slice(path.parse(p).root.length).replace(/[\\*?[\]{}!]/g, (c) => "\\" + c)}`);
   return args;
 }
 
 /** A directory with a VCS name between `base` and `root` holds `root`: rg must not prune it by name. */
 function vcsNameAbove(root: string, base: string): boolean {
   return path.relative(base, root).split(path.sep).some((s) => isVcsDirectoryName(s));
+}
+
+/** Is `real` (or does it lie in) one of the places a listing goes around? */
+function isAround(real: string, around: readonly string[] | undefined): boolean {
+  return around !== undefined && around.some((a) => isWithin(real, a));
 }
 
 function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {
@@ -295,13 +313,21 @@ function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {
  */
 export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, rg: ResolvedRipgrep, env: NodeJS.ProcessEnv, listers = listerCount()): Promise<GlobOutcome> {
   const win = (req.platform ?? process.platform) === "win32";
-  const plan = partitionForListing(compiled.base, listers, req.root);
+  // rg prints paths below the base as given; the base may be a link (its real path is what `around` holds).
+  let baseReal = compiled.base;
+  try {
+    baseReal = realpathSync.native(compiled.base);
+  } catch {
+    // keep the given path
+  }
+  const plan = partitionForListing(compiled.base, listers, req.root, (abs) => isAround(path.join(baseReal, path.relative(compiled.base, abs)), req.around));
   const acc = new NewestFirst(req.limit);
   let total = 0;
   // rg prunes VCS directories by name; the rule itself is applied to every match here as well.
   const rgExcludesVcs = !vcsNameAbove(req.root, compiled.base);
   const counts = (abs: string) => compiled.isMatch(relativeTo(compiled, abs, win)) && !insideVcsDirectory(abs, req.root);
   const consider = (abs: string): boolean => {
+    if (req.around?.length && isAround(path.join(baseReal, path.relative(compiled.base, abs)), req.around)) return false;
     if (!counts(abs)) return false;
     total++;
     const mtimeMs = mtimeOf(abs);
@@ -337,7 +363,7 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
         }
         if (from < data.length) carry = Buffer.from(data.subarray(from));
       };
-      const args = [...ripgrepListArgs(compiled, rgExcludesVcs), "--sortr", "modified", "--", ...paths];
+      const args = [...ripgrepListArgs(compiled, rgExcludesVcs, req.around?.map((a) => path.join(compiled.base, path.relative(baseReal, a)))), "--sortr", "modified", "--", ...paths];
       return runRipgrep(rg.path, args, { cwd: compiled.base, env, signal: req.signal, timeoutMs: req.timeoutMs, onStdout: onChunk });
     }),
   );
@@ -421,6 +447,16 @@ export async function globWithNode(req: GlobRequest, compiled: CompiledGlob): Pr
             continue;
           }
         }
+      }
+      if (req.around?.length) {
+        if (isFile && e.isSymbolicLink()) {
+          try {
+            real = realpathSync.native(abs);
+          } catch {
+            continue;
+          }
+        }
+        if (isAround(real, req.around)) continue;
       }
       if (isDir) {
         if (isVcsDirectoryName(name) && insideVcsDirectory(abs + path.sep + "_", req.root)) continue;

@@ -2,7 +2,9 @@
 // the shell around. Each counts as harmless only when its words are literals or plain `$VAR`
 // expansions in positions neither bash nor zsh evaluates as code — `test -v 'a[$(id)]'`,
 // `printf -v`, zsh's `exit $x` and `printf %d $x` evaluate their argument as arithmetic, and an
-// array subscript there runs commands. Anything else is judged like an ordinary command.
+// array subscript there runs commands. A bare assignment's own subscript is such a position too
+// (`a['$(id)']=1` runs id): only a literal number passes (CommandPart.evaluates). Anything else is
+// judged like an ordinary command.
 import type { CommandPart, ShellWord } from "./commandParts.js";
 
 /** The names README "Rules" lists. */
@@ -23,7 +25,7 @@ function literalName(w: ShellWord | undefined): boolean {
 
 /** True when `part` is one of the harmless built-ins, used harmlessly; bare assignments count too. */
 export function harmlessBuiltIn(part: CommandPart): boolean {
-  if (part.hiddenCode.length > 0 || part.dynamicCode) return false;
+  if (part.hiddenCode.length > 0 || part.dynamicCode || part.evaluates) return false;
   if (part.compound === "[[") return part.inertTest === true;
   if (part.compound) return false;
   if (!part.assignments.every(plain)) return false;

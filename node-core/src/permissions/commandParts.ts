@@ -43,6 +43,11 @@ export interface CommandPart {
   readonly startupFiles?: string;
   /** Runs code given as a string this reading could not see (`trap "$x"`, `watch "$cmd"`, …). */
   readonly dynamicCode?: string;
+  /**
+   * A word of it sits where bash or zsh evaluate it as arithmetic: an assignment's subscript
+   * (`a[i]=1`, `a=([k]=v)`), other than a literal number. Such a part is never a harmless built-in.
+   */
+  readonly evaluates?: string;
 }
 
 /** Something a statement changes for the commands after it: a variable, an alias, a function, an option. */
@@ -87,6 +92,15 @@ const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "busy
 const OTHER_SHELLS = new Set(["fish", "csh", "tcsh", "elvish", "nu", "xonsh"]);
 const MAX_NESTING = 8;
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly", "integer", "float"]);
+/**
+ * Variables that evaluate what they are given as arithmetic (so a subscript in the value runs its
+ * command substitutions), proved in bash 5.2 and zsh 5.9: bash's RANDOM, SRANDOM, SECONDS, OPTIND,
+ * HISTCMD; zsh's RANDOM, SECONDS, OPTIND, COLUMNS, LINES, HISTSIZE, SAVEHIST, SHLVL, MAILCHECK,
+ * KEYTIMEOUT, LISTMAX, ZLE_RPROMPT_INDENT, TRY_BLOCK_ERROR, TRY_BLOCK_INTERRUPT, ERRNO.
+ */
+const INTEGER_VARIABLES = new Set(["RANDOM", "SRANDOM", "SECONDS", "OPTIND", "HISTCMD", "COLUMNS", "LINES", "HISTSIZE", "SAVEHIST", "SHLVL", "MAILCHECK", "KEYTIMEOUT", "LISTMAX", "ZLE_RPROMPT_INDENT", "TRY_BLOCK_ERROR", "TRY_BLOCK_INTERRUPT", "ERRNO"]);
+/** Declaration options that give a variable the integer or float attribute: what it is given is then evaluated. */
+const INTEGER_OPTION = /^-[a-zA-Z0-9]*[iEF]/;
 /** Built-ins whose prefix assignments stay set after them (POSIX special built-ins). */
 const SPECIAL_BUILTINS = new Set([":", ".", "source", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset", "break", "continue"]);
 /** Built-ins that change how later commands are found or run. */
@@ -139,6 +153,12 @@ class Walker {
   private anyVariable = false;
   /** `declare -i`, `typeset -i`, `integer`: some variable evaluates what it is given as arithmetic. */
   private integers = false;
+  /** The variables declared integer or float in this command (`declare -i x`, `integer x`, `float x`). */
+  private readonly integerNames = new Set<string>();
+  /** An integer declaration of a name known only at run time: any variable may be one. */
+  private anyInteger = false;
+  /** Every assignment with the part that makes it (undefined: a `for`/`select` header), settled in finish(). */
+  private readonly writes: { name: string; values: (string | undefined)[]; text: string; part?: MutablePart }[] = [];
   private readonly candidates: Candidate[] = [];
   private readonly partsOutside: HiddenCode[] = [];
 
@@ -233,7 +253,7 @@ class Walker {
       case "For":
       case "Select": {
         const values = (node.wordlist ?? []).map((w) => this.valueOf(w));
-        this.assign(node.name.value, node.wordlist ? values : [undefined]);
+        this.assign(node.name.value, node.wordlist ? values : [undefined], { text: `${node.type === "For" ? "for" : "select"} ${node.name.value} in …` });
         this.change({ text: `${node.type === "For" ? "for" : "select"} ${node.name.value} in …`, name: node.name.value });
         this.outside(node.wordlist ?? []);
         this.nestedIn(node.wordlist ?? [], env);
@@ -369,7 +389,19 @@ class Walker {
   }
 
   private part(env: Env, fields: Pick<CommandPart, "text" | "assignments" | "words" | "redirects" | "substitutions">): MutablePart {
-    return { ...fields, cwd: env.cwd, via: env.via, pipedFrom: env.pipedFrom, hiddenCode: [] };
+    // Every field written out, in one order: parts then share one shape (a spread of `fields`,
+    // whose shapes differ, cost ~10 µs a part).
+    return {
+      text: fields.text,
+      assignments: fields.assignments,
+      words: fields.words,
+      redirects: fields.redirects,
+      substitutions: fields.substitutions,
+      cwd: env.cwd,
+      via: env.via,
+      pipedFrom: env.pipedFrom,
+      hiddenCode: [],
+    };
   }
 
   private redirect(r: U.Redirection): ShellRedirect {
@@ -387,10 +419,11 @@ class Walker {
     return wordInfo(w, this.opts.home).value;
   }
 
-  private assign(name: string, values: (string | undefined)[]): void {
+  private assign(name: string, values: (string | undefined)[], at?: { text: string; part?: MutablePart }): void {
     const list = this.values.get(name);
     if (list) list.push(...values);
     else this.values.set(name, [...values]);
+    if (at) this.writes.push({ name, values, ...at });
   }
 
   private change(c: EnvironmentChange): void {
@@ -401,7 +434,10 @@ class Walker {
   private recordChanges(cmd: U.Command, part: MutablePart, words: ShellWord[], analysis: WordAnalysis): void {
     const name = words[0]?.value;
     const ownAssignments = cmd.prefix.filter((p): p is U.Assignment => p.type === "Assignment");
-    for (const a of ownAssignments) this.assign(a.name, assignedValues(a, this.opts.home));
+    for (const a of ownAssignments) {
+      this.assign(a.name, assignedValues(a, this.opts.home), { text: a.text, part });
+      subscripts(a, part, analysis, this.opts.home);
+    }
     // A line of assignments sets them for everything after it; so do assignments before a special built-in.
     if (words.length === 0 || (name !== undefined && SPECIAL_BUILTINS.has(name))) {
       ownAssignments.forEach((a, i) => {
@@ -422,7 +458,10 @@ class Walker {
     if (DECLARATIONS.has(name)) {
       const options = args.filter((w) => w.value?.startsWith("-") || w.value?.startsWith("+")).map((w) => w.value!);
       const exports = name === "export" || options.some((o) => /^-[a-zA-Z]*x/.test(o));
-      if (name === "integer" || options.some((o) => /^-[a-zA-Z]*i/.test(o))) this.integers = true;
+      const integer = name === "integer" || name === "float" || options.some((o) => INTEGER_OPTION.test(o));
+      if (integer) this.integers = true;
+      const nameref = options.some((o) => /^-[a-zA-Z]*n/.test(o));
+      this.declarationOperands(name, args, rawArgs, part, analysis, { integer, nameref });
       if (options.some((o) => /^-[a-zA-Z]*[nTf]/.test(o)) || args.some((w) => w.value === undefined && !w.text.includes("="))) {
         // Name references, tied arrays, exported functions, names known only at run time.
         this.anyVariable = true;
@@ -431,13 +470,14 @@ class Walker {
       for (const s of rawArgs) {
         if (s.type === "Assignment") {
           const w = assignmentWord(s, this.opts.home);
-          this.assign(s.name, assignedValues(s, this.opts.home));
+          this.assign(s.name, assignedValues(s, this.opts.home), { text: `${name} ${s.text}`, part });
+          subscripts(s, part, analysis, this.opts.home);
           this.change({ text: `${name} ${s.text}`, name: s.name, exports, ...(w.value !== undefined ? { assignment: w.value } : {}), part });
         } else if (s.type === "Word" && s.value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?=/.test(s.value)) {
           // `declare 'a[$(id)]=1'`: quoted, so not an assignment to the parser, but one to the shell.
           const n = s.value.slice(0, s.value.search(/[[=]/));
           const v = s.value.slice(s.value.indexOf("=") + 1);
-          this.assign(n, [v]);
+          this.assign(n, [v], { text: `${name} ${s.text}`, part });
           const subscript = /^[^=[]*\[(.*?)\]=/.exec(s.value)?.[1];
           if (subscript !== undefined) arithmetic(subscript, s.text, analysis);
           this.change({ text: `${name} ${s.text}`, name: n, exports, assignment: `${n}=${v}`, part });
@@ -483,6 +523,54 @@ class Walker {
       default:
         if (OPAQUE_CHANGES.has(name)) this.change({ text: part.text, opaque: true, part });
     }
+  }
+
+  /**
+   * The operands of `declare`/`typeset`/`local`/`export`/`readonly`/`integer`/`float` that bash or
+   * zsh evaluate: the names an integer or float declaration gives that attribute (what they are
+   * given is evaluated from then on), zsh's width, precision and base after `-Z`/`-L`/`-R`/`-i`/
+   * `-E`/`-F` (any word that is not a name), a quoted `NAME[SUB]` (its subscript), the target of a
+   * name reference (`declare -n r='a[…]'`: every use of r evaluates that subscript), and a name
+   * known only at run time (it may carry a subscript).
+   */
+  private declarationOperands(name: string, args: readonly ShellWord[], raw: readonly (U.Word | U.Assignment | U.Redirection)[], part: MutablePart, analysis: WordAnalysis, how: { integer: boolean; nameref: boolean }): void {
+    let afterOption = false;
+    args.forEach((w, i) => {
+      const node = raw[i];
+      const v = w.value;
+      const option = v !== undefined && /^[-+]/.test(v);
+      const after = afterOption;
+      afterOption = option && /[ZLRiEF]$/.test(v!);
+      if (option) return;
+      const target = node?.type === "Assignment" ? node.name : v !== undefined ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(v)?.[0] : undefined;
+      if (how.integer && target !== undefined) this.integerNames.add(target);
+      if (node?.type === "Assignment") {
+        if (how.nameref && node.value.type === "Word") {
+          const ref = wordInfo(node.value, this.opts.home);
+          if (ref.value === undefined) analysis.hidden.push({ text: node.text, reason: "makes a name reference to a name known only when the command runs, and a subscript in that name is evaluated at every use" });
+          else {
+            const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([\s\S]*)\]$/.exec(ref.value)?.[1];
+            if (sub !== undefined) arithmetic(sub, node.text, analysis);
+          }
+        }
+        return;
+      }
+      if (v === undefined) {
+        if (!w.text.includes("=")) {
+          if (how.integer) this.anyInteger = true;
+          analysis.hidden.push({ text: w.text, reason: `${name} is given a name known only when the command runs, and a subscript in it is evaluated` });
+        }
+        return;
+      }
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) return;
+      const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([\s\S]*?)\](\+?=|$)/.exec(v)?.[1];
+      if (sub !== undefined) {
+        if (!/^\s*[0-9]+\s*$/.test(sub) && !/=/.test(v)) arithmetic(sub, w.text, analysis);
+      } else if (after && !/^[0-9]+$/.test(v)) {
+        // zsh reads the word after -Z/-L/-R/-i/-E/-F as a number, evaluating it.
+        arithmetic(v, w.text, analysis);
+      }
+    });
   }
 
   /** `functions[git]='…'`, `aliases[ll]='…'`, `commands[git]=/path`: the code and programs they name run later. */
@@ -548,7 +636,7 @@ class Walker {
       if (!m) continue;
       // `printf -v 'a[$(id)]'`, `read 'a[$(id)]'`: the subscript is evaluated.
       if (m[2] !== undefined) arithmetic(m[2], t.text, analysis);
-      if (name !== "unset") this.assign(m[1]!, [undefined]);
+      if (name !== "unset") this.assign(m[1]!, [undefined], { text: part.text, part });
       this.change({ text: part.text, name: m[1]!, part });
     }
   }
@@ -656,6 +744,17 @@ class Walker {
           else if (w.value === undefined) part.dynamicCode = `alias ${w.text} defines code known only when it runs`;
         }
         return false;
+      case "mapfile":
+      case "readarray": {
+        // `mapfile -C CALLBACK`: bash runs the callback (code) every -c lines.
+        const i = inner.findIndex((w, k) => k > 0 && (w.value === "-C" || (w.value !== undefined && /^-C./.test(w.value))));
+        if (i < 0) return false;
+        const v = inner[i]!.value!;
+        const callback: ShellWord | undefined = v.length > 2 ? { text: v.slice(2), value: v.slice(2) } : inner[i + 1];
+        if (callback?.value !== undefined) this.parseNested(callback.value, `${base} -C`, env);
+        else if (callback) part.dynamicCode = `${base} -C runs ${callback.text}, known only when the command runs`;
+        return false;
+      }
       case "hash": {
         // `hash -p PROGRAM NAME`: NAME runs PROGRAM from now on.
         const i = inner.findIndex((w) => w.value === "-p");
@@ -801,14 +900,26 @@ class Walker {
     for (const p of this.out.parts as MutablePart[]) p.hiddenCode = settle(p.hiddenCode);
     this.out.hiddenCode = settle(this.partsOutside);
     // An assignment whose value runs code when evaluated as arithmetic: integer variables
-    // (RANDOM, OPTIND, SECONDS, COLUMNS in zsh, `declare -i`) evaluate what they are given.
+    // (RANDOM, OPTIND, SECONDS, COLUMNS in zsh, `declare -i`, `integer`, `float`) evaluate what
+    // they are given, also when `read`, `printf -v`, `for` or `select` give it.
+    for (const w of this.writes) {
+      const integer = this.anyInteger || this.integerNames.has(w.name) || INTEGER_VARIABLES.has(w.name);
+      const maybe = integer || /[A-Z]/.test(w.name) || this.integers;
+      let reason: string | undefined;
+      if (maybe && w.values.some((v) => v !== undefined && valueRunsCode(v, dangerous))) {
+        reason = `assigns ${w.name} a value with an array subscript, which the shell evaluates (running its commands) when ${w.name} is an integer variable`;
+      } else if (integer && w.values.some((v) => v === undefined)) {
+        reason = `assigns the integer variable ${w.name} a value known only when the command runs, which the shell evaluates as arithmetic (a subscript in it runs commands)`;
+      }
+      if (!reason) continue;
+      const hidden = { text: w.text, reason };
+      if (w.part) w.part.hiddenCode.push(hidden);
+      else this.out.hiddenCode.push(hidden);
+    }
     for (const p of this.out.parts as MutablePart[]) {
       for (const a of p.assignments) {
         const [name, value] = splitAssignment(a);
         if (!name || value === undefined) continue;
-        if (valueRunsCode(value, dangerous) && (/[A-Z]/.test(name) || this.integers)) {
-          p.hiddenCode.push({ text: a.text, reason: `assigns ${name} a value with an array subscript, which the shell evaluates (running its commands) when ${name} is an integer variable` });
-        }
         if (PROMPT_VARIABLE.test(name) && /\$\(|`|\$\{/.test(value)) {
           p.hiddenCode.push({ text: a.text, reason: `${name} is a prompt string: its command substitutions run whenever it is shown (PS4 with set -x)` });
         }
@@ -880,6 +991,46 @@ function assignmentParts(a: U.Assignment): U.Word[] {
   return out;
 }
 
+/** A subscript that is a literal number evaluates to itself; any other is code to bash or zsh. */
+const LITERAL_INDEX = /^\s*[0-9]+\s*$/;
+
+/**
+ * The subscripts of an assignment, which bash and zsh evaluate as arithmetic before assigning
+ * (for an indexed array; an associative one expands them as a word, and which it is cannot be
+ * told from the text): `a[SUB]=…`, `a[SUB]+=…` and the `[SUB]=…` elements of `a=(…)`/`a+=(…)`.
+ * Quoted text there is evaluated too (`a['$(id)']=1` runs id). Each becomes hidden code when it
+ * can run commands, and marks the part as evaluating (never a harmless built-in) unless it is a
+ * literal number.
+ */
+function subscripts(a: U.Assignment, part: MutablePart, analysis: WordAnalysis, home: string): void {
+  const evaluate = (value: string | undefined, raw: string) => {
+    const sub = value ?? raw;
+    if (value !== undefined && LITERAL_INDEX.test(value)) return;
+    part.evaluates ??= `${a.text} evaluates the subscript [${sub}] as arithmetic`;
+    arithmetic(sub, a.text, analysis);
+  };
+  if (a.index) evaluate(wordInfo(a.index, home).value, a.index.text);
+  if (a.value.type !== "ArrayValue") return;
+  for (const e of a.value.elements) {
+    const static_ = wordInfo(e, home).value;
+    const text = static_ ?? e.text;
+    if (!text.startsWith("[")) continue;
+    const close = closingBracket(text);
+    if (close < 0 || !/^\+?=/.test(text.slice(close + 1))) continue;
+    evaluate(static_ === undefined ? undefined : text.slice(1, close), e.text.slice(1, closingBracket(e.text) >= 0 ? closingBracket(e.text) : undefined));
+  }
+}
+
+/** The index of the `]` that closes the `[` at 0, or -1. */
+function closingBracket(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "[") depth++;
+    else if (text[i] === "]" && --depth === 0) return i;
+  }
+  return -1;
+}
+
 function redirectWords(r: U.Redirection): U.Word[] {
   if (r.type === "HereDoc") {
     if (r.delimiter?.quoted || !r.body.parts) return [];
@@ -906,10 +1057,14 @@ function numericOperands(name: string, args: readonly ShellWord[], analysis: Wor
     args.forEach((w, i) => {
       if (w.value === "-v" || w.value === "-R" || w.value === "-t") evaluate(args[i + 1]);
     });
-  } else if (name === "exit" || name === "return" || name === "shift" || name === "break" || name === "continue") {
+  } else if (name === "exit" || name === "return" || name === "shift" || name === "break" || name === "continue" || name === "repeat") {
+    // zsh's `repeat N cmd` evaluates its count.
     evaluate(args[0]);
-  } else if (name === "printf") {
-    const from = args[0]?.value === "-v" ? 2 : 0;
+  } else if (name === "printf" || name === "print") {
+    // zsh's `print -f FORMAT ARGS…` formats like printf, evaluating numeric arguments too.
+    const f = name === "print" ? args.findIndex((w) => w.value === "-f") : -1;
+    if (name === "print" && f < 0) return;
+    const from = name === "print" ? f + 1 : args[0]?.value === "-v" ? 2 : 0;
     const format = args[from]?.value === "--" ? args[from + 1] : args[from];
     if (format?.value !== undefined && /%[-+ #0-9.]*\*|%[-+ #0-9.]*[diouxXeEfFgGaA]/.test(format.value)) {
       for (const w of args.slice(args.indexOf(format) + 1)) evaluate(w);

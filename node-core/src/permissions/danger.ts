@@ -15,7 +15,7 @@ import {
   type ShellWord,
   type SplitCommand,
 } from "./commandParts.js";
-import { place, realPath, type Places, type Placement } from "./paths.js";
+import { homesOf, place, realPath, type Places, type Placement } from "./paths.js";
 import { sensitiveHomePath, sensitiveWritePath } from "./sensitive.js";
 
 export type WarningId =
@@ -61,12 +61,12 @@ export const WARNING_RULES: Record<WarningId, string> = {
   "fork-bomb": "a function that starts copies of itself in the background or through a pipe (:(){ :|:& };:)",
   "write-outside-workspace": "a redirection or tee writing to a file outside the allowed directories (the temp directory excepted) or to a file named only at run time",
   "dynamic-command":
-    "code known only at run time: a command name from a variable or substitution ($CMD), eval / sh -c / trap / watch of a string built at run time, a shell or interpreter reading its commands from a pipe, code hidden in expansions (arithmetic on a variable holding an array subscript, ${x@P}, ${!x}, test -v 'a[…]', zsh's *(e:…:) qualifiers and ${(e)…} flags), and shells that first run start-up files (bash -i/-l/--rcfile, sh -i, zsh -i/-l, BASH_ENV, ENV, ZDOTDIR or HOME changed)",
+    "code known only at run time: a command name from a variable or substitution ($CMD), eval / sh -c / trap / watch of a string built at run time, a shell or interpreter reading its commands from a pipe, code hidden in words the shell evaluates (arithmetic on a variable holding an array subscript, an assignment's subscript such as a['$(…)']=1, integer variables given a subscript or run-time data, ${x@P}, ${!x}, test -v 'a[…]', zsh's *(e:…:) qualifiers and ${(e)…} flags), and shells that first run start-up files (bash -i/-l/--rcfile, sh -i, zsh -i/-l, BASH_ENV, ENV, ZDOTDIR or HOME changed)",
   network: "a redirection to bash's network files (/dev/tcp/…, /dev/udp/…: opens a connection), or from a path known only at run time",
   unparsed: "the command has a syntax error, so it cannot be checked part by part",
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
   "sensitive-path":
-    "writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — README \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
+    "reading a credential store, a system secret or Wave's state with Read, Grep or Glob; writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — README \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
   "hard-linked": "Write/Edit of a file with several hard links: it changes under every name, and the others may lie outside the allowed directories, so it counts as outside even in the workspace",
 };
 
@@ -538,7 +538,7 @@ function checkSensitiveWrite(part: CommandPart, inner: readonly ShellWord[], pla
     const real = realPath(r.path);
     const inside = sensitiveWritePath(real, places.allowedDirectories, places.stateDirectories);
     if (inside) out.push(`${how} ${real}: ${inside.what}.`);
-    else if (sensitiveHomePath(real, places.home)) out.push(`${how} ${real}, a shell start-up or credentials file.`);
+    else if (sensitiveHomePath(real, homesOf(places))) out.push(`${how} ${real}, a shell start-up or credentials file.`);
   }
   return out;
 }

@@ -2,19 +2,21 @@
 // file write. Pure apart from reading the file system to resolve symlinks; the service around it
 // does the asking. The static reading is a courtesy that errs toward asking; where an OS sandbox
 // runs the command, the sandbox is the guarantee (README "Permissions").
+import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { harmlessBuiltIn } from "./builtins.js";
 import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type EnvironmentChange, type ShellWord, type SplitCommand } from "./commandParts.js";
 import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
-import { HARD_LINKED, hardLinkCount, isInsideAllowed, realPath, type Places } from "./paths.js";
+import { HARD_LINKED, hardLinkCount, homesOf, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
-import { sensitiveOutsidePath, sensitiveWritePath } from "./sensitive.js";
-import { waveStateDirectories } from "../base/stateDir.js";
+import { sensitiveInside, sensitiveOutsidePath, sensitiveReadPath, sensitiveWritePath, type SensitiveRead } from "./sensitive.js";
+import { accountHome, waveStateDirectories } from "../base/stateDir.js";
 import type { PermissionMode } from "../base/settings.js";
 import type { SyntaxLibraries } from "../util/bashSyntax.js";
 import { clipText } from "../util/text.js";
+import { isWithin } from "../util/paths.js";
 
 
 export interface RuleSet {
@@ -43,7 +45,8 @@ export interface PartVerdict {
 export interface Decision {
   outcome: "allow" | "deny" | "ask";
   mode: PermissionMode;
-  kind: "command" | "path";
+  /** A shell command, a file write (`path`), or what a file tool reads or searches (`read`). */
+  kind: "command" | "path" | "read";
   /** One sentence for people and models. */
   reason: string;
   warnings: Warning[];
@@ -51,8 +54,13 @@ export interface Decision {
   parts: PartVerdict[];
   /** Rules that "Always allow" would remember (one per part that needs approval). */
   suggestedRules: string[];
-  /** Path checks: the canonical path. */
+  /** Path and read checks: the canonical path. */
   path?: string;
+  /**
+   * Read checks of a search (Grep, Glob): the credential stores and Wave state directories inside
+   * the folder. The search goes around them; each can be searched by its own path (and is asked).
+   */
+  around?: string[];
   /** Every part allowed by a rule, a built-in or the read-only list (not by the sandbox or the mode). */
   allowedByRules: boolean;
   /** Command checks: the command will run inside an active OS sandbox. */
@@ -93,8 +101,15 @@ export interface CommandOptions {
   outsideSandboxReason?: string;
 }
 
-export function defaultPlaces(): Pick<Places, "home" | "tempDir" | "stateDirectories"> {
-  return { home: realPath(os.homedir()), tempDir: realPath(os.tmpdir()), stateDirectories: waveStateDirectories().map(realPath) };
+export function defaultPlaces(): Pick<Places, "home" | "homes" | "tempDir" | "stateDirectories"> {
+  const home = realPath(os.homedir());
+  const account = accountHome();
+  return {
+    home,
+    homes: [...new Set([home, ...(account && path.isAbsolute(account) ? [realPath(account)] : [])])],
+    tempDir: realPath(os.tmpdir()),
+    stateDirectories: waveStateDirectories().map(realPath),
+  };
 }
 
 /** Reasons shown in a decision's text; a command of thousands of parts names the first few. */
@@ -167,7 +182,19 @@ function firstDeny(rules: readonly Rule[], part: CommandPart, carried: Carried, 
 /** PATH holds no directory a file tool could put a program in. */
 function searchPathIsSafe(ctx: DecideContext): boolean {
   if (!ctx.searchPath) return false;
-  return ctx.searchPath.every((d) => d !== "" && path.isAbsolute(d) && !isInsideAllowed(d, ctx));
+  for (const d of new Set(ctx.searchPath)) {
+    if (d === "" || !path.isAbsolute(d)) return false;
+    // PATH directories nearly always exist: one realpath each (the C library walks it) is cheaper
+    // than a walk in JavaScript; a missing one is resolved as a write would be.
+    let real: string;
+    try {
+      real = realpathSync.native(d);
+    } catch {
+      real = realPath(d);
+    }
+    if (ctx.allowedDirectories.some((a) => isWithin(real, a))) return false;
+  }
+  return true;
 }
 
 interface Judging {
@@ -176,6 +203,10 @@ interface Judging {
   split: SplitCommand;
   ctx: DecideContext;
   functions: Set<string>;
+  /** searchPathIsSafe, asked once per command. */
+  searchPathIsSafe: () => boolean;
+  /** The command will run inside the OS sandbox. */
+  sandboxed: boolean;
 }
 
 function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerdict {
@@ -206,7 +237,9 @@ function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerd
     const why = warnings.length ? `a prefix rule does not cover a command with warnings: ${warnings.map((w) => w.message).join(" ")}` : `a prefix rule does not cover what it writes or runs: ${writes.join("; ")}.`;
     return { ...base, ...suggestion, status: "needs-approval", rule: prefix.text, reason: `${quote(part.text)} matches the rule ${quote(prefix.text)}, but ${why}` };
   }
-  if (j.mode === "ask" && !fileRedirect && warnings.length === 0 && carried.changes.length === 0 && searchPathIsSafe(j.ctx) && readOnlyCall(part, j.ctx)) {
+  // PATH matters only where no sandbox runs: inside one, a program planted in the workspace under
+  // a read-only name runs sandboxed too.
+  if (j.mode === "ask" && !fileRedirect && warnings.length === 0 && carried.changes.length === 0 && readOnlyCall(part, j.ctx) && (j.sandboxed || j.searchPathIsSafe())) {
     return { ...base, status: "allowed", rule: "(read-only)", reason: `${quote(part.text)} only reads (the read-only list).` };
   }
   const changed = carried.changes.length ? ` Earlier statements change what it runs (${carried.changes.map((c) => c.text).slice(0, 3).join("; ")}), so a rule must name them too.` : "";
@@ -228,9 +261,14 @@ function commandNames(split: SplitCommand): string[] | undefined {
 }
 
 export function decideCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: CommandOptions = { sandboxed: false }): Decision {
+  return withPathMemo(() => judgeCommand(command, ctx, rules, mode, lib, opts));
+}
+
+function judgeCommand(command: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: CommandOptions): Decision {
   const split = splitCommand(command, lib, { cwd: ctx.cwd, home: ctx.home });
   const global = globalWarnings(split);
-  const judging: Judging = { rules, mode, split, ctx, functions: new Set(split.functions) };
+  let safePath: boolean | undefined;
+  const judging: Judging = { rules, mode, split, ctx, functions: new Set(split.functions), searchPathIsSafe: () => (safePath ??= searchPathIsSafe(ctx)), sandboxed: opts.sandboxed };
   let parts = split.parts.map((p) => judgePart(p, partWarnings(p, ctx), judging));
   const warnings = dedupeWarnings([...global, ...parts.flatMap((p) => p.warnings)]);
   const suggestedRules = global.length ? [] : [...new Set(parts.flatMap((p) => (p.status === "needs-approval" && p.suggestedRule ? [p.suggestedRule] : [])))];
@@ -291,7 +329,7 @@ function outsideWarning(target: string): Warning {
 
 export function pathWarnings(target: string, places: Places): Warning[] {
   const warnings: Warning[] = [outsideWarning(target)];
-  if (sensitiveOutsidePath(target, places.home)) {
+  if (sensitiveOutsidePath(target, homesOf(places))) {
     warnings.push({ id: "sensitive-path", message: `${target} is a system, shell start-up or credentials file: changing it affects more than this project.`, part: target });
   }
   return warnings;
@@ -302,7 +340,7 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   if (p === "~" || p.startsWith("~/")) p = ctx.home + p.slice(1);
   const abs = realPath(path.resolve(ctx.cwd, p));
   const pctx = { root: ctx.root, home: ctx.home };
-  const matching = (list: readonly Rule[]) => list.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib));
+  const matching = (list: readonly Rule[]) => list.find((r): r is PathRule => r.type === "path" && r.access === "write" && pathRuleMatches(r, abs, pctx, lib));
   const decision = (outcome: Decision["outcome"], reason: string, warnings: Warning[] = [], suggestedRules: string[] = [], allowedByRules = outcome === "allow"): Decision => ({
     outcome,
     mode,
@@ -330,7 +368,7 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
       : [];
   if (inside && !sensitive && links <= 1) return decision("allow", `${abs} is inside the allowed directories.`);
   const allowed = sensitive
-    ? rules.allow.find((r): r is PathRule => r.type === "path" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx))
+    ? rules.allow.find((r): r is PathRule => r.type === "path" && r.access === "write" && pathRuleMatches(r, abs, pctx, lib) && pathRuleNames(r, abs, sensitive.anchor, pctx))
     : matching(rules.allow);
   // The hard-link warning travels with an approval: the writer then keeps every name (fileChange.ts).
   if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`, linked);
@@ -354,4 +392,51 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${where}.`, warnings, [], false);
   if (mode === "deny-all") return decision("deny", `The permission mode is deny-all and no rule allows writing ${abs}: ${where}.`, warnings, [suggestion], false);
   return decision("ask", `${where} and no rule allows writing it.`, warnings, [suggestion], false);
+}
+
+/** Where a file tool's path really leads (symlinks and /proc links resolved), and what sensitive place it is in. */
+export function readPlace(target: string, ctx: Pick<DecideContext, "cwd" | "home" | "homes" | "stateDirectories">): { path: string; sensitive?: SensitiveRead } {
+  let p = target;
+  if (p === "~" || p.startsWith("~/")) p = ctx.home + p.slice(1);
+  const abs = realPath(path.resolve(ctx.cwd, p));
+  const sensitive = sensitiveReadPath(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories });
+  return { path: abs, ...(sensitive ? { sensitive } : {}) };
+}
+
+/**
+ * What a file tool (Read, Grep, Glob) may read: everything, except what the sandbox hides from
+ * commands — credential stores in the home directory and the account's, system files with
+ * secrets, Wave's state directories (base/credentials.ts, permissions/sensitive.ts). Those are
+ * asked (denied in deny-all and when nobody can be asked) unless a `Read(…)` rule names them, the
+ * way a sensitive workspace file needs a rule that names it (`Read(~/**)` does not). A deny rule
+ * `Read(…)` denies them in every mode. Symlinks and /proc links are resolved first.
+ */
+export function decideRead(target: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: { below?: boolean } = {}): Decision {
+  const { path: abs, sensitive } = readPlace(target, ctx);
+  const pctx = { root: ctx.root, home: ctx.home };
+  const inside = opts.below && !sensitive ? sensitiveInside(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories }) : [];
+  const decision = (outcome: Decision["outcome"], reason: string, warnings: Warning[] = [], suggestedRules: string[] = [], allowedByRules = outcome === "allow"): Decision => ({
+    outcome,
+    mode,
+    kind: "read",
+    reason,
+    warnings,
+    parts: [],
+    suggestedRules,
+    path: abs,
+    ...(inside.length ? { around: inside } : {}),
+    allowedByRules,
+  });
+  if (!sensitive) return decision("allow", `${abs} is not a credential store, a system secret or Wave's state.`);
+  const readRules = (list: readonly Rule[]) => list.filter((r): r is PathRule => r.type === "path" && r.access === "read" && pathRuleMatches(r, abs, pctx, lib));
+  const denied = readRules(rules.deny)[0];
+  if (denied) return decision("deny", `${abs} matches the deny rule ${quote(denied.text)}.`, [], [], false);
+  const allowed = readRules(rules.allow).find((r) => pathRuleNames(r, abs, sensitive.anchor, pctx));
+  if (allowed) return decision("allow", `${abs} is allowed by the rule ${quote(allowed.text)}.`);
+  const warnings: Warning[] = [{ id: "sensitive-path", message: `${abs} is ${sensitive.what}: the sandbox hides it from commands, and reading it hands its content to the model.`, part: abs }];
+  const why = `${abs} is ${sensitive.what}, and no rule names it`;
+  const suggestion = [`Read(${abs})`];
+  if (mode === "allow-all") return decision("allow", `The permission mode is allow-all; ${abs} is ${sensitive.what}.`, warnings, [], false);
+  if (mode === "deny-all") return decision("deny", `The permission mode is deny-all; ${why}.`, warnings, suggestion, false);
+  return decision("ask", `${why}.`, warnings, suggestion, false);
 }

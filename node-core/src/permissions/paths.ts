@@ -1,5 +1,5 @@
 // Where a path really is, and how it relates to the directories the user allowed.
-import { lstatSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { isWithin, physicalPath } from "../util/paths.js";
 import type { WarningId } from "./danger.js";
@@ -10,7 +10,78 @@ import type { WarningId } from "./danger.js";
  * not exist yet keeps its name under its real parent.
  */
 export function realPath(abs: string): string {
-  return physicalPath(abs);
+  return resolved ? resolveMemoized(path.resolve(abs), resolved, { hops: 0 }) : physicalPath(abs);
+}
+
+/** Paths resolved during the current decision (see withPathMemo), keyed as given and by their result. */
+let resolved: Map<string, string> | undefined;
+/** Real paths found missing during the current decision: nothing below them exists either. */
+let missing: Set<string> | undefined;
+
+/**
+ * Runs one decision with each path component resolved once: a command's parts, its warnings and
+ * the read-only check look at the same targets, their parents and every PATH directory again and
+ * again (a realpath is a system call per component), and nothing on disk changes within one
+ * synchronous decision.
+ */
+export function withPathMemo<T>(decide: () => T): T {
+  if (resolved) return decide();
+  resolved = new Map();
+  missing = new Set();
+  try {
+    return decide();
+  } finally {
+    resolved = undefined;
+    missing = undefined;
+  }
+}
+
+/** Linux's limit on symlinks followed in one lookup. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * physicalPath (util/paths.ts) with a memo shared by every path of one decision: the parent is
+ * resolved first (once), then the last name is looked at under it; a link's target is walked
+ * component by component, `..` taken physically.
+ */
+function resolveMemoized(p: string, memo: Map<string, string>, budget: { hops: number }): string {
+  const known = memo.get(p);
+  if (known !== undefined) return known;
+  const parent = path.dirname(p);
+  if (parent === p) return p;
+  const realParent = resolveMemoized(parent, memo, budget);
+  const candidate = path.join(realParent, path.basename(p));
+  let real = candidate;
+  let isLink = false;
+  if (missing?.has(realParent)) missing.add(candidate);
+  else {
+    try {
+      const st = lstatSync(candidate, { throwIfNoEntry: false });
+      if (st === undefined) missing?.add(candidate);
+      isLink = st?.isSymbolicLink() === true;
+    } catch {
+      // Not a directory on the way, a loop, no permission: the rest keeps its names.
+    }
+  }
+  if (isLink && ++budget.hops <= MAX_LINK_HOPS) {
+    let target: string | undefined;
+    try {
+      target = readlinkSync(candidate);
+    } catch {
+      target = undefined;
+    }
+    if (target !== undefined) {
+      let at = path.isAbsolute(target) ? path.parse(target).root : realParent;
+      for (const name of target.split(path.sep === "\\" ? /[\\/]+/ : "/")) {
+        if (name === "" || name === ".") continue;
+        at = name === ".." ? path.dirname(at) : resolveMemoized(path.join(at, name), memo, budget);
+      }
+      real = at;
+    }
+  }
+  memo.set(p, real);
+  memo.set(real, real);
+  return real;
 }
 
 export interface Places {
@@ -18,10 +89,20 @@ export interface Places {
   readonly allowedDirectories: readonly string[];
   /** Canonical home directory. */
   readonly home: string;
+  /**
+   * Every home whose credential stores count (canonical): `$HOME` and the account's home from the
+   * password database, which differ when a core runs with another HOME. Default: [home].
+   */
+  readonly homes?: readonly string[];
   /** Canonical system temporary directory. */
   readonly tempDir: string;
   /** Canonical Wave state directories (base/stateDir.ts): what writes them is sensitive. */
   readonly stateDirectories?: readonly string[];
+}
+
+/** The homes whose credential stores count (Places.homes). */
+export function homesOf(places: Pick<Places, "home" | "homes">): readonly string[] {
+  return places.homes ?? [places.home];
 }
 
 export type Placement =

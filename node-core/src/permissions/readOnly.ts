@@ -7,7 +7,8 @@
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
 import { HARMLESS_DEVICES, baseName, networkPath, normalizedPath, unwrap, writesFile, type CommandPart, type ShellWord } from "./commandParts.js";
-import { holdsWaveState, sensitiveReadPath, waveStatePath } from "./sensitive.js";
+import { holdsWaveState, secretForReadOnly, sensitiveInside, waveStatePath } from "./sensitive.js";
+import { realPath } from "./paths.js";
 
 /** `git [global options] SUBCOMMAND args…` → the global options, the subcommand and its arguments. */
 export function gitCommand(inner: readonly ShellWord[]): { globals: ShellWord[]; sub?: string; args: readonly ShellWord[] } {
@@ -251,13 +252,35 @@ function safeGlob(w: ShellWord): boolean {
   return w.plain === true && w.globPrefix !== undefined && w.globPrefix.length > 0 && !w.globPrefix.startsWith("-") && !/[$`]/.test(w.text);
 }
 
+/** Paths that mean something else in the command's process than in the core's: its own /proc entry and descriptors. */
+const PROCESS_OWN = /^\/(proc\/(self|thread-self|[0-9]+)|dev\/fd)(\/|$)/;
+
+/**
+ * The paths a read-only command's word names, as the command would read them: an operand, the
+ * value of an option (`--file=F`, `-fF` with a path), or the literal directory a glob expands in.
+ */
+function namedPaths(w: ShellWord): { text: string; glob: boolean }[] {
+  const v = w.value ?? w.globPrefix;
+  if (v === undefined) return [];
+  const glob = w.value === undefined;
+  const dirOf = (t: string) => (glob ? (t.includes("/") ? t.slice(0, t.lastIndexOf("/") + 1) || "/" : ".") : t);
+  if (!v.startsWith("-")) return [{ text: dirOf(v), glob }];
+  const eq = v.indexOf("=");
+  if (v.startsWith("--") && eq > 0) return [{ text: dirOf(v.slice(eq + 1)), glob }];
+  // `-f/path`, `-f~/x`, `-f./x`: a short option with a path attached.
+  const attached = /^-[A-Za-z0-9]([~/.].*)$/.exec(v)?.[1];
+  return attached !== undefined ? [{ text: dirOf(attached), glob }] : [];
+}
+
 /**
  * Does this part only read, so that it may run without a question where no sandbox is? Every
  * word is a plain literal (or a glob behind a literal prefix), there is no redirection that
- * writes or connects, no write flag, nothing it reads is a credentials file, and the command is
- * found on a PATH the workspace cannot put programs in (checked by the caller).
+ * writes or connects, no write flag, nothing it reads is a credential store, a system secret or
+ * Wave's state — judged where each path really leads (symlinks and /proc links resolved; a
+ * glob by the folder it expands in) — and the command is found on a PATH the workspace cannot
+ * put programs in (checked by the caller).
  */
-export function readOnlyCall(part: CommandPart, places: { home: string; stateDirectories?: readonly string[] }): boolean {
+export function readOnlyCall(part: CommandPart, places: { home: string; homes?: readonly string[]; stateDirectories?: readonly string[] }): boolean {
   if (part.compound || part.assignments.length > 0) return false;
   if (part.hiddenCode.length > 0 || part.dynamicCode || part.startupFiles) return false;
   const words = part.words;
@@ -273,16 +296,23 @@ export function readOnlyCall(part: CommandPart, places: { home: string; stateDir
   if (writeFlags(part).length > 0) return false;
   if (!check(words.slice(1), words)) return false;
   const cwd = part.cwd;
+  const sensitive = { homes: places.homes ?? [places.home], stateDirectories: places.stateDirectories };
   // A recursive search of the home directory (or above it) reads the credentials in it too.
   const searches = /^(grep|egrep|fgrep|rg)$/.test(name);
-  for (const w of words.slice(1)) {
-    const v = w.value ?? w.globPrefix;
-    if (v === undefined || v.startsWith("-")) continue;
+  // Input redirections read files as much as operands do (`cat < ~/.ssh/id_rsa`).
+  const inputs = part.redirects.filter((r) => (r.operator === "<" || r.operator === "<>" || (r.operator === "<&" && !/^(\d+|-)$/.test(r.target?.value ?? ""))) && r.target);
+  const named = [...words.slice(1).flatMap(namedPaths), ...inputs.map((r) => ({ text: r.target!.value!, glob: false }))];
+  for (const { text: v, glob } of named) {
     const given = v === "~" || v.startsWith("~/") ? places.home + v.slice(1) : path.isAbsolute(v) ? v : cwd ? path.resolve(cwd, v) : undefined;
     if (given === undefined) return false;
-    const p = path.resolve(given);
-    if (sensitiveReadPath(p, places.home)) return false;
-    if (searches && isWithin(places.home, p)) return false;
+    const lexical = path.resolve(given);
+    // The command's /proc/self and /dev/fd are its own, not the core's: what they lead to cannot be told here.
+    if (PROCESS_OWN.test(lexical)) return false;
+    const p = realPath(lexical);
+    if (PROCESS_OWN.test(p) || secretForReadOnly(p, sensitive) || secretForReadOnly(lexical, sensitive)) return false;
+    // A glob, or a search, reaches everything below the folder it is given.
+    if ((glob || searches) && sensitiveInside(p, sensitive).length > 0) return false;
+    if (searches && sensitive.homes.some((h) => isWithin(h, p))) return false;
     // Wave's state holds the tokens of listening cores: reading it, or searching a folder that holds it, is asked.
     if (waveStatePath(p, places.stateDirectories) || (searches && holdsWaveState(p, places.stateDirectories))) return false;
   }

@@ -39,8 +39,11 @@ describe("parseRule", () => {
   });
 
   it("reads path rules", () => {
-    expect(rule("Write(/tmp/out/**)")).toEqual({ type: "path", text: "Write(/tmp/out/**)", pattern: "/tmp/out/**" });
-    expect(rule("Edit(~/notes/*.md)")).toEqual({ type: "path", text: "Write(~/notes/*.md)", pattern: "~/notes/*.md" });
+    expect(rule("Write(/tmp/out/**)")).toEqual({ type: "path", text: "Write(/tmp/out/**)", pattern: "/tmp/out/**", access: "write" });
+    expect(rule("Edit(~/notes/*.md)")).toEqual({ type: "path", text: "Write(~/notes/*.md)", pattern: "~/notes/*.md", access: "write" });
+    // Reads by the file tools: Grep(…) and Glob(…) are the same rule as Read(…).
+    expect(rule("Read(~/.ssh/config)")).toEqual({ type: "path", text: "Read(~/.ssh/config)", pattern: "~/.ssh/config", access: "read" });
+    expect(rule("Grep(~/.aws/**)")).toEqual({ type: "path", text: "Read(~/.aws/**)", pattern: "~/.aws/**", access: "read" });
   });
 
   it.each([
@@ -58,7 +61,8 @@ describe("parseRule", () => {
     ["X=$Y make", /not a plain word/],
     ["git log > out", /redirections/],
     ["echo 'open", /unterminated/],
-    ["Read(/etc)", /not a rule kind/],
+    ["Fetch(/etc)", /not a rule kind/],
+    ["Read()", /needs a path/],
     ["Write()", /needs a path/],
   ])("rejects %j with a reason", (text, reason) => {
     expect(() => rule(text)).toThrow(RuleSyntaxError);

@@ -22,6 +22,8 @@ export interface CommandRule {
 export interface PathRule {
   readonly type: "path";
   readonly text: string;
+  /** `Write(…)`/`Edit(…)` cover writes; `Read(…)` (also written `Grep(…)`, `Glob(…)`) covers what the file tools read. */
+  readonly access: "write" | "read";
   /** Absolute, `~/…` or relative to the workspace root; may hold globs (`*`, `**`, `?`, `[…]`, `{a,b}`). */
   readonly pattern: string;
 }
@@ -39,9 +41,10 @@ export class RuleSyntaxError extends Error {
 }
 
 const RULE_HELP =
-  "Write a command rule as one simple command: exact (`git status`), or a prefix with `:*` or ` *` (`npm run test:*`, `git log *`); or a path rule `Write(/abs/dir/**)`.";
+  "Write a command rule as one simple command: exact (`git status`), or a prefix with `:*` or ` *` (`npm run test:*`, `git log *`); or a path rule `Write(/abs/dir/**)` or `Read(~/.aws/credentials)`.";
 const COMMAND_TOOLS = new Set(["Bash", "Shell", "run_shell_command"]);
 const PATH_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+const READ_TOOLS = new Set(["Read", "Grep", "Glob"]);
 
 export function parseRule(raw: string, lib: SyntaxLibraries): Rule {
   const text = raw.trim();
@@ -49,17 +52,18 @@ export function parseRule(raw: string, lib: SyntaxLibraries): Rule {
   const scoped = /^([A-Za-z_]+)\(([\s\S]*)\)$/.exec(text);
   if (scoped) {
     const [, tool, inner] = scoped;
-    if (PATH_TOOLS.has(tool!)) return parsePathRule(raw, inner!.trim());
+    if (PATH_TOOLS.has(tool!)) return parsePathRule(raw, inner!.trim(), "write");
+    if (READ_TOOLS.has(tool!)) return parsePathRule(raw, inner!.trim(), "read");
     if (COMMAND_TOOLS.has(tool!)) return parseCommandRule(raw, inner!.trim(), lib);
     throw new RuleSyntaxError(raw, `${tool}(…) is not a rule kind. ${RULE_HELP}`);
   }
   return parseCommandRule(raw, text, lib);
 }
 
-function parsePathRule(raw: string, pattern: string): PathRule {
-  if (!pattern) throw new RuleSyntaxError(raw, "a path rule needs a path, e.g. Write(/tmp/scratch/**) or Write(~/notes/*.md).");
+function parsePathRule(raw: string, pattern: string, access: PathRule["access"]): PathRule {
+  if (!pattern) throw new RuleSyntaxError(raw, "a path rule needs a path, e.g. Write(/tmp/scratch/**), Write(~/notes/*.md) or Read(~/.aws/credentials).");
   if (pattern.includes("\0")) throw new RuleSyntaxError(raw, "a path cannot contain a NUL character.");
-  return { type: "path", text: `Write(${pattern})`, pattern };
+  return { type: "path", text: `${access === "read" ? "Read" : "Write"}(${pattern})`, pattern, access };
 }
 
 function parseCommandRule(raw: string, spec: string, lib: SyntaxLibraries): CommandRule {

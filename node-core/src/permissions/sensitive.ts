@@ -4,23 +4,118 @@
 // permissions). Writing one is asked even inside the allowed directories (README "Permissions").
 // The workspace list lives in base/sensitive.ts: the sandbox (shell/sandbox) keeps the same files
 // read-only.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
+import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME } from "../base/credentials.js";
 
-/** In the home directory: credentials, and shell start-up files that run at every login. */
-export const SENSITIVE_HOME =
-  /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gitconfig|\.config\/fish\/config\.fish|\.pam_environment|\.xprofile)$/;
+/** Shell and login start-up files in the home directory: they run at every login. */
+const STARTUP_HOME =
+  /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.gitconfig|\.config\/fish\/config\.fish|\.pam_environment|\.xprofile)$/;
 export const SENSITIVE_SYSTEM = /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|root|sys|proc|dev|var\/lib|opt|System|Library|private\/etc)(\/|$)/;
 
-/** Credentials a reading command should not print without a question. */
-const SECRET_HOME = /^(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.config\/gcloud|\.password-store)(\/|$)|^(\.netrc|\.npmrc|\.pypirc|\.git-credentials)$/;
-const SECRET_SYSTEM = /^\/(etc\/(shadow|gshadow|sudoers)|root|proc\/[^/]+\/environ)(\/|$|[-.])/;
+/**
+ * Credential stores, relative to a home directory: the one list the sandbox masks
+ * (base/credentials.ts) and the folders the model is asked about whole. Compared without regard
+ * to case: on macOS and Windows `~/.SSH/id_rsa` is `~/.ssh/id_rsa`.
+ */
+const CREDENTIAL_STORES = [...new Set([...CREDENTIAL_FOLDERS_IN_HOME, ...CREDENTIALS_IN_HOME])].map((rel) => ({ rel, lower: rel.toLowerCase() }));
+
+/** System files that hold secrets: password hashes, sudo rules, host keys, a process's environment or memory. */
+const SYSTEM_SECRETS = /^\/(etc\/(shadow|gshadow|sudoers|ssh\/ssh_host_[^/]*_key)|proc\/[^/]+\/(environ|mem)|proc\/kcore)(\/|$|[-.~])/;
+/** What the read-only list has always asked for besides: another account's home (root's). */
+const OTHER_HOME = /^\/root(\/|$)/;
+
+/** A place whose content the model gets only with the user's consent: what it is, and the store or folder it lies in. */
+export interface SensitiveRead {
+  /** The credential store, state directory or system file `target` is (or lies in). */
+  readonly anchor: string;
+  readonly what: string;
+}
+
+/** The credential store (in any of `homes`) that `target` is or lies in. */
+export function credentialStore(target: string, homes: readonly string[]): SensitiveRead | undefined {
+  for (const home of homes) {
+    const rel = path.relative(home, target);
+    if (rel === "" || rel === ".." || rel.startsWith(".." + path.sep) || path.isAbsolute(rel)) continue;
+    const lower = rel.split(path.sep).join("/").toLowerCase();
+    for (const s of CREDENTIAL_STORES) {
+      if (lower === s.lower || lower.startsWith(s.lower + "/")) {
+        return { anchor: path.join(home, rel.split(path.sep).slice(0, s.rel.split("/").length).join(path.sep)), what: `a credential store (~/${s.rel})` };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What reading `target` (a real path) would hand the model that the sandbox hides from commands:
+ * a credential store in the home directory or the account's, a system file with secrets, or one
+ * of Wave's state directories (the tokens of listening cores).
+ */
+export function sensitiveReadPath(target: string, places: { homes: readonly string[]; stateDirectories?: readonly string[] }): SensitiveRead | undefined {
+  const store = credentialStore(target, places.homes);
+  if (store) return store;
+  if (SYSTEM_SECRETS.test(target)) return { anchor: target, what: "a system file that holds secrets (password hashes, keys, a process's environment or memory)" };
+  const state = waveStatePath(target, places.stateDirectories);
+  return state ? { anchor: state.anchor, what: "Wave's state directory (the endpoints and tokens agents attach with)" } : undefined;
+}
+
+/** The read-only list's test: the places above, and another account's home (it has always asked for /root). */
+export function secretForReadOnly(target: string, places: { homes: readonly string[]; stateDirectories?: readonly string[] }): boolean {
+  return sensitiveReadPath(target, places) !== undefined || OTHER_HOME.test(target);
+}
+
+/**
+ * The sensitive places that lie strictly inside `dir` (a real path) and exist: what a search of
+ * `dir` goes around. Wave's state directories and the stores of every home below `dir`.
+ */
+export function sensitiveInside(dir: string, places: { homes: readonly string[]; stateDirectories?: readonly string[] }): string[] {
+  const out = new Set<string>();
+  const below = (p: string) => p !== dir && isWithin(p, dir);
+  for (const home of places.homes) {
+    if (!below(home) && home !== dir) continue;
+    for (const s of CREDENTIAL_STORES) {
+      const p = path.join(home, s.rel);
+      if (below(p) && existsSync(p)) out.add(p);
+    }
+  }
+  for (const d of places.stateDirectories ?? []) if (below(d) && existsSync(d)) out.add(d);
+  // A store inside another one (~/.aws/credentials in ~/.aws) is left out with its folder.
+  return [...out].filter((p) => ![...out].some((q) => q !== p && isWithin(p, q))).sort();
+}
 
 import { SENSITIVE_WORKSPACE } from "../base/sensitive.js";
 
 /** Python runs `.pth` files and sitecustomize in site-packages at every start. */
 const PYTHON_STARTUP = /(^|\/)site-packages\/([^/]+\.pth|sitecustomize\.py|usercustomize\.py)$/i;
+
+/** `yarnPath: …` in .yarnrc.yml (Yarn 2+), `yarn-path "…"` in .yarnrc (Yarn 1). */
+const YARN_PATH = { ".yarnrc.yml": /^\s*yarnPath\s*:\s*["']?([^"'#\r\n]+?)["']?\s*(#.*)?$/m, ".yarnrc": /^\s*yarn-path\s+["']?([^"'#\r\n]+?)["']?\s*$/m } as const;
+
+/**
+ * The yarn configuration (in `root` or a folder between it and `target`) whose yarnPath is
+ * `target`: every `yarn` there runs that file, whatever its name (`.yarn/releases/yarn-4.cjs`
+ * usually, but any path).
+ */
+function yarnPathOf(target: string, root: string, segments: readonly string[]): string | undefined {
+  for (let i = 0; i < segments.length; i++) {
+    const dir = path.join(root, ...segments.slice(0, i));
+    for (const [file, pattern] of Object.entries(YARN_PATH)) {
+      const rc = path.join(dir, file);
+      if (!existsSync(rc)) continue;
+      let text: string;
+      try {
+        text = readFileSync(rc, "utf8").slice(0, 64 * 1024);
+      } catch {
+        continue;
+      }
+      const named = pattern.exec(text)?.[1]?.trim();
+      if (named && path.resolve(dir, named) === target) return path.join(dir, file);
+    }
+  }
+  return undefined;
+}
 
 /** The sensitive file or folder `target` is (or lies in), relative to the allowed directory that holds it. */
 export function sensitiveWorkspacePath(target: string, allowedDirectories: readonly string[]): { anchor: string; what: string } | undefined {
@@ -31,11 +126,14 @@ export function sensitiveWorkspacePath(target: string, allowedDirectories: reado
     const last = i === segments.length - 1;
     for (const e of SENSITIVE_WORKSPACE) {
       if (!e.name.test(segments[i]!)) continue;
+      if (e.parent && (i === 0 || !e.parent.test(segments[i - 1]!))) continue;
       if (!last && !e.directory) continue;
       return { anchor: path.join(root, ...segments.slice(0, i + 1)), what: e.what };
     }
   }
   if (PYTHON_STARTUP.test(segments.join("/"))) return { anchor: target, what: "Python runs it at every start (.pth files and sitecustomize in site-packages)" };
+  const yarn = yarnPathOf(target, root, segments);
+  if (yarn) return { anchor: target, what: `the program every yarn command runs instead of yarn (yarnPath in ${yarn})` };
   // A bare repository made of plain files (HEAD + config): git reads its config when run there.
   const base = path.basename(target);
   const dir = path.dirname(target);
@@ -66,19 +164,15 @@ export function holdsWaveState(target: string, stateDirectories: readonly string
 }
 
 /** A system, start-up or credentials file outside the workspace. */
-export function sensitiveOutsidePath(target: string, home: string): boolean {
-  const relHome = path.relative(home, target);
-  return (!relHome.startsWith("..") && !path.isAbsolute(relHome) && SENSITIVE_HOME.test(relHome)) || SENSITIVE_SYSTEM.test(target);
+export function sensitiveOutsidePath(target: string, homes: readonly string[]): boolean {
+  return sensitiveHomePath(target, homes) || SENSITIVE_SYSTEM.test(target);
 }
 
-/** A shell start-up or credentials file in the home directory. */
-export function sensitiveHomePath(target: string, home: string): boolean {
-  const relHome = path.relative(home, target);
-  return !relHome.startsWith("..") && !path.isAbsolute(relHome) && SENSITIVE_HOME.test(relHome);
-}
-
-/** Credentials that a reading command should not print to the model without a question. */
-export function sensitiveReadPath(target: string, home: string): boolean {
-  const relHome = path.relative(home, target);
-  return (!relHome.startsWith("..") && !path.isAbsolute(relHome) && SECRET_HOME.test(relHome)) || SECRET_SYSTEM.test(target);
+/** A shell start-up file or a credential store in a home directory. */
+export function sensitiveHomePath(target: string, homes: readonly string[]): boolean {
+  if (credentialStore(target, homes)) return true;
+  return homes.some((home) => {
+    const relHome = path.relative(home, target);
+    return !relHome.startsWith("..") && !path.isAbsolute(relHome) && STARTUP_HOME.test(relHome);
+  });
 }

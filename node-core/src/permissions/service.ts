@@ -10,7 +10,7 @@ import type { Workspace } from "../base/workspace.js";
 import { createLogger } from "../util/log.js";
 import { clipText, singleQuoted } from "../util/text.js";
 import { PERMISSION_MODES, type PermissionMode, type SettingEntry } from "../base/settings.js";
-import { decideCommand, decidePath, defaultPlaces, type Decision, type DecideContext, type RuleSet } from "./decide.js";
+import { decideCommand, decidePath, decideRead, defaultPlaces, readPlace, type Decision, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
 import type { Warning } from "./danger.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
@@ -31,7 +31,8 @@ const log = createLogger("permissions");
 export const DEFAULT_ASK_TIMEOUT_MS = 600_000;
 
 export type RuleKind = "allow" | "deny";
-export type RuleSource = "command-line" | "host";
+/** `session`: an agent's own "Always allow" answer, for that session only (`sessionId` says which). */
+export type RuleSource = "command-line" | "host" | "session";
 
 /** The policy given on the command line (--permission-mode, --allow, --deny), already parsed. */
 export interface ParsedPolicy {
@@ -74,7 +75,7 @@ export interface PermissionState {
   mode: PermissionMode;
   /** Where it comes from: the host (settings or permissions/setMode), the command line, or the default. */
   modeSource: "host" | "command-line" | "default";
-  allow: { rule: string; source: RuleSource }[];
+  allow: { rule: string; source: RuleSource; sessionId?: string }[];
   deny: { rule: string; source: RuleSource }[];
   /** Rules from the host's settings that could not be parsed (they are ignored). */
   rejected: RejectedRule[];
@@ -101,15 +102,20 @@ export class PermissionService {
   private host: HostLayer = { allow: [], deny: [] };
   private rejected: RejectedRule[] = [];
   private appliedSettings: SettingEntry<"permissions"> | undefined;
-  private places: { home: string; tempDir: string } | undefined;
+  /** Rules remembered from agents' own "Always allow" answers, per session; gone with the session. */
+  private readonly sessionAllow = new Map<string, Rule[]>();
+  private places: { home: string; homes?: readonly string[]; tempDir: string; stateDirectories?: readonly string[] } | undefined;
 
   constructor(
     private readonly deps: { workspace: Workspace; sessions: SessionManager; events: EventBus },
     cli?: ParsedPolicy,
-    places?: { home: string; tempDir: string },
+    places?: { home: string; homes?: readonly string[]; tempDir: string; stateDirectories?: readonly string[] },
   ) {
     this.cli = cli ?? { allow: [], deny: [] };
     this.places = places;
+    deps.events.subscribe((method, params) => {
+      if (method === "session/disposed") this.sessionAllow.delete(params.sessionId as string);
+    });
   }
 
   get mode(): PermissionMode {
@@ -129,8 +135,9 @@ export class PermissionService {
     return this.mode;
   }
 
-  private rules(): RuleSet {
-    return { allow: [...this.cli.allow, ...this.host.allow], deny: [...this.cli.deny, ...this.host.deny] };
+  private rules(sessionId?: string): RuleSet {
+    const own = sessionId !== undefined ? (this.sessionAllow.get(sessionId) ?? []) : [];
+    return { allow: [...this.cli.allow, ...this.host.allow, ...own], deny: [...this.cli.deny, ...this.host.deny] };
   }
 
   private get askTimeoutMs(): number {
@@ -185,7 +192,9 @@ export class PermissionService {
 
   /** The decision for a check, without asking anyone and without side effects. */
   async evaluate(check: PermissionCheck): Promise<{ decision: Decision; directory: string; sessionId: string }> {
-    const lib = await this.ready();
+    // A read of an ordinary file (nearly every Read, Grep and Glob) is decided without the
+    // rules, so it never waits for the shell parser to load.
+    const lib = check.read !== undefined && check.command === undefined && check.path === undefined ? undefined : await this.ready();
     const session = this.deps.sessions.get(check.sessionId);
     if (!session) throw new PolicyError(`Unknown session "${check.sessionId}". Omit sessionId for the main session.`);
     const directory = check.directory ? path.resolve(session.cwd, check.directory) : session.cwd;
@@ -202,17 +211,24 @@ export class PermissionService {
     let decision: Decision;
     if (check.command !== undefined) {
       const sandbox = { sandboxed: check.sandboxed === true, ...(check.outsideSandboxReason ? { outsideSandboxReason: check.outsideSandboxReason } : {}) };
-      decision = decideCommand(check.command, ctx, this.rules(), this.mode, lib, sandbox);
+      decision = decideCommand(check.command, ctx, this.rules(session.id), this.mode, lib!, sandbox);
     }
-    else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(), this.mode, lib);
-    else throw new PolicyError("A permission check needs a command or a path.");
+    else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(session.id), this.mode, lib!);
+    else if (check.read !== undefined) {
+      const place = readPlace(check.read, ctx);
+      if (place.sensitive) {
+        const rulesLib = lib ?? (await this.ready());
+        decision = decideRead(check.read, ctx, this.rules(session.id), this.mode, rulesLib);
+      } else decision = decideRead(check.read, ctx, { allow: [], deny: [] }, this.mode, undefined as never, { below: check.readsBelow === true });
+    }
+    else throw new PolicyError("A permission check needs a command, a path or a read.");
     return { decision, directory, sessionId: session.id };
   }
 
   /** Decides, asks the caller's channel when needed, and says whether the call may go ahead. */
   async check(check: PermissionCheck, opts: CheckOptions = {}): Promise<PermissionOutcome> {
     const { decision, directory, sessionId } = await this.evaluate(check);
-    const subject = check.command !== undefined ? `run ${quote(check.command)}` : `write ${decision.path}`;
+    const subject = check.command !== undefined ? `run ${quote(check.command)}` : decision.kind === "read" ? `read ${decision.path}` : `write ${decision.path}`;
     const report = (outcome: PermissionOutcome): PermissionOutcome => {
       if (outcome.asked || !outcome.allowed || decision.warnings.length > 0) {
         // Each front end shows it to the user (permission/decided, MCP log messages, `call` on stderr);
@@ -288,6 +304,15 @@ export class PermissionService {
 
     const note = answer.message?.trim();
     const said = note ? ` The user said: ${note}${/[.!?]$/.test(note) ? "" : "."}` : "";
+    if (answer.decision === "deny" && answer.failedClosed) {
+      return report({
+        allowed: false,
+        decision,
+        asked: true,
+        answer,
+        message: `Permission denied: ${check.tool} may not ${subject}. ${answer.failedClosed} ${decision.kind === "read" ? "Nothing was read" : "Nothing ran"}; do not retry it without asking the user.`,
+      });
+    }
     if (answer.decision === "deny") {
       return report({
         allowed: false,
@@ -298,17 +323,18 @@ export class PermissionService {
       });
     }
     let rulesAdded: string[] | undefined;
+    const scope = opts.asker.remembers === "session" ? "session" : "host";
     if (answer.decision === "always-allow") {
       const wanted = answer.rules ?? (answer.rule !== undefined ? [answer.rule] : decision.suggestedRules);
-      rulesAdded = this.remember(wanted, await this.ready());
+      rulesAdded = scope === "session" ? this.rememberForSession(sessionId, wanted, await this.ready()) : this.remember(wanted, await this.ready());
     }
     return report({
       allowed: true,
       decision,
       asked: true,
       answer,
-      ...(rulesAdded ? { rulesAdded } : {}),
-      message: `The user allowed ${check.tool} to ${subject}.${said}`,
+      ...(rulesAdded ? { rulesAdded, rulesScope: scope } : {}),
+      message: `The user allowed ${check.tool} to ${subject}.${said}${rulesAdded?.length && scope === "session" ? ` The rule${rulesAdded.length === 1 ? "" : "s"} ${rulesAdded.map(quote).join(", ")} now hold${rulesAdded.length === 1 ? "s" : ""} for this session only.` : ""}`,
     });
   }
 
@@ -329,6 +355,34 @@ export class PermissionService {
     return added;
   }
 
+  /**
+   * An agent's own "Always allow" (answered through its client, not the host): the rules hold in
+   * its session only, never for other agents, and are proposed to the host
+   * (`permission/rulesProposed`), which may show them to the user and add them with
+   * permissions/addRule once the user confirms.
+   */
+  private rememberForSession(sessionId: string, texts: readonly string[], lib: SyntaxLibraries): string[] {
+    const own = this.sessionAllow.get(sessionId) ?? [];
+    const added: string[] = [];
+    for (const text of texts) {
+      try {
+        const rule = parseRule(text, lib);
+        if ([...own, ...this.host.allow, ...this.cli.allow].some((r) => r.text === rule.text)) continue;
+        own.push(rule);
+        added.push(rule.text);
+      } catch (err) {
+        log.warn("a rule from an always-allow answer was ignored", { rule: text, error: (err as Error).message });
+      }
+    }
+    if (!this.deps.sessions.get(sessionId)) return [];
+    this.sessionAllow.set(sessionId, own);
+    if (added.length) {
+      const client = this.deps.sessions.get(sessionId)?.client;
+      this.deps.events.emit("permission/rulesProposed", { sessionId, ...(client ? { client } : {}), rules: added });
+    }
+    return added;
+  }
+
   private changed(change: { type: string; kind?: RuleKind; rules?: string[]; mode?: PermissionMode }): void {
     this.deps.events.emit("permission/rulesChanged", {
       mode: this.mode,
@@ -345,10 +399,11 @@ export class PermissionService {
       ...this.cli[kind].map((r) => ({ rule: r.text, source: "command-line" as const })),
       ...this.host[kind].map((r) => ({ rule: r.text, source: "host" as const })),
     ];
+    const sessions = [...this.sessionAllow].flatMap(([sessionId, rules]) => rules.map((r) => ({ rule: r.text, source: "session" as const, sessionId })));
     return {
       mode: this.mode,
       modeSource: this.host.mode ? "host" : this.cli.mode ? "command-line" : "default",
-      allow: list("allow"),
+      allow: [...list("allow"), ...sessions],
       deny: list("deny"),
       rejected: [...this.rejected],
       askTimeoutMs: this.askTimeoutMs,
@@ -450,13 +505,14 @@ function cannotAskMessage(check: PermissionCheck, decision: Decision, subject: s
   const rules = decision.suggestedRules;
   const allowFlags = rules.length ? listRules(rules, (r) => `--allow ${singleQuoted(r)}`, " ") : "an --allow rule";
   const head = `Permission needed: ${check.tool} wants to ${subject}. ${decision.reason.trim()} The user must approve it but cannot be asked`;
+  const didNot = decision.kind === "read" ? "Nothing was read." : "It did not run.";
   switch (origin) {
     case "mcp":
-      return `${head}: this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with ${allowFlags} (repeatable) or --permission-mode allow-all.`;
+      return `${head}: this MCP client does not support elicitation. ${didNot} To allow it, the user can start wave-core mcp with ${allowFlags} (repeatable) or --permission-mode allow-all.`;
     case "cli":
-      return `${head}. It did not run. Run it again with ${allowFlags} or --permission-mode allow-all.`;
+      return `${head}. ${didNot} Run it again with ${allowFlags} or --permission-mode allow-all.`;
     default:
-      return `${head}: the host did not declare capabilities.permissionRequests in initialize. It did not run. To allow it, add ${rules.length ? listRules(rules, (r) => JSON.stringify(r), ", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
+      return `${head}: the host did not declare capabilities.permissionRequests in initialize. ${didNot} To allow it, add ${rules.length ? listRules(rules, (r) => JSON.stringify(r), ", ") : "a rule"} with permissions/addRule (or settings.permissions.allow), set the mode with permissions/setMode, or start the core with ${allowFlags}.`;
   }
 }
 

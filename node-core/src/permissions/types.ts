@@ -11,6 +11,10 @@ export interface PermissionRequest {
   command?: string;
   /** A file to write; paths outside the allowed directories and sensitive workspace files need permission. */
   path?: string;
+  /** A file or folder a file tool reads or searches; credential stores, system secrets and Wave's state need permission. */
+  read?: string;
+  /** With `read`: the tool searches everything below the folder (Grep, Glob), so the decision names the sensitive places inside it. */
+  readsBelow?: boolean;
   /** Shown to the user next to the command. */
   description?: string;
   /** Where the command runs (absolute, or relative to the session's directory); the session's directory by default. */
@@ -33,8 +37,9 @@ export interface PermissionPrompt {
   callId?: string;
   sessionId: string;
   tool: string;
-  kind: "command" | "path";
+  kind: "command" | "path" | "read";
   command?: string;
+  /** For `path` (a write) and `read` prompts: the canonical path. */
   path?: string;
   description?: string;
   directory: string;
@@ -62,12 +67,20 @@ export const permissionAnswerSchema = z.object({
   rule: z.string().optional(),
   /** Passed on to the model (with deny: why; with allow: any instruction). */
   message: z.string().max(20_000).optional(),
+  /** Set by an asker, never by a person: the answer could not be read as a decision, so it denies (and why). */
+  failedClosed: z.string().max(2_000).optional(),
 });
 
 export type PermissionAnswer = z.output<typeof permissionAnswerSchema>;
 
-/** A channel to the person behind a call: the host's `permission/request`, or MCP elicitation. */
-export type PermissionAsker = (prompt: PermissionPrompt, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<PermissionAnswer>;
+/**
+ * A channel to the person behind a call: the host's `permission/request`, or MCP elicitation.
+ * `remembers: "session"` — the answers come through an agent's own client, not the host's: its
+ * "Always allow" rules stay in that agent's session and are only proposed to the host.
+ */
+export type PermissionAsker = ((prompt: PermissionPrompt, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<PermissionAnswer>) & {
+  readonly remembers?: "host" | "session";
+};
 
 /** The asker did not get an answer in time. */
 export class AskTimeout extends Error {
@@ -95,4 +108,6 @@ export interface PermissionOutcome {
   answer?: PermissionAnswer;
   /** Rules remembered from an "Always allow" answer. */
   rulesAdded?: string[];
+  /** Where they were remembered: the host's rules (every session), or only the asking agent's session. */
+  rulesScope?: "host" | "session";
 }

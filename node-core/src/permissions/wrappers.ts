@@ -80,6 +80,10 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   rlwrap: { valued: ["-f", "-H", "-l", "-p", "-P", "-s", "-S", "-z"] },
   "ssh-agent": { valued: ["-a", "-E", "-t", "-P"] },
   dotenv: { valued: ["-e", "-c", "-v"] },
+  // zsh's precommand modifiers, and `repeat N cmd` (its count is evaluated: commandParts.ts).
+  noglob: { valued: [] },
+  nocorrect: { valued: [] },
+  repeat: { valued: [], operands: 1 },
 };
 
 /** Removes wrapper commands so rules and warnings also see the command that really runs. */

@@ -145,7 +145,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
         c.mcp.server.onclose = () => void closeConnection(c, "the agent disconnected");
         c.mcp.server.onerror = (err) => log.debug("MCP transport error", { session: c.session.id, error: err });
         // connect() is synchronous up to its first await; the initialize message is delivered after.
-        void c.mcp.server.connect(transport).then(() => forwardCancellations(transport));
+        void c.mcp.connect(transport).then(() => forwardCancellations(transport));
       },
     });
     await transport.handleRequest(req, res);

@@ -2,8 +2,12 @@
 // on stdio (the main session); `serve --listen` serves one per Streamable HTTP connection, each in
 // its own session (mcpHttp.ts). Either way one MCP connection is one session.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
   ErrorCode as McpErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -32,6 +36,10 @@ export interface McpSessionServer {
   server: Server;
   /** Stops forwarding core events to this client. */
   detach(): void;
+  /** The protocol version negotiated in the client's `initialize` (undefined before it). */
+  readonly protocolVersion: string | undefined;
+  /** Connects the server to a transport, watching the client's `initialize` for the version it negotiates. */
+  connect(transport: Transport): Promise<void>;
 }
 
 export interface McpSessionOptions {
@@ -39,7 +47,7 @@ export interface McpSessionOptions {
    * The channel for permission questions of this connection's calls. The default asks the MCP
    * client through elicitation when it supports it; an IDE host may take the questions instead.
    */
-  asker?: (server: Server, requestId: string | number) => PermissionAsker | undefined;
+  asker?: (server: Server, requestId: string | number, protocolVersion: string | undefined) => PermissionAsker | undefined;
   /** Runs before each tool call starts (the HTTP endpoint announces the session first). */
   beforeCall?: () => void;
 }
@@ -50,7 +58,8 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
     { name: SERVER_NAME, version: CORE_VERSION },
     { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: MCP_INSTRUCTIONS },
   );
-  const askerFor = opts.asker ?? ((s: Server, id: string | number) => elicitationAsker(s, id));
+  const askerFor = opts.asker ?? ((s: Server, id: string | number, version: string | undefined) => elicitationAsker(s, id, version));
+  let protocolVersion: string | undefined;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: core.registry.list() as never }));
 
@@ -64,7 +73,7 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
         sessionId: session.id,
         origin: "mcp",
         signal: extra.signal,
-        asker: askerFor(server, extra.requestId),
+        asker: askerFor(server, extra.requestId, protocolVersion),
         onProgress:
           progressToken === undefined
             ? undefined
@@ -112,7 +121,25 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
       send(task.status === "completed" ? "info" : "notice", "tasks", { message: formatTaskNotice(task), ...taskSummary(task) });
     }
   });
-  return { server, detach };
+  const connect = (transport: Transport): Promise<void> => {
+    // The SDK keeps a handler set before connect() and calls it first for every message. The
+    // version it answers is the client's when it supports it, else its latest (Server._oninitialize).
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if ("method" in message && message.method === "initialize" && "id" in message) {
+        const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        protocolVersion = typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      }
+    };
+    return server.connect(transport);
+  };
+  return {
+    server,
+    detach,
+    get protocolVersion() {
+      return protocolVersion;
+    },
+    connect,
+  };
 }
 
 export interface McpServerHandle {
@@ -126,7 +153,8 @@ export async function startMcpServer(
   core: WaveCore,
   io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
 ): Promise<McpServerHandle> {
-  const { server, detach } = createMcpSessionServer(core, core.sessions.main);
+  const session = createMcpSessionServer(core, core.sessions.main);
+  const { server, detach } = session;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   const finish = () => {
@@ -137,7 +165,7 @@ export async function startMcpServer(
   const transport = new LineTransport(io.stdin, io.stdout);
   transport.onclose = finish;
   server.onerror = (err) => log.debug("mcp transport error", { error: err });
-  await server.connect(transport);
+  await session.connect(transport);
   // After connect, so a last line without a newline is read before the end stops the core.
   io.stdin.once("end", finish);
   io.stdin.once("close", finish);

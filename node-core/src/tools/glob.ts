@@ -4,7 +4,8 @@ import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult } from "../core/tool.js";
-import { compileGlob, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
+import { compileGlob, globBase, globWithNode, globWithRipgrep, ripgrepSortsGlobally, type GlobOutcome } from "../fs/glob.js";
+import { boundReadPath } from "./readGuard.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { trustedRipgrepLookup } from "./sandbox.js";
 import { findRipgrep } from "../fs/ripgrep.js";
@@ -31,6 +32,7 @@ Usage:
 - Files ignored by .gitignore (node_modules, build output, ...) and hidden files are included. Files inside version-control directories (${VCS_DIRECTORY_LIST}) never are, at any depth (a nested repository's .git too), whatever the pattern — unless path itself is such a directory or inside one (path: "vendor/lib/.git" lists that one).
 - At most \`limit\` paths are returned (default ${GLOB_DEFAULT_LIMIT}), and no more than ${GLOB_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters of them; the result says how many more there were — then narrow the pattern or path.
 - Names with brackets or parentheses (Next.js routes such as "app/[id]/page.tsx" or "(group)") also match literally.
+- Listing inside a credential store (~/.ssh, ~/.aws, ...) or Wave's state directory needs the user's approval (asked; denied in deny-all); a listing of a folder that holds some goes around them and says so.
 - To search file contents use Grep. For open-ended searches that may take several rounds, combine Glob and Grep.`;
 
 const inputSchema = z.strictObject({
@@ -44,10 +46,13 @@ export const globTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Find files", readOnlyHint: true },
+  // Listing inside a credential store or Wave's state is asked; a listing of a folder that holds
+  // some goes around them (readGuard.ts, decideRead). Judged where the walk starts.
+  permission: (input, ctx) => ({ tool: "Glob", read: globBase(input.pattern, globRoot(input.path, ctx.session.cwd)).base, readsBelow: true }),
   async run(input, ctx) {
     const started = Date.now();
     const cwd = ctx.session.cwd;
-    const root = input.path && input.path !== "undefined" && input.path !== "null" ? resolveToolPath(input.path, cwd) : cwd;
+    const root = globRoot(input.path, cwd);
     try {
       const st = await fsp.stat(root);
       if (!st.isDirectory()) return errorResult("not_a_directory", `path ${root} is a file, not a directory. Give the directory to search in (the pattern matches names below it).`, { path: root });
@@ -82,7 +87,10 @@ export const globTool = defineTool({
         { filenames: [], numFiles: 0, totalMatches: 0, truncated: false, timedOut: false, durationMs: Date.now() - started },
       );
     }
-    const request = { pattern: input.pattern, root, limit, timeoutMs, signal: ctx.signal };
+    const bound = boundReadPath(ctx, compiled.base, "Glob");
+    if ("isError" in bound) return bound;
+    const around = ctx.permission?.decision.around ?? [];
+    const request = { pattern: input.pattern, root, limit, timeoutMs, signal: ctx.signal, ...(around.length ? { around } : {}) };
     const { rg, env } = await findRipgrep(trustedRipgrepLookup(ctx));
     let outcome: GlobOutcome | undefined;
     // rg lists in parallel and sorts in C, but only ripgrep 14+ sorts across directories; with
@@ -118,6 +126,14 @@ export const globTool = defineTool({
     }
     const truncated = outcome.total > files.length;
     const notes: string[] = [];
+    if (around.length) {
+      notes.push(
+        `[Not listed: ${around.length === 1 ? "1 credential store or Wave state folder" : `${around.length} credential stores and Wave state folders`} inside ${displayPath(compiled.base, cwd)} (${around
+          .slice(0, 4)
+          .map((a) => displayPath(a, cwd))
+          .join(", ")}${around.length > 4 ? ", …" : ""}). The model is asked before it looks into them: Glob or Read one by its own path.]`,
+      );
+    }
     if (outcome.timedOut) {
       notes.push(`[Search timed out after ${Math.round(timeoutMs / 1000)} s: partial results. Narrow the pattern or give a smaller path.]`);
     }
@@ -136,7 +152,7 @@ export const globTool = defineTool({
       files.length === 0
         ? outcome.timedOut
           ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before any file matching ${shownPattern} was found (partial results: none). Narrow the pattern or give a smaller path.`
-          : `No files match ${shownPattern} in ${root}.${vcsHint(input.pattern, root)}`
+          : [`No files match ${shownPattern} in ${root}.${vcsHint(input.pattern, root)}`, ...notes].join("\n\n")
         : [lines.join("\n"), ...notes].join("\n\n");
     return textResult(text, {
       filenames: files,
@@ -145,6 +161,7 @@ export const globTool = defineTool({
       truncated,
       timedOut: outcome.timedOut,
       durationMs: Date.now() - started,
+      ...(around.length ? { notListed: around } : {}),
     });
   },
 });
@@ -167,4 +184,9 @@ function vcsDirectoryOf(dir: string, root: string): string {
 function vcsHint(pattern: string, root: string): string {
   const named = pattern.split(/[\\/]/).some((s) => insideVcsDirectory(path.join(root, s, "_"), root));
   return named ? ` Files inside version-control directories (${VCS_DIRECTORY_LIST}) are never listed below path; to list one, give it as path.` : "";
+}
+
+/** The folder a Glob searches: `path`, or the working directory. */
+function globRoot(given: string | undefined, cwd: string): string {
+  return given && given !== "undefined" && given !== "null" ? resolveToolPath(given, cwd) : cwd;
 }

@@ -11,6 +11,8 @@ import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { trustedRipgrepLookup } from "./sandbox.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
 import { clipText } from "../util/text.js";
+import { isWithin } from "../util/paths.js";
+import { boundReadPath } from "./readGuard.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
 /** How much of the pattern a result repeats. */
@@ -29,7 +31,8 @@ Usage:
 - Grep honours .gitignore, .ignore and .rgignore files — also outside a git repository — so ignored files (node_modules, build output, ...) are NOT searched; .git and other version-control directories never are, at any depth (unless path is inside one); hidden files are. To search ignored files, set path to the ignored directory or file itself (e.g. path: "node_modules/some-lib").
 - Use Grep (not Bash grep or rg) for searching. Grep results do not count as reading a file: Read a file before you Edit it.
 - In Bash commands, \`grep -r\` skips ignored and binary files too (a bundled .gitignore-aware grep, unless the user turned the \`shims\` setting off); \`find\` does not: it lists everything, like GNU find. To search ignored files with grep: \`grep -r --no-ignore-files ...\`; everything, as the system grep does: \`command grep -r ...\`. Inside xargs, timeout, env, find -exec and nested shells the system grep runs and skips nothing.
-- Very slow searches stop after a time limit and return partial results, marked as such.`;
+- Very slow searches stop after a time limit and return partial results, marked as such.
+- Credential stores (~/.ssh, ~/.aws, ~/.netrc, tokens, shell histories, ...), system secrets and Wave's state directory need the user's approval: a search inside one is asked (denied in deny-all), and a search of a folder that holds some (the home directory) goes around them and says which were not searched.`;
 
 const inputSchema = z.strictObject({
   pattern: osString("pattern").min(1).describe("Regular expression to search for"),
@@ -68,7 +71,12 @@ export function splitGlobs(spec: string): string[] {
   return out;
 }
 
-function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
+/** A path as a literal ripgrep glob (every glob character escaped). */
+function literalGlob(p: string): string {
+  return p.replace(/[\\*?[\]{}!]/g, (c) => "\\" + c);
+}
+
+function ripgrepArgs(input: GrepInput, mode: Mode, target: string, around: readonly string[] = []): string[] {
   const args = ["--no-config", "--color=never", "--hidden", "--no-require-git", `--max-columns=${GREP_MAX_COLUMNS}`, "--max-columns-preview"];
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
   else if (mode === "count") args.push("--count", "--with-filename", "--null", "--sort=path");
@@ -88,8 +96,15 @@ function ripgrepArgs(input: GrepInput, mode: Mode, target: string): string[] {
   // After the caller's globs, which rg would otherwise let override them (a later glob wins: `*`
   // re-admits `.git`); `name/` matches directories only, so a worktree's `.git` file is searched.
   for (const d of VCS_DIRECTORIES) args.push("--glob", `!${d}/`);
+  // After the caller's globs, so none of them can bring a credential store back in.
+  for (const p of around) args.push("--glob", `!**/${literalGlob(p)}`);
   args.push("--regexp", input.pattern, "--", target);
   return args;
+}
+
+/** The file or folder a Grep searches: `path`, or the working directory. */
+function searchRoot(given: string | undefined, cwd: string): string {
+  return given && given !== "undefined" && given !== "null" ? resolveToolPath(given, cwd) : cwd;
 }
 
 function stripDotSlash(p: string): string {
@@ -138,20 +153,32 @@ export const grepTool = defineTool({
   description: GREP_DESCRIPTION,
   inputSchema,
   annotations: { title: "Search file contents", readOnlyHint: true },
+  // A search in a credential store, a system secret or Wave's state is asked; a search of a
+  // folder that holds some goes around them (readGuard.ts, decideRead).
+  permission: (input, ctx) => ({ tool: "Grep", read: searchRoot(input.path, ctx.session.cwd), readsBelow: true }),
   async run(input, ctx) {
     const cwd = ctx.session.cwd;
     const mode: Mode = input.output_mode ?? "files_with_matches";
-    const abs = input.path && input.path !== "undefined" && input.path !== "null" ? resolveToolPath(input.path, cwd) : cwd;
+    const abs = searchRoot(input.path, cwd);
     try {
       await fsp.stat(abs);
     } catch {
       return errorResult("not_found", describeMissing(abs, cwd).replace("File does not exist", "Path does not exist"), { path: abs });
     }
+    const bound = boundReadPath(ctx, abs, "Grep");
+    if ("isError" in bound) return bound;
     const { rg, env } = await findRipgrep(trustedRipgrepLookup(ctx));
     if (!rg) return errorResult("dependency_missing", RIPGREP_MISSING);
 
     const target = displayPath(abs, cwd);
-    const args = ripgrepArgs(input, mode, target);
+    // The sensitive places inside the folder, as ripgrep prints their paths (it follows the
+    // target if it is a link, never a link below it).
+    const around = (ctx.permission?.decision.around ?? []).map((p) => ({ real: p, shown: path.join(target, path.relative(bound.real, p)).replace(/^(\.\/)+/, "") }));
+    const skipped = (shown: string) => {
+      const real = path.join(bound.real, path.relative(path.resolve(cwd, target), path.resolve(cwd, shown)));
+      return around.some((a) => isWithin(real, a.real));
+    };
+    const args = ripgrepArgs(input, mode, target, around.map((a) => (path.isAbsolute(a.shown) ? a.shown.slice(path.parse(a.shown).root.length) : a.shown)));
     const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
     const headLimit = input.head_limit === 0 ? undefined : input.head_limit;
     const offset = input.offset ?? 0;
@@ -170,6 +197,7 @@ export const grepTool = defineTool({
     const onRecord = (record: Buffer) => {
       if (mode === "files_with_matches") {
         const p = stripDotSlash(record.toString("utf8"));
+        if (around.length && skipped(p)) return;
         const fileAbs = path.resolve(cwd, p);
         numFiles++;
         files.push({ path: p, abs: fileAbs, mtimeMs: 0 });
@@ -186,6 +214,7 @@ export const grepTool = defineTool({
         return;
       }
       const p = stripDotSlash(line.slice(0, nul));
+      if (around.length && skipped(p)) return;
       const rest = line.slice(nul + 1);
       if (p !== lastFile) {
         numFiles++;
@@ -244,6 +273,13 @@ export const grepTool = defineTool({
       return errorResult(hint ? "invalid_argument" : "io_error", `ripgrep failed: ${first || `exit code ${run.exitCode ?? run.signal}`}.${hint}`);
     }
 
+    // Content-independent: which places were left out, never whether anything in them matched.
+    const aroundNote = around.length
+      ? `[Not searched: ${around.length === 1 ? "1 credential store or Wave state folder" : `${around.length} credential stores and Wave state folders`} inside ${displayPath(abs, cwd)} (${around
+          .slice(0, 4)
+          .map((a) => displayPath(a.real, cwd))
+          .join(", ")}${around.length > 4 ? ", …" : ""}). The model is asked before it reads them: Grep or Read one by its own path.]`
+      : undefined;
     const meta = {
       mode,
       numFiles,
@@ -254,6 +290,7 @@ export const grepTool = defineTool({
       truncated: pager.truncated,
       timedOut: run.timedOut,
       ...(filenames ? { filenames } : {}),
+      ...(around.length ? { notSearched: around.map((a) => a.real) } : {}),
     };
 
     if (pager.seen === 0) {
@@ -261,7 +298,7 @@ export const grepTool = defineTool({
       const text = run.timedOut
         ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before anything matched (partial results: none). Narrow path, glob or type.`
         : `No matches found for ${JSON.stringify(clipText(input.pattern, ECHOED_PATTERN_CHARS))} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and version-control directories (.git, ...) were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
-      return textResult(text, meta);
+      return textResult(aroundNote ? `${text}\n${aroundNote}` : text, meta);
     }
 
     const notes: string[] = [];
@@ -272,6 +309,7 @@ export const grepTool = defineTool({
         `[Showing ${unit} ${offset + 1}-${offset + pager.kept.length} of ${pager.seen}${pager.cutByChars ? ` (output capped at ${GREP_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters)` : ""}. Use offset=${offset + pager.kept.length} to see more, or narrow the search.]`,
       );
     }
+    if (aroundNote) notes.push(aroundNote);
     if (failed && stderr) notes.push(`[ripgrep reported problems: ${stderr.split("\n").slice(0, 3).join("; ")}]`);
     const header =
       mode === "files_with_matches"

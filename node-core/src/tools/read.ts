@@ -2,7 +2,8 @@
 // notebooks cell by cell (FS-READ-7); binaries and documents refused with what to do instead
 // (FS-READ-6); large files only in windows (FS-READ-5), streamed so a window deep in a huge file
 // costs no more memory than the window; an unchanged re-read answered with a notice (FS-READ-4).
-import { promises as fsp, type Stats } from "node:fs";
+import { constants as fsConstants, promises as fsp, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, osString, errorResult, textResult, type ToolContext, type ToolResult } from "../core/tool.js";
@@ -14,6 +15,7 @@ import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256, type ReadRecord } from "../fs/readState.js";
 import { binaryKindByContent, binaryKindByExtension, looksBinary, sniffImage, SNIFF_BYTES, type ImageMime } from "../fs/sniff.js";
 import { decodeText, describeFormat, sniffFormat } from "../fs/textCodec.js";
+import { boundReadPath, openedPath, readPathChanged } from "./readGuard.js";
 
 const READ_DEFAULT_LIMIT = 2000;
 const READ_MAX_LINE_CHARS = 2000;
@@ -39,6 +41,7 @@ Usage:
 - PDF, Office documents, archives and other binaries are refused with a hint on how to convert them (usually a Bash command).
 - Read files before you Edit or Write them: edits to files this conversation has not read are refused. Grep and Glob results do not count as reads.
 - If you read the same range of a file again and it has not changed, you get a short notice instead of the content: use the earlier result.
+- Credential stores (~/.ssh, ~/.aws, ~/.netrc, tokens, shell histories, ...), system secrets and Wave's state directory are read only with the user's approval — symlinks and /proc paths are followed to where they lead: the call is asked (denied in deny-all). Do not try to reach them another way.
 - To search inside files use Grep; to find files by name use Glob; to list a directory use Bash \`ls\`.`;
 
 const inputSchema = z.strictObject({
@@ -103,20 +106,15 @@ function specialFileError(abs: string, st: Stats): ToolResult | undefined {
   return undefined;
 }
 
-async function readHead(abs: string, bytes: number): Promise<Buffer> {
-  const fh = await fsp.open(abs, "r");
-  try {
-    const buf = Buffer.alloc(bytes);
-    let total = 0;
-    while (total < bytes) {
-      const { bytesRead } = await fh.read(buf, total, bytes - total, total);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-    }
-    return buf.subarray(0, total);
-  } finally {
-    await fh.close();
+async function readHead(fh: FileHandle, bytes: number): Promise<Buffer> {
+  const buf = Buffer.alloc(bytes);
+  let total = 0;
+  while (total < bytes) {
+    const { bytesRead } = await fh.read(buf, total, bytes - total, total);
+    if (bytesRead === 0) break;
+    total += bytesRead;
   }
+  return buf.subarray(0, total);
 }
 
 /** FS-READ-4: the same range, mtime and size as this session's last Read (never after its own Edit/Write). */
@@ -139,7 +137,7 @@ function unchangedResult(abs: string, input: ReadInput): ToolResult {
   );
 }
 
-async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolResult> {
+async function readImage(abs: string, file: string, st: Stats, mime: ImageMime): Promise<ToolResult> {
   const shrink = `Make a smaller copy with Bash (e.g. \`convert '${abs}' -resize '2000x2000>' /tmp/smaller.png\`) and read that.`;
   if (st.size > READ_MAX_IMAGE_BYTES) {
     return errorResult("too_large", `Image ${abs} is ${formatBytes(st.size)}; models accept images up to ${formatBytes(READ_MAX_IMAGE_BYTES)}. ${shrink}`, {
@@ -147,7 +145,7 @@ async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolR
       bytes: st.size,
     });
   }
-  const data = await fsp.readFile(abs);
+  const data = await fsp.readFile(file);
   let width: number | undefined;
   let height: number | undefined;
   try {
@@ -177,12 +175,12 @@ async function readImage(abs: string, st: Stats, mime: ImageMime): Promise<ToolR
   };
 }
 
-async function readNotebook(abs: string, st: Stats): Promise<{ result: ToolResult; hash?: string }> {
+async function readNotebook(abs: string, file: string, st: Stats): Promise<{ result: ToolResult; hash?: string }> {
   const jqHint = `Extract cells with Bash and jq, e.g. \`jq '.cells[0:10]' '${abs}'\``;
   if (st.size > MAX_NOTEBOOK_BYTES) {
     return { result: errorResult("too_large", `Notebook ${abs} is ${formatBytes(st.size)}, too large to render. ${jqHint}.`, { filePath: abs }) };
   }
-  const raw = await fsp.readFile(abs);
+  const raw = await fsp.readFile(file);
   let rendered;
   try {
     rendered = renderNotebook((await decodeText(raw)).text);
@@ -218,11 +216,11 @@ interface TextWindow extends LineWindow {
   encoding: string;
 }
 
-async function readTextWindow(abs: string, st: Stats, head: Buffer, input: ReadInput, start: number, limit: number, signal: AbortSignal): Promise<TextWindow> {
+async function readTextWindow(file: string, st: Stats, head: Buffer, input: ReadInput, start: number, limit: number, signal: AbortSignal): Promise<TextWindow> {
   const full = input.offset === undefined && input.limit === undefined;
   if (st.size <= READ_MAX_BYTES) {
     // Small file: decode it whole, so the encoding is judged on every byte.
-    const buf = st.size <= head.length ? head : await fsp.readFile(abs);
+    const buf = st.size <= head.length ? head : await fsp.readFile(file);
     const decoded = await decodeText(buf);
     const all = decoded.text.split("\n");
     if (all[all.length - 1] === "") all.pop();
@@ -247,11 +245,11 @@ async function readTextWindow(abs: string, st: Stats, head: Buffer, input: ReadI
     };
   }
   const format = await sniffFormat(head, head.length >= st.size);
-  const w = await readLineWindow(abs, { start, limit, maxLineChars: READ_MAX_LINE_CHARS, format, size: st.size, signal, hash: full });
+  const w = await readLineWindow(file, { start, limit, maxLineChars: READ_MAX_LINE_CHARS, format, size: st.size, signal, hash: full });
   return { ...w, encoding: describeFormat(format) };
 }
 
-async function readText(abs: string, st: Stats, head: Buffer, input: ReadInput, ctx: ToolContext): Promise<{ result: ToolResult; hash?: string }> {
+async function readText(abs: string, file: string, st: Stats, head: Buffer, input: ReadInput, ctx: ToolContext): Promise<{ result: ToolResult; hash?: string }> {
   if (st.size > READ_MAX_BYTES && input.limit === undefined) {
     return {
       result: errorResult(
@@ -263,7 +261,7 @@ async function readText(abs: string, st: Stats, head: Buffer, input: ReadInput, 
   }
   const start = input.offset ?? 1;
   const limit = input.limit ?? READ_DEFAULT_LIMIT;
-  const w = await readTextWindow(abs, st, head, input, start, limit, ctx.signal);
+  const w = await readTextWindow(file, st, head, input, start, limit, ctx.signal);
   if (w.totalLines === 0) {
     return {
       result: textResult(`[Notice, not file content] ${abs} exists but is empty (0 lines).`, {
@@ -334,13 +332,19 @@ export const readTool = defineTool({
   description,
   inputSchema,
   annotations: { title: "Read file", readOnlyHint: true },
+  // Credential stores, system secrets and Wave's state are asked first (readGuard.ts); every
+  // other read is allowed without a question or a rule.
+  permission: (input, ctx) => ({ tool: "Read", read: resolveToolPath(input.file_path, ctx.session.cwd) }),
   async run(given, ctx) {
     // offset 0 is the start, as in Claude Code's Read (whose offsets some agents count from 0).
     const input: ReadInput = given.offset === 0 ? { ...given, offset: undefined } : given;
     const abs = resolveToolPath(input.file_path, ctx.session.cwd);
+    const bound = boundReadPath(ctx, abs, "Read");
+    if ("isError" in bound) return bound;
+    const real = bound.real;
     let st: Stats;
     try {
-      st = await fsp.stat(abs);
+      st = await fsp.stat(real);
     } catch (err) {
       return statError(err, abs, ctx.session.cwd);
     }
@@ -359,52 +363,79 @@ export const readTool = defineTool({
     const key = fileKey(abs);
     if (isUnchanged(readState.get(key), input, st)) return unchangedResult(abs, input);
 
-    let head: Buffer;
+    // One open of the judged path; everything is read through that descriptor (on Linux by
+    // /proc/self/fd, which reopens the very same file), so a link swapped after the check
+    // changes nothing.
+    let fh: FileHandle;
     try {
-      head = await readHead(abs, HEAD_BYTES);
+      fh = await fsp.open(real, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
     } catch (err) {
       return statError(err, abs, ctx.session.cwd);
     }
+    try {
+      return await readOpened(fh);
+    } finally {
+      await fh.close().catch(() => {});
+    }
 
-    let outcome: { result: ToolResult; hash?: string };
-    // The file can vanish or change kind between the checks above and the read (another program
-    // renaming it): that is a file error to report, not a crash.
-    const orFileError = async <T extends { result: ToolResult }>(read: Promise<T>): Promise<T | { result: ToolResult }> =>
-      read.catch((err: NodeJS.ErrnoException) => {
-        if (typeof err?.code !== "string") throw err;
-        return { result: statError(err, abs, ctx.session.cwd) };
-      });
-    const image = sniffImage(head);
-    if (image) {
-      outcome = await orFileError(readImage(abs, st, image).then((result) => ({ result })));
-    } else {
-      const byContent = binaryKindByContent(head);
-      if (byContent) {
-        return errorResult("binary", `${abs} is ${withArticle(byContent.name)} (recognised by its content); Read returns text files, images and notebooks. ${byContent.advice}`, {
-          filePath: abs,
-          kind: byContent.name,
+    async function readOpened(fh: FileHandle): Promise<ToolResult> {
+      const opened = openedPath(fh.fd);
+      if (opened !== undefined && opened !== real) return readPathChanged(abs, opened, real, "Read");
+      try {
+        st = await fh.stat();
+      } catch (err) {
+        return statError(err, abs, ctx.session.cwd);
+      }
+      const swapped = specialFileError(abs, st);
+      if (swapped) return swapped;
+      const file = opened !== undefined ? `/proc/self/fd/${fh.fd}` : real;
+      let head: Buffer;
+      try {
+        head = await readHead(fh, HEAD_BYTES);
+      } catch (err) {
+        return statError(err, abs, ctx.session.cwd);
+      }
+
+      let outcome: { result: ToolResult; hash?: string };
+      // The file can vanish or change kind between the checks above and the read (another program
+      // renaming it): that is a file error to report, not a crash.
+      const orFileError = async <T extends { result: ToolResult }>(read: Promise<T>): Promise<T | { result: ToolResult }> =>
+        read.catch((err: NodeJS.ErrnoException) => {
+          if (typeof err?.code !== "string") throw err;
+          return { result: statError(err, abs, ctx.session.cwd) };
+        });
+      const image = sniffImage(head);
+      if (image) {
+        outcome = await orFileError(readImage(abs, file, st, image).then((result) => ({ result })));
+      } else {
+        const byContent = binaryKindByContent(head);
+        if (byContent) {
+          return errorResult("binary", `${abs} is ${withArticle(byContent.name)} (recognised by its content); Read returns text files, images and notebooks. ${byContent.advice}`, {
+            filePath: abs,
+            kind: byContent.name,
+          });
+        }
+        if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
+          return errorResult(
+            "binary",
+            `${abs} is a binary file (its first bytes are not text); Read returns text files, images (PNG, JPEG, GIF, WebP) and notebooks. Inspect it with Bash (\`file\`, \`xxd | head\`, \`strings\`).`,
+            { filePath: abs, kind: "binary" },
+          );
+        }
+        outcome = await orFileError(path.extname(abs).toLowerCase() === ".ipynb" ? readNotebook(abs, file, st) : readText(abs, file, st, head, input, ctx));
+      }
+      if (!outcome.result.isError) {
+        readState.set(key, {
+          mtimeMs: st.mtimeMs,
+          size: st.size,
+          hash: outcome.hash,
+          source: "read",
+          offset: input.offset,
+          limit: input.limit,
+          full: input.offset === undefined && input.limit === undefined,
         });
       }
-      if (looksBinary(head.subarray(0, SNIFF_BYTES))) {
-        return errorResult(
-          "binary",
-          `${abs} is a binary file (its first bytes are not text); Read returns text files, images (PNG, JPEG, GIF, WebP) and notebooks. Inspect it with Bash (\`file\`, \`xxd | head\`, \`strings\`).`,
-          { filePath: abs, kind: "binary" },
-        );
-      }
-      outcome = await orFileError(path.extname(abs).toLowerCase() === ".ipynb" ? readNotebook(abs, st) : readText(abs, st, head, input, ctx));
+      return outcome.result;
     }
-    if (!outcome.result.isError) {
-      readState.set(key, {
-        mtimeMs: st.mtimeMs,
-        size: st.size,
-        hash: outcome.hash,
-        source: "read",
-        offset: input.offset,
-        limit: input.limit,
-        full: input.offset === undefined && input.limit === undefined,
-      });
-    }
-    return outcome.result;
   },
 });

@@ -31,10 +31,20 @@ const MAX_LINK_HOPS = 40;
  */
 export function physicalPath(abs: string): string {
   const start = path.resolve(abs);
+  // A missing path is common (a file about to be created, a build folder): it is walked without
+  // the cost of the exception realpath would throw (an Error with its stack, per call).
+  let exists: boolean;
   try {
-    return realpathSync.native(start);
+    exists = lstatSync(start, { throwIfNoEntry: false }) !== undefined;
   } catch {
-    // Missing, dangling, a loop or unreadable: walk it.
+    exists = true; // a loop (ELOOP) or not a directory: let realpath say, then walk
+  }
+  if (exists) {
+    try {
+      return realpathSync.native(start);
+    } catch {
+      // Dangling, a loop or unreadable: walk it.
+    }
   }
   const { root } = path.parse(start);
   let resolved = root;
@@ -48,14 +58,15 @@ export function physicalPath(abs: string): string {
       continue;
     }
     const next = path.join(resolved, name);
-    let isLink: boolean;
+    let stat;
     try {
-      isLink = lstatSync(next).isSymbolicLink();
+      stat = lstatSync(next, { throwIfNoEntry: false });
     } catch {
-      // Nothing there yet (or not a directory): the rest is created as named.
-      return path.join(next, ...rest);
+      stat = undefined;
     }
-    if (!isLink) {
+    // Nothing there yet (or not a directory): the rest is created as named.
+    if (stat === undefined) return path.join(next, ...rest);
+    if (!stat.isSymbolicLink()) {
       resolved = next;
       continue;
     }

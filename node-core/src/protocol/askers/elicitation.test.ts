@@ -26,8 +26,13 @@ import type { ParsedPolicy } from "../../permissions/service.js";
 const probeTool = defineTool({
   name: "Probe",
   description: "Runs nothing; creates its marker file when allowed.",
-  inputSchema: z.strictObject({ command: z.string(), marker: z.string() }),
-  permission: (input) => ({ tool: "Probe", command: input.command }),
+  inputSchema: z.strictObject({ command: z.string(), marker: z.string(), sandboxed: z.boolean().optional(), outsideSandboxReason: z.string().optional() }),
+  permission: (input) => ({
+    tool: "Probe",
+    command: input.command,
+    ...(input.sandboxed !== undefined ? { sandboxed: input.sandboxed } : {}),
+    ...(input.outsideSandboxReason ? { outsideSandboxReason: input.outsideSandboxReason } : {}),
+  }),
   run: async (input) => {
     writeFileSync(input.marker, "ran");
     return textResult("ran");
@@ -43,6 +48,8 @@ class StreamClientTransport implements Transport {
   constructor(
     private readonly fromServer: PassThrough,
     private readonly toServer: PassThrough,
+    /** Negotiate this version instead of the SDK's latest (a client of another protocol revision). */
+    private readonly protocolVersion?: string,
   ) {}
   async start(): Promise<void> {
     this.fromServer.on("data", (chunk: Buffer) => {
@@ -51,6 +58,9 @@ class StreamClientTransport implements Transport {
     });
   }
   async send(message: JSONRPCMessage): Promise<void> {
+    if (this.protocolVersion && "method" in message && message.method === "initialize") {
+      message = { ...message, params: { ...message.params, protocolVersion: this.protocolVersion } } as JSONRPCMessage;
+    }
     this.toServer.write(serializeMessage(message));
   }
   async close(): Promise<void> {
@@ -69,13 +79,14 @@ interface Harness {
   marker: string;
   elicitations: Array<{ message: string; requestedSchema: any }>;
   logs: LoggingMessageNotification["params"][];
-  call(command: string, opts?: { signal?: AbortSignal }): Promise<any>;
+  call(command: string, opts?: { signal?: AbortSignal; sandboxed?: boolean; outsideSandboxReason?: string }): Promise<any>;
 }
 
 async function connect(opts: {
   elicitation: boolean;
   answer?: (req: any, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
   permissions?: ParsedPolicy;
+  protocolVersion?: string;
 }): Promise<Harness> {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-elicit-")));
   const core = new WaveCore({ root, tools: [probeTool as ToolDefinition], permissions: opts.permissions });
@@ -92,7 +103,7 @@ async function connect(opts: {
     });
   }
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
-  await client.connect(new StreamClientTransport(fromServer, toServer));
+  await client.connect(new StreamClientTransport(fromServer, toServer, opts.protocolVersion));
   cleanups.push(async () => {
     await client.close();
     await handle.closed;
@@ -103,7 +114,12 @@ async function connect(opts: {
     marker,
     elicitations,
     logs,
-    call: (command, o = {}) => client.callTool({ name: "Probe", arguments: { command, marker } }, undefined, o.signal ? { signal: o.signal } : undefined),
+    call: (command, o = {}) =>
+      client.callTool(
+        { name: "Probe", arguments: { command, marker, ...(o.sandboxed !== undefined ? { sandboxed: o.sandboxed } : {}), ...(o.outsideSandboxReason ? { outsideSandboxReason: o.outsideSandboxReason } : {}) } },
+        undefined,
+        o.signal ? { signal: o.signal } : undefined,
+      ),
   };
 }
 
@@ -197,5 +213,61 @@ describe("MCP elicitation (official SDK client answering)", () => {
     expect(core.lines()).toEqual(["INFO permissions: allowed despite warnings"]);
     expect(h.logs).toHaveLength(1);
     expect(h.logs[0]).toMatchObject({ level: "warning", logger: "permissions", data: { outcome: "allow", asked: false, warnings: [{ id: "pipe-to-shell" }] } });
+  });
+
+  // Issue 23 §6: fail closed.
+  it.each([
+    ["no content at all (a bare Accept button)", { action: "accept" }],
+    ["empty content (the defaults not filled in)", { action: "accept", content: {} }],
+    ["a decision that is none of the three", { action: "accept", content: { decision: "yes" } }],
+  ] as const)("accept with %s denies, and says why", async (_name, answer) => {
+    const h = await connect({ elicitation: true, answer: () => answer as ElicitResult });
+    const result = await h.call("make deploy");
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^Permission denied: Probe may not run `make deploy`\. The question was accepted (without a decision|with the decision "yes")/);
+    expect(text(result)).toMatch(/treated as a refusal\. Nothing ran/);
+    expect(text(result)).not.toMatch(/The user said/);
+    expect(result.structuredContent).toMatchObject({ errorKind: "denied_by_user" });
+    expect(existsSync(h.marker)).toBe(false);
+  });
+
+  it("the question says when the command runs outside the sandbox, and why, as the host protocol's does", async () => {
+    const h = await connect({ elicitation: true, answer: () => ({ action: "accept", content: { decision: "deny" } }) });
+    await h.call("make deploy", { sandboxed: false, outsideSandboxReason: "the call set dangerouslyDisableSandbox" });
+    expect(h.elicitations[0]!.message).toContain("Runs OUTSIDE the sandbox, with your full permissions: the call set dangerouslyDisableSandbox. Your answer is the only protection.");
+    await h.call("make deploy");
+    expect(h.elicitations[1]!.message).toContain("Runs OUTSIDE the sandbox, with your full permissions: no sandbox is active.");
+    await h.call("make deploy && rm -rf ~/x", { sandboxed: true });
+    expect(h.elicitations[2]!.message).toContain("Runs inside the OS sandbox.");
+    expect(h.elicitations[2]!.message).not.toContain("OUTSIDE");
+  });
+
+  // Issue 23 §7: the shape of the negotiated protocol version, with the real SDK client at each.
+  it("a client that negotiated 2025-06-18 gets enum + enumNames and no mode field, and its answer counts", async () => {
+    const h = await connect({ protocolVersion: "2025-06-18", elicitation: true, answer: () => ({ action: "accept", content: { decision: "allow-once" } }) });
+    expect((await h.call("make deploy")).isError).toBe(false);
+    const [e] = h.elicitations as any[];
+    expect(e).not.toHaveProperty("mode");
+    expect(e.requestedSchema.properties.decision).toEqual({
+      type: "string",
+      title: "Decision",
+      enum: ["allow-once", "always-allow", "deny"],
+      enumNames: ["Allow once", "Always allow in this session (remember the rule below)", "Deny"],
+      default: "allow-once",
+    });
+    expect(existsSync(h.marker)).toBe(true);
+  });
+
+  it("a client that negotiated 2025-11-25 gets titled oneOf and mode: form", async () => {
+    const h = await connect({ protocolVersion: "2025-11-25", elicitation: true, answer: () => ({ action: "accept", content: { decision: "deny" } }) });
+    await h.call("make deploy");
+    const [e] = h.elicitations as any[];
+    expect(e.mode).toBe("form");
+    expect(e.requestedSchema.properties.decision.oneOf).toEqual([
+      { const: "allow-once", title: "Allow once" },
+      { const: "always-allow", title: "Always allow in this session (remember the rule below)" },
+      { const: "deny", title: "Deny" },
+    ]);
+    expect(e.requestedSchema.properties.decision).not.toHaveProperty("enumNames");
   });
 });

@@ -16,19 +16,21 @@ const checkParams = z
     tool: z.string().min(1).optional().describe("The tool the check is for; Bash for a command and Write for a path when omitted."),
     command: osString("command").optional(),
     path: osString("path").min(1).optional(),
+    read: osString("path").min(1).optional().describe("A file or folder Read, Grep or Glob would read (credential stores and Wave's state are asked)."),
     description: z.string().optional(),
     directory: osString("path").min(1).optional(),
     sessionId: z.string().min(1).optional(),
     sandboxed: z.boolean().optional().describe("The command would run inside the OS sandbox."),
     outsideSandboxReason: z.string().optional(),
   })
-  .refine((p) => (p.command === undefined) !== (p.path === undefined), { message: "give exactly one of command or path" });
+  .refine((p) => [p.command, p.path, p.read].filter((x) => x !== undefined).length === 1, { message: "give exactly one of command, path or read" });
 
 function toCheck(p: z.output<typeof checkParams>): PermissionCheck {
   return {
-    tool: p.tool ?? (p.command !== undefined ? "Bash" : "Write"),
+    tool: p.tool ?? (p.command !== undefined ? "Bash" : p.read !== undefined ? "Read" : "Write"),
     ...(p.command !== undefined ? { command: p.command } : {}),
     ...(p.path !== undefined ? { path: p.path } : {}),
+    ...(p.read !== undefined ? { read: p.read } : {}),
     ...(p.description !== undefined ? { description: p.description } : {}),
     ...(p.directory !== undefined ? { directory: p.directory } : {}),
     ...(p.sessionId !== undefined ? { sessionId: p.sessionId } : {}),

@@ -31,7 +31,7 @@ import { findGitMetadata, type GitProtection } from "./git.js";
  * files. Git's metadata is found at every depth by git.ts instead.
  */
 function protectedName(name: string): boolean {
-  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => e.name.test(name));
+  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => !e.parent && e.name.test(name));
 }
 
 /**

@@ -133,6 +133,7 @@ class ApprovalView(val model: ApprovalModel, private val ownCall: Boolean = fals
     /** Plain words: it is the agent asking (or this window, for a command typed here), never a tool's identifier. */
     private fun title(): String = when {
         model.prompt.kind == "path" -> WaveBundle.message("approval.title.write")
+        model.prompt.kind == "read" -> WaveBundle.message("approval.title.read")
         ownCall -> WaveBundle.message("approval.title.ownCommand")
         else -> WaveBundle.message("approval.title.command")
     }
@@ -292,7 +293,7 @@ class ApprovalCard(val view: ApprovalView) : CardPanel() {
     val header: CardHeader
 
     init {
-        val subject = TextBlock(if (view.model.prompt.kind == "path") view.model.subject else "$ " + view.model.subject, mono = true)
+        val subject = TextBlock(if (view.model.prompt.kind == "command") "$ " + view.model.subject else view.model.subject, mono = true)
         val description = view.model.prompt.description?.takeIf { it.isNotBlank() }?.let { TextBlock(it, Tone.SECONDARY, small = true) }
         header = CardHeader(statusIcon, subject, statusLabel, below = description)
         add(header, BorderLayout.NORTH)
