@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
-import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME } from "../base/credentials.js";
+import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME, credentialsFromEnvironment, SYSTEM_CREDENTIALS } from "../base/credentials.js";
 
 /** Shell and login start-up files in the home directory: they run at every login. */
 const STARTUP_HOME =
@@ -21,7 +21,16 @@ export const SENSITIVE_SYSTEM = /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boo
  */
 const CREDENTIAL_STORES = [...new Set([...CREDENTIAL_FOLDERS_IN_HOME, ...CREDENTIALS_IN_HOME])].map((rel) => ({ rel, lower: rel.toLowerCase() }));
 
-/** System files that hold secrets: password hashes, sudo rules, host keys, a process's environment or memory. */
+/**
+ * Credential files named by absolute path, from the same list the sandbox masks: the system's
+ * root-only secrets and the files the environment names ($KUBECONFIG, $DOCKER_CONFIG, …). Read
+ * at each question: the login environment the core adopts can set them after start.
+ */
+function namedCredentialFiles(): string[] {
+  return [...SYSTEM_CREDENTIALS, ...credentialsFromEnvironment(process.env)];
+}
+
+/** System files that hold secrets beyond that list: backups of the password files, a process's environment or memory. */
 const SYSTEM_SECRETS = /^\/(etc\/(shadow|gshadow|sudoers|ssh\/ssh_host_[^/]*_key)|proc\/[^/]+\/(environ|mem)|proc\/kcore)(\/|$|[-.~])/;
 /** What the read-only list has always asked for besides: another account's home (root's). */
 const OTHER_HOME = /^\/root(\/|$)/;
@@ -56,6 +65,8 @@ export function credentialStore(target: string, homes: readonly string[]): Sensi
 export function sensitiveReadPath(target: string, places: { homes: readonly string[]; stateDirectories?: readonly string[] }): SensitiveRead | undefined {
   const store = credentialStore(target, places.homes);
   if (store) return store;
+  const named = namedCredentialFiles().find((p) => isWithin(target, p));
+  if (named) return { anchor: named, what: "a credential file (a system secret, or one the environment names)" };
   if (SYSTEM_SECRETS.test(target)) return { anchor: target, what: "a system file that holds secrets (password hashes, keys, a process's environment or memory)" };
   const state = waveStatePath(target, places.stateDirectories);
   return state ? { anchor: state.anchor, what: "Wave's state directory (the endpoints and tokens agents attach with)" } : undefined;
@@ -81,6 +92,7 @@ export function sensitiveInside(dir: string, places: { homes: readonly string[];
     }
   }
   for (const d of places.stateDirectories ?? []) if (below(d) && existsSync(d)) out.add(d);
+  for (const f of namedCredentialFiles()) if (below(f) && existsSync(f)) out.add(f);
   // A store inside another one (~/.aws/credentials in ~/.aws) is left out with its folder.
   return [...out].filter((p) => ![...out].some((q) => q !== p && isWithin(p, q))).sort();
 }

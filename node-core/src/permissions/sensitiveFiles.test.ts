@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SENSITIVE_WORKSPACE } from "../base/sensitive.js";
-import { decideCommand, decidePath, type DecideContext } from "./decide.js";
+import { decideCommand, decidePath, readPlace, type DecideContext } from "./decide.js";
+import { secretForReadOnly, sensitiveInside } from "./sensitive.js";
 import { parseRule } from "./rules.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
 
@@ -142,5 +143,35 @@ describe("issue 23 §4: sensitive workspace files, completed", () => {
         expect(decidePath(name, ctx, { allow: [], deny: [] }, "deny-all", lib).outcome === "deny", name).toBe(standalone);
       }
     }
+  });
+});
+
+describe("credential files named by absolute path (base/credentials.ts, the list the sandbox masks)", () => {
+  it("a kubeconfig that $KUBECONFIG names outside the home is a credential store to the file tools and the read-only list", () => {
+    const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-named-creds-")));
+    const saved = process.env.KUBECONFIG;
+    try {
+      const home = path.join(base, "home");
+      const cluster = path.join(base, "clusters", "prod.yaml");
+      mkdirSync(home, { recursive: true });
+      mkdirSync(path.dirname(cluster));
+      writeFileSync(cluster, "token: x");
+      const ctx = { cwd: base, home, homes: [home], stateDirectories: [] };
+      expect(readPlace(cluster, ctx).sensitive).toBeUndefined();
+      process.env.KUBECONFIG = `/nonexistent/config:${cluster}`;
+      expect(readPlace(cluster, ctx).sensitive?.anchor).toBe(cluster);
+      expect(secretForReadOnly(cluster, { homes: [home] })).toBe(true);
+      expect(sensitiveInside(base, { homes: [home] })).toContain(cluster);
+    } finally {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("the system's root-only secrets are asked about by path (an administrator's Kubernetes configuration)", () => {
+    expect(secretForReadOnly("/etc/kubernetes/admin.conf", { homes: ["/home/nobody"] })).toBe(true);
+    expect(secretForReadOnly("/etc/kubernetes/pki/ca.key", { homes: ["/home/nobody"] })).toBe(true);
+    expect(secretForReadOnly("/etc/kubernetes/manifests/x.yaml", { homes: ["/home/nobody"] })).toBe(false);
   });
 });
