@@ -171,6 +171,35 @@ describe("Grep: bounded output and failures", () => {
     expect(text(r)).not.toMatch(/No matches found/);
   });
 
+  it("FS-SEARCH-1 files_with_matches: the 30,000-character cap counts the text the model reads, not the absolute paths beside it", async () => {
+    // Names of about 40 characters: the text fits about 700 of them; counting each absolute path as well stopped far earlier.
+    const names = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`packages/module-${String(i).padStart(4, "0")}/src/index-file.ts`, "needle\n"]));
+    const { call } = workspace(names);
+    const r = await call("Grep", { pattern: "needle", head_limit: 10_000 });
+    const [list, note] = text(r).split("\n\n");
+    const shown = list!.split("\n").slice(1);
+    expect(list!.length).toBeLessThanOrEqual(30_000 + "Found 1500 files (newest first):\n".length);
+    // Full: one more name would not have fitted.
+    expect(shown.join("\n").length + 1 + shown[0]!.length).toBeGreaterThan(30_000 - 40);
+    expect((r.structuredContent.filenames as string[]).length).toBe(shown.length);
+    expect(note).toBe(`[Showing files 1-${shown.length} of 1500 (output capped at 30,000 characters). Use offset=${shown.length} to see more, or narrow the search.]`);
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(100 * 1024);
+  });
+
+  it("FS-SEARCH-1 files_with_matches: short names under a long working directory are cut by the reply's bound, and the note says that one", async () => {
+    const deep = Array.from({ length: 8 }, (_, i) => `a-rather-long-folder-name-number-${i}`).join("/");
+    const names = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`${deep}/f${String(i).padStart(4, "0")}`, "needle\n"]));
+    const { root } = workspace(names);
+    const { call } = caller(path.join(root, deep));
+    const r = await call("Grep", { pattern: "needle", head_limit: 10_000 });
+    const [list, note] = text(r).split("\n\n");
+    const shown = list!.split("\n").slice(1);
+    expect(list!.length).toBeLessThan(30_000);
+    expect(shown.length).toBeLessThan(2000);
+    expect(note).toBe(`[Showing files 1-${shown.length} of 2000 (the result, which also gives each path in full, is capped at 96 KB). Use offset=${shown.length} to see more, or narrow the search.]`);
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(100 * 1024);
+  });
+
   it("FS-SEARCH-1 the description says Grep honours .gitignore and how to search ignored files", () => {
     expect(grepTool.description).toMatch(/honours \.gitignore/);
     expect(grepTool.description).toMatch(/To search ignored files, set path to the ignored directory/);

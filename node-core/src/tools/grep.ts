@@ -10,11 +10,17 @@ import { VCS_DIRECTORIES } from "../util/vcs.js";
 import { describeMissing, displayPath, resolveToolPath } from "../fs/paths.js";
 import { trustedRipgrepLookup } from "./sandbox.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
-import { clipText } from "../util/text.js";
+import { clipText, jsonBytes } from "../util/text.js";
 import { isWithin } from "../util/paths.js";
 import { boundReadPath } from "./readGuard.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
+/**
+ * The whole reply — the text and, in files_with_matches mode, `filenames`, the same files as
+ * absolute paths — stays under 100 KB serialised; the text's cap is counted on the text alone.
+ * Reached first only when many short names sit under a long working directory.
+ */
+const GREP_MAX_REPLY_BYTES = 96 * 1024;
 /** How much of the pattern a result repeats. */
 const ECHOED_PATTERN_CHARS = 500;
 const GREP_MAX_COLUMNS = 500;
@@ -114,27 +120,32 @@ function stripDotSlash(p: string): string {
 /** Collects output entries after `offset`, up to `headLimit` and the character cap, counting all. */
 class Pager {
   readonly kept: string[] = [];
+  /** What the model reads: the kept entries, one a line. */
   chars = 0;
+  /** The reply's JSON: the text, and what entries add elsewhere (each file's absolute path in `filenames`). */
+  replyBytes = 0;
   seen = 0;
-  cutByChars = false;
+  cutBy: "text" | "reply" | undefined;
   constructor(
     private readonly offset: number,
     private readonly headLimit: number | undefined,
   ) {}
 
-  /** `alsoChars`: what the entry adds elsewhere in the result (a file's absolute path in `filenames`). */
-  add(entry: string, alsoChars = 0): void {
+  /** `elsewhere`: what the entry adds to the reply beside the text (a file's absolute path in `filenames`). */
+  add(entry: string, elsewhere?: string): void {
     const index = this.seen++;
     if (index < this.offset) return;
     if (this.headLimit !== undefined && this.kept.length >= this.headLimit) return;
-    if (this.cutByChars) return;
-    const cost = entry.length + 1 + alsoChars;
-    if (this.chars + cost > GREP_MAX_OUTPUT_CHARS && this.kept.length > 0) {
-      this.cutByChars = true;
+    if (this.cutBy) return;
+    const chars = this.chars + entry.length + 1;
+    const bytes = this.replyBytes + jsonBytes(entry) + 1 + (elsewhere === undefined ? 0 : jsonBytes(elsewhere) + 1);
+    if (this.kept.length > 0 && (chars > GREP_MAX_OUTPUT_CHARS || bytes > GREP_MAX_REPLY_BYTES)) {
+      this.cutBy = chars > GREP_MAX_OUTPUT_CHARS ? "text" : "reply";
       return;
     }
     this.kept.push(entry);
-    this.chars += cost;
+    this.chars = chars;
+    this.replyBytes = bytes;
   }
 
   get truncated(): boolean {
@@ -256,7 +267,7 @@ export const grepTool = defineTool({
     if (mode === "files_with_matches") {
       for (const f of files) f.mtimeMs ||= mtime(f.abs);
       sortFiles();
-      for (const f of files) pager.add(f.path, f.abs.length);
+      for (const f of files) pager.add(f.path, f.abs);
       pager.seen = numFiles;
       filenames = pager.kept.map((p) => path.resolve(cwd, p));
       numMatches = numFiles;
@@ -306,7 +317,7 @@ export const grepTool = defineTool({
     if (pager.truncated) {
       const unit = mode === "content" ? "lines" : mode === "count" ? "entries" : "files";
       notes.push(
-        `[Showing ${unit} ${offset + 1}-${offset + pager.kept.length} of ${pager.seen}${pager.cutByChars ? ` (output capped at ${GREP_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters)` : ""}. Use offset=${offset + pager.kept.length} to see more, or narrow the search.]`,
+        `[Showing ${unit} ${offset + 1}-${offset + pager.kept.length} of ${pager.seen}${pager.cutBy === "text" ? ` (output capped at ${GREP_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters)` : pager.cutBy === "reply" ? ` (the result, which also gives each path in full, is capped at ${GREP_MAX_REPLY_BYTES / 1024} KB)` : ""}. Use offset=${offset + pager.kept.length} to see more, or narrow the search.]`,
       );
     }
     if (aroundNote) notes.push(aroundNote);
