@@ -40,8 +40,36 @@ class AgentTab(
     var connected: Boolean = true
         private set
 
+    /**
+     * The line above the feed when the tab is a content of its own in the IDE (it has no status
+     * line there): who the agent is, and the toolbar ([setToolbar]). Hidden until then, since
+     * outside the IDE the panel's status line above the tabs carries the toolbar.
+     */
+    val identity = ToneLabel(describe(client), Tone.SECONDARY, small = true)
+    private val headerLine = object : JPanel(BorderLayout()) {
+        override fun paintComponent(g: java.awt.Graphics) {
+            super.paintComponent(g)
+            g.color = WaveTheme.current.separator
+            g.fillRect(0, height - 1, width, 1)
+        }
+    }.apply {
+        add(identity, BorderLayout.CENTER)
+        isVisible = false
+    }
+    private var toolbar: javax.swing.JComponent? = null
+
+    var isDisposed: Boolean = false
+        private set
+
+    /** What sits above the feed: the header line and the banner, each when shown. */
+    val header = JPanel(BorderLayout()).apply {
+        isOpaque = false
+        add(headerLine, BorderLayout.NORTH)
+        add(banner, BorderLayout.CENTER)
+    }
+
     init {
-        add(banner, BorderLayout.NORTH)
+        add(header, BorderLayout.NORTH)
         add(area, BorderLayout.CENTER)
         emptyState.reasonBlock.source = WaveBundle.message("agents.empty.reason", client.name)
         themeChanged(WaveTheme.current)
@@ -49,8 +77,22 @@ class AgentTab(
 
     override fun themeChanged(theme: Theme) {
         background = theme.background
+        headerLine.background = theme.background
+        headerLine.border = BorderFactory.createEmptyBorder(theme.px(4), theme.px(10), theme.px(4), theme.px(6))
         banner.border = BorderFactory.createEmptyBorder(theme.px(6), theme.px(10), theme.px(6), theme.px(10))
     }
+
+    /** The tool window's toolbar for this tab (the IDE's ActionToolbar), at the end of its header line. */
+    fun setToolbar(c: javax.swing.JComponent) {
+        toolbar?.let { headerLine.remove(it) }
+        toolbar = c
+        headerLine.add(c, BorderLayout.EAST)
+        headerLine.isVisible = true
+        revalidate()
+        repaint()
+    }
+
+    private fun describe(client: ClientInfo) = client.toString().ifBlank { WaveBundle.message("agents.unnamed") }
 
     /** The tab's title: the agent's name (its version is in the tooltip). */
     val title: String get() = client.name.ifBlank { WaveBundle.message("agents.unnamed") }
@@ -74,6 +116,7 @@ class AgentTab(
 
     fun reopened(client: ClientInfo) {
         this.client = client
+        identity.text = describe(client)
         connected = true
         banner.isVisible = false
         revalidate()
@@ -81,6 +124,7 @@ class AgentTab(
     }
 
     fun dispose() {
+        isDisposed = true
         feed.cards().forEach { it.dispose() }
     }
 }

@@ -41,17 +41,21 @@ class WavePanel(
 
     /**
      * The tool window's toolbar: Soft-Wrap (every output at once), Scroll to End and Clear All on
-     * the feed that shows, Settings. The IDE shows them as its own ActionButtons ([setToolbar]);
+     * the feed that shows, Settings. The IDE shows them as its own ActionButtons ([setToolbar]; the
+     * same ids, texts and descriptions: `action.<id>.text` in the bundle), in every session's tab;
      * outside the IDE, [iconToolbar] does, at the end of the status line.
      */
     val toolbarActions: List<ToolbarAction> = listOf(
-        ToolbarAction("WaveTools.SoftWrap", WaveBundle.message("output.softWrap.button"), WaveBundle.message("output.softWrap.tooltip"), { it.icons.softWrap }, isToggle = true, isSelected = { softWrap.enabled }) {
-            softWrap.enabled = !softWrap.enabled
-        },
-        ToolbarAction("WaveTools.ScrollToEnd", WaveBundle.message("toolbar.scrollToEnd.text"), WaveBundle.message("toolbar.scrollToEnd.description"), { it.icons.scrollToEnd }) { visibleFeed.scrollToEnd() },
-        ToolbarAction("WaveTools.ClearAll", WaveBundle.message("toolbar.clear.text"), WaveBundle.message("toolbar.clear.description"), { it.icons.clear }, isEnabled = { !visibleFeed.isEmpty }) { visibleFeed.clear() },
-        ToolbarAction("WaveTools.Settings", WaveBundle.message("toolbar.settings.text"), WaveBundle.message("toolbar.settings.description"), { it.icons.settings }) { host.openSettings() },
+        toolbarAction(SOFT_WRAP, { it.icons.softWrap }, isToggle = true, isSelected = { softWrap.enabled }) { softWrap.enabled = !softWrap.enabled },
+        toolbarAction(SCROLL_TO_END, { it.icons.scrollToEnd }) { visibleFeed.scrollToEnd() },
+        toolbarAction(CLEAR_ALL, { it.icons.clear }, isEnabled = { !visibleFeed.isEmpty }) { visibleFeed.clear() },
+        toolbarAction(SETTINGS, { it.icons.settings }) { host.openSettings() },
     )
+
+    private fun toolbarAction(id: String, icon: (Theme) -> javax.swing.Icon, isToggle: Boolean = false, isSelected: () -> Boolean = { false }, isEnabled: () -> Boolean = { true }, perform: () -> Unit) =
+        ToolbarAction(id, WaveBundle.message("action.$id.text"), WaveBundle.message("action.$id.description"), icon, isToggle, isSelected, isEnabled, perform)
+
+    fun toolbarAction(id: String): ToolbarAction? = toolbarActions.firstOrNull { it.id == id }
     val iconToolbar = IconToolbar(toolbarActions)
     val split = ThinSplitPane(sessions)
 
@@ -143,6 +147,12 @@ class WavePanel(
     companion object {
         const val SESSION = "session"
         const val FALLBACK = "fallback"
+
+        /** The toolbar's actions; the IDE registers its own under the same ids (plugin.xml). */
+        const val SOFT_WRAP = "WaveTools.SoftWrap"
+        const val SCROLL_TO_END = "WaveTools.ScrollToEnd"
+        const val CLEAR_ALL = "WaveTools.ClearAll"
+        const val SETTINGS = "WaveTools.Settings"
     }
 }
 

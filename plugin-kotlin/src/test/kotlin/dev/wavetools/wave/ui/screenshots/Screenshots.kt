@@ -107,7 +107,7 @@ private fun naturalHeight(frame: ToolWindowFrame, width: Int): Int {
     val agent = panel.sessions.selectedAgent
     if (agent != null) {
         val feed = if (agent.feed.isEmpty) 300 else agent.feed.preferredSize.height
-        return (frame.header.height + agent.closedBanner.parent.let { if (it.isVisible) it.height else 0 } + feed + 4).coerceIn(400, 3200)
+        return (frame.header.height + agent.header.height + feed + 4).coerceIn(400, 3200)
     }
     val shown = panel.feed
     val feed = if (shown.isEmpty) 300 else shown.preferredSize.height

@@ -1,6 +1,7 @@
 package dev.wavetools.wave.ui.screenshots
 
 import dev.wavetools.wave.ui.IconButton
+import dev.wavetools.wave.ui.IconToolbar
 import dev.wavetools.wave.ui.SessionTabsModel
 import dev.wavetools.wave.ui.ShippedIcon
 import dev.wavetools.wave.ui.TabStrip
@@ -29,7 +30,8 @@ import javax.swing.JPanel
  * [SessionTabsModel] onto the tool window's ContentManager (the platform's tabs: one row, an
  * overflow list, the alert icon) — and the title actions (Move to Background, Stop, Connect an
  * Agent, Restart Wave Tools, the Options menu). Under it the selected content: the project's
- * panel, or an agent's tab. The platform's own header is not drawn here; this stands in for it
+ * panel (its toolbar at the end of the status line), or an agent's tab (its toolbar at the end of
+ * the tab's header line). The platform's own header is not drawn here; this stands in for it
  * with the same parts, sizes and icons.
  */
 class ToolWindowFrame(val panel: WavePanel) : JPanel(BorderLayout()) {
@@ -40,9 +42,10 @@ class ToolWindowFrame(val panel: WavePanel) : JPanel(BorderLayout()) {
     init {
         panel.sessions.useHostTabs()
         val model = panel.sessions.model
-        for (e in model.entries) contents.add(e.component.takeIf { !e.isProject } ?: panel, e.key)
+        for (e in model.entries) contents.add(e.component.takeIf { !e.isProject }?.also { toolbarFor(e) } ?: panel, e.key)
         model.addListener(object : SessionTabsModel.Listener {
             override fun added(entry: SessionTabsModel.Entry, index: Int) {
+                toolbarFor(entry)
                 contents.add(entry.component, entry.key)
                 refreshTabs()
             }
@@ -71,6 +74,11 @@ class ToolWindowFrame(val panel: WavePanel) : JPanel(BorderLayout()) {
         add(header, BorderLayout.NORTH)
         add(contents, BorderLayout.CENTER)
         refreshTabs()
+    }
+
+    /** Each agent's content has the toolbar too, as ide/SessionContents gives it (an ActionToolbar there). */
+    private fun toolbarFor(entry: SessionTabsModel.Entry) {
+        entry.agent?.setToolbar(IconToolbar(panel.toolbarActions))
     }
 
     /** The platform shows content tabs once there is more than one content. */
