@@ -28,8 +28,7 @@ abstract class LatestCallAction(id: String, icon: Icon, private val bashOnly: Bo
 
     protected abstract fun perform(controller: WaveController)
 
-    private fun controller(e: AnActionEvent): WaveController? =
-        e.project?.let { WaveProjectService.getInstanceIfCreated(it) }?.controller
+    private fun controller(e: AnActionEvent): WaveController? = ProjectControllers.controller(e)
 }
 
 /**

@@ -23,6 +23,7 @@ import dev.wavetools.wave.bridge.PermissionModes
 import dev.wavetools.wave.bridge.PinnedNode
 import dev.wavetools.wave.bridge.PermissionSettingsForm
 import dev.wavetools.wave.bridge.PermissionSettingsApplier
+import dev.wavetools.wave.ui.SessionFeed
 import dev.wavetools.wave.ui.SettingsChecks
 import dev.wavetools.wave.ui.WaveBundle
 
@@ -74,6 +75,11 @@ class WaveConfigurable(private val project: Project) : BoundConfigurable(WaveBun
                 intTextField(0..86_400)
                     .bindIntText({ s.defaultTimeoutSeconds }, { s.defaultTimeoutSeconds = it })
                     .comment(WaveBundle.message("settings.timeout.comment"))
+            }
+            row(WaveBundle.message("settings.maxCards.label")) {
+                intTextField(WaveSettings.MAX_CARDS_RANGE)
+                    .bindIntText({ WaveSettings.feedCap(s.maxCards) }, { s.maxCards = it })
+                    .comment(WaveBundle.message("settings.maxCards.comment", WaveSettings.MAX_CARDS_RANGE.first, WaveSettings.MAX_CARDS_RANGE.last, SessionFeed.DEFAULT_MAX_CARDS))
             }
             row(WaveBundle.message("settings.directories.label")) {
                 textArea().columns(COLUMNS_LARGE)

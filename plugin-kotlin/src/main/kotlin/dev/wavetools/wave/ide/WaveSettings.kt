@@ -12,6 +12,7 @@ import com.intellij.openapi.components.service
 import com.intellij.openapi.project.Project
 import dev.wavetools.wave.bridge.PermissionSettings
 import dev.wavetools.wave.bridge.PermissionStore
+import dev.wavetools.wave.ui.SessionFeed
 
 /** Machine settings (paths differ between machines, so they do not roam). */
 @State(name = "WaveToolsSettings", storages = [Storage(value = "wave-tools.xml", roamingType = RoamingType.DISABLED)])
@@ -26,11 +27,33 @@ class WaveSettings : SimplePersistentStateComponent<WaveSettings.State>(State())
         var gitBashPath by string()
         /** Default timeout of commands typed in the tool window, in seconds; 0 = the core's default. */
         var defaultTimeoutSeconds by property(0)
+        /** How many cards each session's feed keeps (the oldest finished ones go first). */
+        var maxCards by property(SessionFeed.DEFAULT_MAX_CARDS)
     }
 
     companion object {
         fun getInstance(): WaveSettings = ApplicationManager.getApplication().service()
+
+        /** What Settings accepts for [State.maxCards]: enough to look back, few enough Swing cards to stay light. */
+        val MAX_CARDS_RANGE = 20..2_000
+
+        /** The cap a feed uses: a stored value outside [MAX_CARDS_RANGE] (an edited file) is brought into it. */
+        fun feedCap(stored: Int): Int = stored.coerceIn(MAX_CARDS_RANGE)
     }
+}
+
+/** The settings the tool window reads each time it needs them, so a change applies without a restart. */
+interface ToolWindowSettings {
+    /** The timeout of a command typed in the tool window; null: the core's default. */
+    val defaultTimeoutMs: Long?
+    val maxCards: Int
+}
+
+/** [ToolWindowSettings] from Settings › Tools › Wave Tools. */
+object IdeToolWindowSettings : ToolWindowSettings {
+    private val state get() = WaveSettings.getInstance().state
+    override val defaultTimeoutMs: Long? get() = state.defaultTimeoutSeconds.takeIf { it > 0 }?.let { it * 1000L }
+    override val maxCards: Int get() = WaveSettings.feedCap(state.maxCards)
 }
 
 /** Per-project settings, kept in the workspace file (they name local directories). */

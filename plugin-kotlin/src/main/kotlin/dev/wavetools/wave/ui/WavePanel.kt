@@ -134,9 +134,6 @@ class WavePanel(
     /** The feed of the tab that is showing: the project's own, or an attached agent's. */
     val visibleFeed: SessionFeed get() = sessions.selectedAgent?.feed ?: feed
 
-    /** The component keyboard shortcuts are scoped to (Ctrl+B, Stop): the whole tool window content. */
-    val shortcutScope: JPanel get() = this
-
     fun dispose() {
         themeSubscription.close()
         feed.cards().forEach { it.dispose() }

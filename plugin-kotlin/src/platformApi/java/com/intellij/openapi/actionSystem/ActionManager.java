@@ -7,4 +7,5 @@ import org.jetbrains.annotations.Nullable;
 public abstract class ActionManager {
   public static ActionManager getInstance() { throw new UnsupportedOperationException(); }
   public abstract @Nullable AnAction getAction(@NotNull String actionId);
+  public abstract @NotNull ActionToolbar createActionToolbar(String place, @NotNull ActionGroup group, boolean horizontal);
 }
