@@ -216,7 +216,7 @@ describe("mcp --attach", () => {
     }
   });
 
-  it("answers a line that is not JSON, and one over the 10 MiB limit, as wave-core mcp does, and keeps relaying", async () => {
+  it("answers a line that is not JSON, one over the 10 MiB limit and one that is not UTF-8, as wave-core mcp does, and keeps relaying", async () => {
     const root = makeWorkspace();
     const stateDir = stateDirForTest();
     const { core } = await listening(root, stateDir);
@@ -235,11 +235,13 @@ describe("mcp --attach", () => {
       proxy.stdin.write("this is not json\n");
       const huge = JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "Write", arguments: { file_path: "big.txt", content: "x".repeat(11 * 1024 * 1024) } }, id: 9 });
       proxy.stdin.write(huge + "\n");
+      proxy.stdin.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"big.txt","content":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}}\n')]));
       proxy.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) + "\n");
-      expect(await waitFor(() => lines.length >= 3, 20_000)).toBe(true);
+      expect(await waitFor(() => lines.length >= 4, 20_000)).toBe(true);
       expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });
       expect(lines[1]).toMatchObject({ id: 9, error: { code: -32600, message: expect.stringMatching(/^Message too large: a line of \d+ bytes exceeds the 10 MiB limit/) } });
-      expect(lines[2]).toMatchObject({ id: 1, result: { serverInfo: { name: "wave-core" } } });
+      expect(lines[2]).toMatchObject({ id: 10, error: { code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid UTF-8 \(byte \d+ of \d+: c3 28 22 7d\)/) } });
+      expect(lines[3]).toMatchObject({ id: 1, result: { serverInfo: { name: "wave-core" } } });
       expect(existsSync(path.join(root, "big.txt"))).toBe(false);
       expect(core.notifications("tool/started")).toEqual([]);
     } finally {

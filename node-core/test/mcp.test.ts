@@ -171,7 +171,7 @@ describe("bad input over MCP (real process)", () => {
     expect(readFileSync(path.join(root, "small.txt"), "utf8")).toBe("fine\n");
   }, 60_000);
 
-  it("raw lines that are not JSON, not valid MCP, or too long are each answered; then a normal call works", async () => {
+  it("raw lines that are not JSON, not valid MCP, too long or not UTF-8 are each answered; then a normal call works", async () => {
     const root = makeWorkspace();
     const core = new CoreProcess(["mcp", "--root", root, "--permission-mode", "allow-all"]);
     try {
@@ -188,6 +188,13 @@ describe("bad input over MCP (real process)", () => {
       const big = core.waitFor((m) => m.id === 41, 30_000);
       core.sendRaw(`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"${"a".repeat(12 * 1024 * 1024)}"}}}`);
       expect((await big).error).toMatchObject({ code: -32600, message: expect.stringContaining("Pass large content by file path instead.") });
+
+      // Bytes that are not UTF-8 are refused, not read as U+FFFD: the Write never runs.
+      const latin1 = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"latin1.txt","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}}}')]);
+      const refused = core.waitFor((m) => m.id === 42);
+      core.sendBytes(latin1);
+      expect((await refused).error).toMatchObject({ code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid UTF-8 \(byte \d+ of \d+: e9 22 7d 7d\), so it was not run\./) });
+      expect(existsSync(path.join(root, "latin1.txt"))).toBe(false);
 
       const read = await core.request("tools/call", { name: "Read", arguments: { file_path: "notes.txt" } });
       expect(read.result.isError).toBe(false);

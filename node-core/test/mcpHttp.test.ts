@@ -168,6 +168,37 @@ describe("MCP over Streamable HTTP (serve --listen)", () => {
     expect((await agent.listTools()).tools.length).toBe(8);
   });
 
+  it("a request body that is not UTF-8 is refused with a parse error for its id, not run with U+FFFD; the session keeps serving", async () => {
+    const { core, lock, root } = await listening();
+    const auth = { ...MCP_HEADERS, authorization: `Bearer ${lock.token}` };
+    const init = await raw(lock.url, { headers: auth, body: INITIALIZE });
+    const session = init.headers["mcp-session-id"] as string;
+    const inSession = { ...auth, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+    await raw(lock.url, { headers: inSession, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    const body = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"latin1.txt","content":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}}'),
+    ]);
+    const res = await raw(lock.url, { headers: inSession, body });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: {
+        code: -32700,
+        message: `Parse error: the message is not valid UTF-8 (byte ${body.indexOf(0xe9)} of ${body.length}: e9 22 7d 7d), so it was not run. Send every message as UTF-8 text; write other characters as JSON escapes (\\u00e9).`,
+      },
+    });
+    expect(existsSync(path.join(root, "latin1.txt"))).toBe(false);
+    expect(core.notifications("tool/started")).toEqual([]);
+    // The same session still runs a call sent as UTF-8.
+    const ok = await raw(lock.url, { headers: inSession, body: body.toString("latin1").replace("caf\u00e9", "café") });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('"isError":false');
+    expect(readFileSync(path.join(root, "latin1.txt"), "utf8")).toBe("café");
+  });
+
   it("pushes a finished background task to the client as a log message (logger tasks)", async () => {
     const { lock } = await listening(undefined, ["--allow", "sleep:*"]);
     const agent = await client(lock);

@@ -1,5 +1,6 @@
 // The host protocol server as a host sees it: the real bundle over real pipes.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CoreProcess } from "./support/coreProcess.js";
 import { makeWorkspace } from "./transcript.js";
@@ -111,6 +112,28 @@ describe("host protocol server", () => {
     const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)![1]);
     expect(peakKb).toBeLessThan(190 * 1024);
   }, 120_000);
+
+  it("refuses a request that is not UTF-8 with a parse error for its id instead of running it with U+FFFD, and keeps serving", async () => {
+    const root = makeWorkspace();
+    const core = new CoreProcess(["serve", "--root", root]);
+    cores.push(core);
+    await core.request("initialize", {});
+    const line = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":"bad","method":"tools/call","params":{"name":"Write","arguments":{"file_path":"latin1.txt","content":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}}'),
+    ]);
+    const answer = core.waitFor((m) => m.id === "bad");
+    core.sendBytes(line);
+    expect((await answer).error).toEqual({
+      code: -32700,
+      message: `Parse error: the message is not valid UTF-8 (byte ${line.indexOf(0xe9)} of ${line.length}: e9 22 7d 7d), so it was not run. Send every message as UTF-8 text; write other characters as JSON escapes (\\u00e9).`,
+    });
+    expect(core.received.some((m) => m.method === "tool/started")).toBe(false);
+    const read = await core.request("tools/call", { name: "Read", arguments: { file_path: "notes.txt" } });
+    expect(read.result.isError).toBe(false);
+    expect(existsSync(path.join(root, "latin1.txt"))).toBe(false);
+  });
 
   it("answers a request sent without a trailing newline when stdin closes, then exits 0", async () => {
     const core = start();

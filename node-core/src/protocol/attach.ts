@@ -12,7 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lockDir, rankLocks, readLiveLocks, type IdeLock, type LockChoice } from "./ideLock.js";
 import { processExists } from "../util/processes.js";
-import { LineSplitter, oversizedLineResponse, parseMessage } from "./jsonrpc.js";
+import { LineSplitter, parseMessage, unreadableLineResponse } from "./jsonrpc.js";
 import { MCP_MAX_LINE_BYTES } from "./lineTransport.js";
 import { CLIENT_CWD_HEADER } from "./mcpHttp.js";
 import { StreamableHttpClient } from "./httpClientTransport.js";
@@ -272,11 +272,11 @@ export async function startAttachProxy(target: AttachTarget, io: AttachIo, opts:
     }
   };
 
-  // The same framing and limits as `wave-core mcp`: a line over the limit or one that is not JSON-RPC
+  // The same framing and limits as `wave-core mcp`: a line over the limit, not UTF-8 or not JSON-RPC
   // is answered with an error at once (it never reaches the core), and the proxy keeps serving.
   const splitter = new LineSplitter((event) => {
-    if (event.kind === "oversized") {
-      toAgent(oversizedLineResponse(event, splitter.maxBytes) as Message);
+    if (event.kind !== "line") {
+      toAgent(unreadableLineResponse(event, splitter.maxBytes) as Message);
       return;
     }
     const parsed = parseMessage(event.text);

@@ -41,6 +41,15 @@ describe("LineSplitter", () => {
     expect(e.tail).toBe("c".repeat(4095) + "}");
   });
 
+  it("reports a line that is not UTF-8 instead of decoding it (bad bytes would become U+FFFD): where it goes wrong, and its ends", () => {
+    const line = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"content":"caf'), Buffer.from([0xe9, 0x21]), Buffer.from('"}}')]);
+    const events = split([line, Buffer.from("\n"), Buffer.from('"héllo"\n')]);
+    expect(events).toEqual([
+      { kind: "notUtf8", bytes: line.length, offset: 70, sample: "e9 21 22 7d", head: line.toString("utf8"), tail: line.toString("utf8") },
+      { kind: "line", text: '"héllo"' },
+    ]);
+  });
+
   it("never holds more than the cap while skipping", () => {
     const s = new LineSplitter(() => {}, 100);
     for (let i = 0; i < 1000; i++) s.push(Buffer.alloc(1000, 0x61));
@@ -151,6 +160,28 @@ describe("JsonRpcPeer", () => {
     await tick();
     expect(out[1]).toMatchObject({ id: "a", error: { code: ErrorCode.RequestCancelled } });
     expect(peer.cancelIncoming("a")).toBe(false);
+  });
+
+  it("answers a request that is not UTF-8 with a parse error for its id, never runs it, and keeps serving", async () => {
+    const out: Array<Record<string, any>> = [];
+    const seen: unknown[] = [];
+    const peer = new JsonRpcPeer((line) => out.push(JSON.parse(line)), {
+      request: async (_method, params) => (seen.push(params), "ran"),
+      notification: () => {},
+    });
+    peer.push(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"content":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}\n')]));
+    peer.push(Buffer.from('{"jsonrpc":"2.0","id":2,"method":"ok"}\n'));
+    await new Promise((r) => setImmediate(r));
+    expect(out[0]).toEqual({
+      jsonrpc: "2.0",
+      id: "w",
+      error: {
+        code: ErrorCode.ParseError,
+        message: "Parse error: the message is not valid UTF-8 (byte 69 of 74: ff fe 22 7d), so it was not run. Send every message as UTF-8 text; write other characters as JSON escapes (\\u00e9).",
+      },
+    });
+    expect(out[1]).toEqual({ jsonrpc: "2.0", id: 2, result: "ran" });
+    expect(seen).toEqual([{}]);
   });
 
   it("turns a thrown handler error into -32603 and keeps serving", async () => {

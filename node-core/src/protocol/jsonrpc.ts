@@ -1,8 +1,9 @@
 // JSON-RPC 2.0 over newline-delimited UTF-8 JSON: message types, error codes, framing and a
 // bidirectional peer (the core answers the host's requests and may send requests of its own,
 // e.g. permission questions).
+import { isAscii, isUtf8 } from "node:buffer";
 import { createLogger } from "../util/log.js";
-import { utf8Text } from "../util/text.js";
+import { firstInvalidUtf8, utf8Text } from "../util/text.js";
 
 const log = createLogger("jsonrpc");
 
@@ -71,7 +72,14 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** How much of each end of an oversized line is kept: enough to find the id of the request it carried. */
 const OVERSIZED_END_BYTES = 4096;
 
-export type FrameEvent = { kind: "line"; text: string } | { kind: "oversized"; bytes: number; head: string; tail: string };
+export type FrameEvent =
+  | { kind: "line"; text: string }
+  | { kind: "oversized"; bytes: number; head: string; tail: string }
+  /** A line that is not UTF-8: `offset` is its first bad byte, `sample` those bytes in hex. */
+  | { kind: "notUtf8"; bytes: number; offset: number; sample: string; head: string; tail: string };
+
+/** A line the framing could not read (too long, not UTF-8): answered, never handled. */
+export type UnreadableLine = Exclude<FrameEvent, { kind: "line" }>;
 
 /**
  * Splits a byte stream into lines. A line longer than `maxBytes` is never held in memory: once the
@@ -149,9 +157,18 @@ export class LineSplitter {
       this.onEvent(event);
       return;
     }
-    let text = utf8Text(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
+    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
+    // Decoding would turn bad bytes into U+FFFD and run a request the client never sent.
+    if (!isAscii(bytes) && !isUtf8(bytes)) {
+      const { offset, sample } = badUtf8(bytes);
+      const head = bytes.subarray(0, OVERSIZED_END_BYTES).toString("utf8");
+      const tail = bytes.subarray(Math.max(0, bytes.length - OVERSIZED_END_BYTES)).toString("utf8");
+      this.onEvent({ kind: "notUtf8", bytes: bytes.length, offset, sample, head, tail });
+      return;
+    }
+    let text = utf8Text(bytes);
     if (text.endsWith("\r")) text = text.slice(0, -1);
     this.onEvent({ kind: "line", text });
   }
@@ -278,6 +295,30 @@ export function oversizedLineResponse(event: { bytes: number; head: string; tail
       code: ErrorCode.InvalidRequest,
       message: `Message too large: a line of ${event.bytes} bytes exceeds the ${maxBytes / (1024 * 1024)} MiB limit and was discarded. Pass large content by file path instead.`,
     },
+  };
+}
+
+/**
+ * The answer to a line the framing could not read: an error for the request it carried, when its
+ * id can be read, so the caller's pending request fails instead of waiting. Nothing of it runs.
+ */
+export function unreadableLineResponse(event: UnreadableLine, maxBytes: number): JsonRpcResponse {
+  if (event.kind === "oversized") return oversizedLineResponse(event, maxBytes);
+  return { jsonrpc: "2.0", id: requestIdOfLine(event.head, event.tail), error: notUtf8Error(event) };
+}
+
+/** Where `bytes` (known not to be UTF-8) first go wrong: the offset, and up to four bytes from there in hex. */
+export function badUtf8(bytes: Buffer): { offset: number; sample: string } {
+  const offset = firstInvalidUtf8(bytes);
+  const sample = [...bytes.subarray(offset, offset + 4)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+  return { offset, sample };
+}
+
+/** The error for a message that is not UTF-8 (host protocol, MCP on stdio and over HTTP alike). */
+export function notUtf8Error(at: { bytes: number; offset: number; sample: string }): JsonRpcErrorObject {
+  return {
+    code: ErrorCode.ParseError,
+    message: `Parse error: the message is not valid UTF-8 (byte ${at.offset} of ${at.bytes}: ${at.sample}), so it was not run. Send every message as UTF-8 text; write other characters as JSON escapes (\\u00e9).`,
   };
 }
 
@@ -504,8 +545,8 @@ export class JsonRpcPeer {
   }
 
   private onFrame(event: FrameEvent): void {
-    if (event.kind === "oversized") {
-      this.send(oversizedLineResponse(event, this.splitter.maxBytes));
+    if (event.kind !== "line") {
+      this.send(unreadableLineResponse(event, this.splitter.maxBytes));
       return;
     }
     const parsed = parseMessage(event.text);

@@ -1,13 +1,14 @@
 // `wave-core mcp`'s stdio framing: the same line splitter and message checks as `serve`, in front
 // of the official SDK's server. The SDK's own stdio transport closes the connection for good on a
-// line over 10 MiB and drops a line that is not JSON without an answer; here such lines get a
+// line over 10 MiB, drops a line that is not JSON without an answer and reads bad UTF-8 as U+FFFD;
+// here such lines get a
 // JSON-RPC error (for the request they carried, when its id can be read) and the server keeps serving.
 import type { Readable, Writable } from "node:stream";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCNotificationSchema, JSONRPCRequestSchema, JSONRPCResponseSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createLogger } from "../util/log.js";
-import { ErrorCode, LineSplitter, oversizedLineResponse, parseMessage, type FrameEvent, type JsonRpcResponse } from "./jsonrpc.js";
+import { ErrorCode, LineSplitter, parseMessage, unreadableLineResponse, type FrameEvent, type JsonRpcResponse } from "./jsonrpc.js";
 
 const log = createLogger("mcp-transport");
 
@@ -70,9 +71,9 @@ export class LineTransport implements Transport {
 
   private onFrame(event: FrameEvent): void {
     if (this.closed) return;
-    if (event.kind === "oversized") {
-      log.warn("discarded an oversized line", { bytes: event.bytes });
-      this.answer(oversizedLineResponse(event, this.splitter.maxBytes));
+    if (event.kind !== "line") {
+      log.warn(event.kind === "oversized" ? "discarded an oversized line" : "discarded a line that is not UTF-8", { bytes: event.bytes });
+      this.answer(unreadableLineResponse(event, this.splitter.maxBytes));
       return;
     }
     const parsed = parseMessage(event.text);

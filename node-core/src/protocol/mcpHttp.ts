@@ -3,6 +3,7 @@
 // passes the guards first (Host, Origin, bearer token); each MCP connection (Mcp-Session-Id) gets
 // its own SDK server and its own core session, which ends with the connection.
 import { randomBytes, randomUUID } from "node:crypto";
+import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -12,6 +13,7 @@ import type { Session } from "../base/session.js";
 import { canonicalDir, isWithin } from "../util/paths.js";
 import { isDirectory } from "../util/files.js";
 import { createLogger } from "../util/log.js";
+import { badUtf8, notUtf8Error, requestIdOfLine } from "./jsonrpc.js";
 import { createMcpSessionServer, type McpSessionOptions, type McpSessionServer } from "./mcpServer.js";
 import { allowedHostHeaders, bearerMatches, hostHeaderAllowed, originAllowed } from "./mcpHttpGuards.js";
 
@@ -70,14 +72,53 @@ interface Live extends McpConnection {
   closing?: Promise<void>;
 }
 
-function reply(res: ServerResponse, status: number, body?: { code: number; message: string }): void {
+function reply(res: ServerResponse, status: number, body?: { code: number; message: string }, id: string | number | null = null): void {
   if (res.headersSent) return;
   if (!body) {
     res.writeHead(status, { "content-length": "0" }).end();
     return;
   }
-  const text = JSON.stringify({ jsonrpc: "2.0", error: body, id: null });
+  const text = JSON.stringify({ jsonrpc: "2.0", error: body, id });
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
+}
+
+type Body = { ok: true; parsed: unknown } | { ok: false; status: number; code: number; message: string; id: string | number | null };
+
+/**
+ * A POST's body, read here rather than by the SDK (which decodes bad UTF-8 as U+FFFD and runs the
+ * request): at most `maxBytes`, UTF-8, JSON. A refusal names the request's id when it can be read.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
+  const tooLarge: Body = { ok: false, status: 413, code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes.`, id: null };
+  if (Number(req.headers["content-length"]) > maxBytes) return Promise.resolve(tooLarge);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.removeAllListeners("data");
+        req.resume();
+        return resolve(tooLarge);
+      }
+      chunks.push(chunk);
+    });
+    req.on("error", reject);
+    req.on("end", () => {
+      if (size > maxBytes) return;
+      const bytes = Buffer.concat(chunks);
+      // The SDK's node adapter takes the body from here instead of reading the consumed stream.
+      (req as IncomingMessage & { rawBody?: Buffer }).rawBody = bytes;
+      const text = bytes.toString("utf8");
+      const idOf = () => requestIdOfLine(text.slice(0, 4096), text.slice(-4096));
+      if (!isUtf8(bytes)) return resolve({ ok: false, status: 400, ...notUtf8Error({ bytes: bytes.length, ...badUtf8(bytes) }), id: idOf() });
+      try {
+        resolve({ ok: true, parsed: JSON.parse(text) });
+      } catch (err) {
+        resolve({ ok: false, status: 400, code: -32700, message: `Parse error: the body is not valid JSON (${(err as Error).message}).`, id: idOf() });
+      }
+    });
+  });
 }
 
 export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEndpoint> {
@@ -125,7 +166,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
   };
 
   /** A POST without a session id: a new connection, if it is an `initialize`. */
-  const openConnection = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const openConnection = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     let conn: Live | undefined;
     const cwd = sessionCwd(req);
     const transport = new StreamableHTTPServerTransport({
@@ -148,7 +189,7 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
         void c.mcp.connect(transport).then(() => forwardCancellations(transport));
       },
     });
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     // Anything but an initialize (which creates the connection) was answered with an error.
     if (!conn) await transport.close().catch(() => {});
   };
@@ -168,14 +209,20 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
 
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readBody(req, maxBodyBytes);
+      if (!read.ok) return reply(res, read.status, { code: read.code, message: read.message }, read.id);
+      body = read.parsed;
+    }
     if (sessionId === undefined) {
-      if (req.method === "POST") return openConnection(req, res);
+      if (req.method === "POST") return openConnection(req, res, body);
       return reply(res, 400, { code: -32000, message: "Bad request: send initialize first; every later request needs its Mcp-Session-Id header." });
     }
     const conn = live.get(sessionId);
     if (!conn) return reply(res, 404, { code: -32001, message: "Session not found: it ended (or the core restarted). Send initialize again." });
     if (req.method === "GET") watchStream(conn, res);
-    await conn.transport.handleRequest(req, res);
+    await conn.transport.handleRequest(req, res, body);
   };
 
   /** The client's event stream: while none is open the client may be gone (see STREAM_GONE_GRACE_MS). */

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { clipJson, clipText, cutChars, jsonBytes, singleQuoted, utf8Text } from "./text.js";
+import { isUtf8 } from "node:buffer";
+import { clipJson, clipText, cutChars, firstInvalidUtf8, jsonBytes, singleQuoted, utf8Text } from "./text.js";
 
 describe("bounded text", () => {
   it("FS-READ-1 never splits a surrogate pair when cutting", () => {
@@ -75,6 +76,39 @@ describe("utf8Text", () => {
       const text = utf8Text(bytes);
       expect(text).toBe(bytes.toString("utf8"));
       expect(Buffer.from(text).equals(Buffer.from(bytes.toString("utf8")))).toBe(true);
+    }
+  });
+});
+
+describe("firstInvalidUtf8", () => {
+  it("finds the first byte that starts no well-formed sequence, and agrees with isUtf8 on every case", () => {
+    const cases: Array<[number[], number]> = [
+      [[0x61, 0x62], 2],
+      [[0xc3, 0xa9], 2],
+      [[0x61, 0xc3, 0x28], 1],
+      // Overlong forms, a surrogate (U+D800), above U+10FFFF, a lone continuation, truncated sequences.
+      [[0x61, 0xc0, 0xaf], 1],
+      [[0xe0, 0x80, 0xaf], 0],
+      [[0xed, 0xa0, 0x80], 0],
+      [[0xf4, 0x90, 0x80, 0x80], 0],
+      [[0x41, 0x80], 1],
+      [[0xe4, 0xb8], 0],
+      [[0xf0, 0x9f, 0x98, 0x80, 0xff], 4],
+      [[0xef, 0xbf, 0xbd], 3],
+    ];
+    for (const [bytes, offset] of cases) {
+      const buf = Buffer.from(bytes);
+      expect(firstInvalidUtf8(buf), buf.toString("hex")).toBe(offset);
+      expect(isUtf8(buf)).toBe(offset === bytes.length);
+    }
+    // Random bytes: the prefix before the offset is always well-formed.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+    for (let n = 0; n < 2000; n++) {
+      const buf = Buffer.from(Array.from({ length: 1 + (n % 12) }, () => (rnd() & 1 ? rnd() : 0x80 | (rnd() & 0x3f))));
+      const at = firstInvalidUtf8(buf);
+      expect(isUtf8(buf.subarray(0, at))).toBe(true);
+      expect(at === buf.length).toBe(isUtf8(buf));
     }
   });
 });

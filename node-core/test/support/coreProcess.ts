@@ -105,6 +105,11 @@ export class CoreProcess {
     this.child.stdin.write(line.endsWith("\n") ? line : line + "\n");
   }
 
+  /** Bytes exactly as given (a line that is not UTF-8, say), then a newline. */
+  sendBytes(bytes: Buffer): void {
+    this.child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")]));
+  }
+
   send(message: object): void {
     this.sendRaw(JSON.stringify(message));
   }
