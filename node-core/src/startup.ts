@@ -3,7 +3,7 @@
 // of the house: the one place that wires the concerns (env, shell, tasks) to a WaveCore.
 import { WaveCore } from "./core/runtime.js";
 import { allTools } from "./tools/index.js";
-import { childEnvironment, holdLoginEnvironmentProbe, startLoginEnvironmentProbe } from "./env/index.js";
+import { childEnvironment, holdLoginEnvironmentProbe, probeProcessesLeftRunning, startLoginEnvironmentProbe } from "./env/index.js";
 import type { ParsedPolicy } from "./permissions/service.js";
 import type { SandboxCliOptions } from "./shell/sandbox/settings.js";
 import { removeStaleOutput } from "./shell/outputDir.js";
@@ -49,10 +49,17 @@ function startLoginEnvironment(core: WaveCore): void {
     void core.sandbox.whenChecked().then(() => core.events.emit("env/statusChanged", { ...status, sandbox: core.sandbox.statusForNotification() }));
   });
   core.onShutdown(async () => {
-    // A probe still running is stopped (its process tree killed) before the core is done; the
-    // host hears how it ended.
+    // A probe still running is stopped (its shell killed; what the profile started finishes by
+    // itself) before the core is done; the host hears how it ended, and what to leave running.
     await release();
     unsubscribe();
+    const pids = probeProcessesLeftRunning();
+    if (pids.length > 0) {
+      core.events.emit("processes/leftRunning", {
+        pids,
+        reason: "the login-environment probe's profile is finishing by itself (a tool killed now could leave its lock behind)",
+      });
+    }
   });
 }
 

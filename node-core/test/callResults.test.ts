@@ -2,7 +2,7 @@
 // recent call (PROTOCOL.md "Bounded results"), through the real bundle over real pipes; the MCP
 // server and the one-shot CLI answer as before.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { stdioTransport } from "./support/mcpStdio.js";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -194,7 +194,7 @@ describe("the store in one core", () => {
 describe("the MCP server and the one-shot CLI are unaffected", () => {
   it("wave-core mcp returns the whole result of a large Bash call", async () => {
     const root = makeWorkspace();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, "--permission-mode", "allow-all"], stderr: "pipe" });
+    const transport = stdioTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, "--permission-mode", "allow-all"], stderr: "pipe" });
     const client = new Client({ name: "wave-test-client", version: "1.0.0" });
     await client.connect(transport);
     try {

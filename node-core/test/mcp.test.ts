@@ -1,6 +1,7 @@
 // `wave-core mcp` driven by the official MCP TypeScript SDK client — a real client we did not write.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { stdioTransport } from "./support/mcpStdio.js";
 import { ElicitRequestSchema, McpError, type ElicitRequestFormParams, type ElicitResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -19,7 +20,7 @@ async function connect(
   root: string,
   opts: { args?: string[]; answer?: (params: ElicitRequestFormParams) => ElicitResult } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, ...(opts.args ?? [])], stderr: "pipe" });
+  const transport = stdioTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, ...(opts.args ?? [])], stderr: "pipe" });
   client = new Client({ name: "wave-test-client", version: "1.0.0" }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
   const answer = opts.answer;
   if (answer) client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params as ElicitRequestFormParams));

@@ -149,6 +149,15 @@ function checkMainIndependentOfTests(mainFiles, testFiles) {
 }
 
 /**
+ * The tests' environment: the developer's, without the login-shell probe. Every core a test starts
+ * (and every `wave-core mcp --attach` an agent under test starts) inherits it, so none runs the
+ * developer's own profile; the tests whose subject is the probe give a home of their own and clear it.
+ */
+function testEnvironment() {
+  return { ...process.env, WAVE_LOGIN_ENV: "0" };
+}
+
+/**
  * Compiles the platform declarations, main and test sources into a directory named by their content
  * hash; reuses it when nothing changed. kotlinc reads the Java declarations as sources; javac then
  * compiles them against kotlinc's output.
@@ -402,7 +411,7 @@ function main() {
   ];
   if (command === "screenshots") {
     const outDir = path.join(pluginDir, "build", "screenshots");
-    const status = run(javaBin, [...props, "-cp", runtime.join(path.delimiter), "dev.wavetools.wave.ui.screenshots.ScreenshotsKt", outDir]);
+    const status = run(javaBin, [...props, "-cp", runtime.join(path.delimiter), "dev.wavetools.wave.ui.screenshots.ScreenshotsKt", outDir], { env: testEnvironment() });
     process.exit(status);
   }
   if (!existsSync(core)) fail(`${core} is missing. Run \`npm run build\` first.`);
@@ -425,7 +434,7 @@ function main() {
     `--reports-dir=${reports}`,
     `--class-path=${[...runtime].join(path.delimiter)}`,
     ...(selectors.length ? selectors : [`--scan-class-path=${classes}`]),
-  ]);
+  ], { env: testEnvironment() });
   const counts = countReports(reports);
   console.log(`kotlin: tests took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (counts) console.log(`kotlin: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);

@@ -8,7 +8,8 @@ import { EventBus } from "../base/events.js";
 import { ToolRegistry } from "./registry.js";
 import { SessionManager, type Session } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
-import { errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
+import { describeProbeWait, startProbeWaitClock } from "../env/index.js";
+import { amendResult, errorResult, type ProgressUpdate, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.js";
 import { Workspace } from "../base/workspace.js";
 import { PermissionService, warningsForResult, type ParsedPolicy } from "../permissions/service.js";
 import { SandboxService } from "../shell/sandbox/service.js";
@@ -231,13 +232,24 @@ export class WaveCore {
         }
         ctx.permission = permission;
       }
-      result =
-        permission && !permission.allowed
-          ? errorResult(controller.signal.aborted ? "aborted" : permission.asked ? "denied_by_user" : "denied_by_policy", permission.message, {
-              warnings: warningsForResult(permission.decision.warnings),
-              ...(controller.signal.aborted ? { interrupted: true } : {}),
-            })
-          : await tool.run(input, ctx);
+      if (permission && !permission.allowed) {
+        result = errorResult(controller.signal.aborted ? "aborted" : permission.asked ? "denied_by_user" : "denied_by_policy", permission.message, {
+          warnings: warningsForResult(permission.decision.warnings),
+          ...(controller.signal.aborted ? { interrupted: true } : {}),
+        });
+      } else {
+        // The tool waits for the login environment itself (childEnvironment) and may be moved to
+        // the background meanwhile; this only times that wait.
+        const waited = tool.startsProcesses ? startProbeWaitClock() : undefined;
+        result = await tool.run(input, ctx);
+        const wait = waited?.();
+        const note = describeProbeWait(wait);
+        if (note && wait) {
+          result = amendResult(result, [...result.content, { type: "text", text: note }], {
+            loginEnvironment: { waitedMs: Math.round(wait.waitedMs), state: wait.status.state },
+          });
+        }
+      }
     } catch (err) {
       if (controller.signal.aborted) {
         const why = (controller.signal.reason as Error | undefined)?.message ?? "cancelled";

@@ -106,6 +106,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * undefined when nothing. The runtime checks it before `run`, so a denied call never starts.
    */
   permission?(input: z.output<S>, ctx: ToolContext): PermissionRequest | undefined | Promise<PermissionRequest | undefined>;
+  /**
+   * Starts child processes (a shell, ripgrep), which wait for the login shell's environment
+   * (BASH-ENV-7's bounded wait): when that wait held the call up long, the runtime says so in the
+   * result.
+   */
+  readonly startsProcesses?: boolean;
   run(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -3,7 +3,15 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureLogs } from "../../test/support/logs.js";
-import { childEnvironment, holdLoginEnvironmentProbe, loginEnvironmentStatus, resetLoginEnvironmentProbeForTests, startLoginEnvironmentProbe } from "./index.js";
+import {
+  childEnvironment,
+  describeProbeWait,
+  holdLoginEnvironmentProbe,
+  loginEnvironmentStatus,
+  resetLoginEnvironmentProbeForTests,
+  startLoginEnvironmentProbe,
+  startProbeWaitClock,
+} from "./index.js";
 import type { ProbeRunResult } from "./runProbeShell.js";
 import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome } from "../../test/support/loginEnv.js";
 
@@ -108,7 +116,7 @@ describe("the childEnvironment() seam", () => {
 
   it("BASH-ENV-7 a hanging profile: the first child waits for the probe to fail within its budget, then runs with the inherited environment", async () => {
     fake = makeFakeHome();
-    writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"', "export HTTPS_PROXY=http://never", "sleep 60"] });
+    writeProfile(fake, "bash", { rc: ['echo $$ >> "$HOME/pids"', "export HTTPS_PROXY=http://never", "sleep 6"] });
     hostProcessEnv(fake.home, "/bin/bash");
     const before = { ...process.env };
     const logs = captureLogs();
@@ -123,6 +131,39 @@ describe("the childEnvironment() seam", () => {
     const pids = readPids(fake, "pids");
     expect(pids).toHaveLength(2);
     expect(await eventually(() => pids.every((p) => !isAlive(p)))).toBe(true);
+  });
+
+  it("BASH-ENV-7 a call held up by the probe is told how long, and how the probe stood; a short wait, or none, says nothing", async () => {
+    let now = 0;
+    let finish!: (r: ProbeRunResult) => void;
+    const probe = startLoginEnvironmentProbe({
+      now: () => now,
+      run: () => new Promise<ProbeRunResult>((r) => (finish = r)),
+      budget: { attemptTimeoutMs: 4000, maxAttempts: 1, backoffMs: 0 },
+      env: { HOME: "/h", SHELL: "/bin/sh", PATH: "/usr/bin" },
+    });
+    await new Promise((r) => setImmediate(r));
+    const clock = startProbeWaitClock()!;
+    now = 900;
+    expect(describeProbeWait(clock())).toBeUndefined();
+    now = 2500;
+    expect(clock().waitedMs).toBe(2500);
+    // The wait cannot outlast the budget (4 s and 100 ms to drain), whatever the call did after.
+    now = 60_000;
+    expect(describeProbeWait(clock())).toBe(
+      "Note: this call waited 4.1 s for the user's login shell to report its environment, and it had not finished. Commands run with the environment the core was started with, so tools the user's profile puts on PATH (nvm, pyenv, ...) may be missing; `wave-core env` shows the details.",
+    );
+    now = 3000;
+    const later = startProbeWaitClock()!;
+    now = 3200;
+    finish({ stdout: Buffer.alloc(0), exitCode: 1, signal: null, timedOut: false, aborted: false, outputOverflow: false });
+    await probe.start();
+    now = 9000;
+    expect(later().waitedMs).toBe(200);
+    expect(clock().status.state).toBe("failed");
+    expect(describeProbeWait(clock())).toMatch(/^Note: this call waited 3\.2 s for the user's login shell to report its environment, and it failed: the login shell never ran the probe command/);
+    // Landed: nothing to wait for any more.
+    expect(startProbeWaitClock()).toBeUndefined();
   });
 
   it("BASH-ENV-7 a cancelled caller stops waiting at once", async () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { addLogSink, type LogRecord } from "../util/log.js";
 import { captureLogs } from "../../test/support/logs.js";
 import { DEFAULT_PROBE_BUDGET, LoginEnvironmentProbe, backoffBefore, probeBudgetMs, type ProbeBudget, type ProbeDependencies } from "./probe.js";
-import type { ProbeRunRequest, ProbeRunResult } from "./runProbeShell.js";
+import { createProbeRunner, type ProbeRunRequest, type ProbeRunResult } from "./runProbeShell.js";
 import type { ProbeFileSystem } from "./shellChoice.js";
 import type { EnvStatus } from "./status.js";
 import {
@@ -45,6 +45,9 @@ function recordLogs(): void {
 function hostEnv(home: string, shell: TestShell, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { HOME: home, SHELL: SHELL_PATHS[shell], PATH: HOST_PATH, USER: "tester", LANG: "C.UTF-8", ...extra };
 }
+
+/** The real runner, with a short linger for what a stopped probe leaves running (LINGER_MS is 30 s). */
+const lingerBriefly = (request: ProbeRunRequest) => createProbeRunner("linux")({ ...request, lingerMs: 200 });
 
 async function probeWith(env: NodeJS.ProcessEnv, overrides: Partial<ProbeDependencies> = {}): Promise<EnvStatus> {
   const probe = new LoginEnvironmentProbe({ env, ...overrides });
@@ -250,13 +253,13 @@ describe.each(["bash", "zsh"] as const)("the login environment from a real %s", 
       expect(env).toEqual(before);
     });
 
-    it(`BASH-ENV-7 (${shell}) a profile that hangs is killed with its whole tree on every attempt, then the probe fails`, async () => {
+    it(`BASH-ENV-7 (${shell}) a profile that hangs: each attempt's shell is stopped, what it started is stopped once it lingers, then the probe fails`, async () => {
       fake = makeFakeHome();
       writeProfile(fake, shell, { rc: ['echo $$ >> "$HOME/pids"', 'sleep 60 & echo $! >> "$HOME/pids"', "sleep 60"] });
       const env = hostEnv(fake.home, shell);
       const before = { ...env };
       recordLogs();
-      const status = await probeWith(env, { budget: SHORT });
+      const status = await probeWith(env, { budget: SHORT, run: lingerBriefly });
       expect(status).toMatchObject({ state: "failed", attempts: 2, shell: SHELL_PATHS[shell] });
       expect(status.reason).toContain(`timed out after ${SHORT.attemptTimeoutMs} ms`);
       expect(env).toEqual(before);
@@ -267,11 +270,11 @@ describe.each(["bash", "zsh"] as const)("the login environment from a real %s", 
       expect(logs.filter((r) => r.scope === "env" && r.level !== "debug")).toHaveLength(1);
     });
 
-    it(`BASH-ENV-7 (${shell}) a profile that starts a background job holding the output still yields its environment; the job is stopped`, async () => {
+    it(`BASH-ENV-7 (${shell}) a profile that starts a background job holding the output still yields its environment; the job is stopped once it lingers`, async () => {
       fake = makeFakeHome();
       writeProfile(fake, shell, { rc: ['sleep 60 & echo $! >> "$HOME/pids"', "export CURL_CA_BUNDLE=/certs/curl.pem"] });
       const env = hostEnv(fake.home, shell);
-      const status = await probeWith(env, { budget: SHORT });
+      const status = await probeWith(env, { budget: SHORT, run: lingerBriefly });
       expect(status).toMatchObject({ state: "ok", attempts: 1 });
       expect(env.CURL_CA_BUNDLE).toBe("/certs/curl.pem");
       const [job] = readPids(fake, "pids");
@@ -378,6 +381,17 @@ describe("BASH-ENV-7 waiting for the probe", () => {
     const waiting = probe.landed({ signal: controller.signal });
     controller.abort();
     expect((await waiting).state).toBe("pending");
+  });
+
+  it("BASH-ENV-7 landed() does not wait at all for a caller whose signal was aborted before it asked (a call cancelled early)", async () => {
+    // A budget no test outlasts: waiting for it would time the test out.
+    const probe = new LoginEnvironmentProbe({
+      env: { HOME: "/h", SHELL: "/bin/sh", PATH: "/usr/bin" },
+      run: () => new Promise<ProbeRunResult>(() => undefined),
+      budget: { attemptTimeoutMs: 3_600_000, maxAttempts: 1, backoffMs: 0 },
+    });
+    void probe.start();
+    expect((await probe.landed({ signal: AbortSignal.abort() })).state).toBe("pending");
   });
 
   it("BASH-ENV-7 abort() stops a running probe; the inherited environment is kept", async () => {

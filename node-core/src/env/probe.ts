@@ -100,7 +100,7 @@ function interpretAttempt(result: ProbeRunResult, markers: ProbeMarkers, form: P
   if (result.spawnError) return { ok: false, reason: `the shell could not be started (${result.spawnError})` };
   if (result.outputOverflow) return { ok: false, reason: `the login shell printed more than ${MAX_PROBE_OUTPUT_BYTES / (1024 * 1024)} MiB` };
   const stdout = result.stdout.toString("utf8");
-  const timedOut = `timed out after ${budget.attemptTimeoutMs} ms (the profile did not finish; the probe's processes were stopped)`;
+  const timedOut = `timed out after ${budget.attemptTimeoutMs} ms (the profile did not finish; its shell was stopped, and what it had started may still finish)`;
 
   if (platform === "win32" || form === "path-only") {
     const path = parseSingleValue(stdout, markers);
@@ -132,6 +132,7 @@ export class LoginEnvironmentProbe {
   private readonly controller = new AbortController();
   private settledPromise: Promise<EnvStatus> | undefined;
   private startedAt: number | undefined;
+  private settledAt: number | undefined;
   private readonly deps: ProbeDependencies;
 
   constructor(deps: Partial<ProbeDependencies> = {}) {
@@ -145,6 +146,16 @@ export class LoginEnvironmentProbe {
   /** The longest anything should wait for this probe. */
   get budgetMs(): number {
     return probeBudgetMs(this.deps.budget);
+  }
+
+  /** The probe's clock (injected in tests): what waitEnd is measured on. */
+  now(): number {
+    return this.deps.now();
+  }
+
+  /** When landed() stops waiting: the moment the result landed, or else the end of the budget. */
+  get waitEnd(): number {
+    return this.settledAt ?? (this.startedAt ?? this.deps.now()) + this.budgetMs;
   }
 
   /** Called on every change of state (pending → ok | degraded | failed). */
@@ -171,7 +182,8 @@ export class LoginEnvironmentProbe {
    * start) has run out, or when `signal` aborts, whichever comes first. Never rejects.
    */
   async landed(opts: { signal?: AbortSignal } = {}): Promise<EnvStatus> {
-    if (!this.settledPromise || this.current.state !== "pending") return this.status;
+    // An aborted signal fires no abort event: a caller cancelled before it came here waits not at all.
+    if (!this.settledPromise || this.current.state !== "pending" || opts.signal?.aborted) return this.status;
     const remaining = Math.max(0, (this.startedAt ?? this.deps.now()) + this.budgetMs - this.deps.now());
     const waiter = new AbortController();
     const stopWaiting = () => waiter.abort();
@@ -186,7 +198,8 @@ export class LoginEnvironmentProbe {
   }
 
   private settle(status: Omit<EnvStatus, "durationMs">): EnvStatus {
-    const durationMs = this.startedAt === undefined ? 0 : Math.round(this.deps.now() - this.startedAt);
+    this.settledAt = this.deps.now();
+    const durationMs = this.startedAt === undefined ? 0 : Math.round(this.settledAt - this.startedAt);
     // The field order of PROTOCOL.md, so `wave-core env --json` reads like the documentation.
     this.current = {
       state: status.state,

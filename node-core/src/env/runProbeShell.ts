@@ -1,8 +1,28 @@
-// The probe's process boundary: start the login shell in its own process group with stdin on
-// /dev/null, collect stdout (bounded), and never let it outlive its deadline. Everything about
-// what to run and how to read the output lives elsewhere, so tests can swap this one function.
-import { spawn, spawnSync } from "node:child_process";
+// The probe's process boundary: start the login shell in its own session with stdin on /dev/null,
+// collect stdout (bounded), and never let the core wait past its deadline. Everything about what
+// to run and how to read the output lives elsewhere, so tests can swap this one function.
+//
+// How a probe ends matters beyond the core: a profile's tools take locks and release them in EXIT
+// traps, and pyenv's rehash creates its lock about a millisecond before it installs that trap. A
+// signal in that millisecond leaves the lock, and from then on every login shell of the user
+// waits 60 s for it. So nothing of a probe is ever signalled while it may be doing such work:
+// - stopping a probe (its timeout, the core's shutdown) kills only the login shell itself, so no
+//   more of the profile starts; what it had started runs on to its end;
+// - the profile writes into an unlinked file, never a pipe, so nothing it prints after the core
+//   stopped reading (or exited) fails or raises SIGPIPE;
+// - processes of the probe still running when its shell is gone get LINGER_MS to finish by
+//   themselves. Only then are they taken for hung: SIGTERM (their EXIT traps run), SIGKILL
+//   TERM_GRACE_MS later. A small reaper process does this, so it happens the same whether the
+//   core goes on or exits at once.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { PlatformName } from "../util/platform.js";
+import { createLogger } from "../util/log.js";
+
+const log = createLogger("env");
 
 export interface ProbeRunRequest {
   file: string;
@@ -11,6 +31,10 @@ export interface ProbeRunRequest {
   cwd: string | undefined;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** How long the processes of a finished or stopped probe may run on by themselves (tests). */
+  lingerMs?: number;
+  /** After that, how long SIGTERM has before SIGKILL (tests). */
+  termGraceMs?: number;
 }
 
 export interface ProbeRunResult {
@@ -30,64 +54,217 @@ export type ProbeRunner = (request: ProbeRunRequest) => Promise<ProbeRunResult>;
 /** Far above any real environment (typically a few kB); a profile that prints more is broken. */
 export const MAX_PROBE_OUTPUT_BYTES = 16 * 1024 * 1024;
 /**
- * After the shell exits, how long its output may still take to arrive. Also how long a killed
- * shell's pipes may take to close. Part of the probe's budget (see probe.ts).
+ * How long a stopped shell may take to be reaped, and (Windows) how long its output may still
+ * take to arrive after it exits. Part of the probe's budget (see probe.ts).
  */
 export const DRAIN_GRACE_MS = 100;
 /**
- * How long the processes of a stopped probe have after SIGTERM to run their EXIT traps before
- * SIGKILL. Not part of the probe's budget: the result does not wait for it. Generous because a
- * loaded machine can take hundreds of milliseconds to schedule a trap, and a lock left behind
- * (pyenv's rehash lock) makes every later login shell wait 60 s.
+ * How long what a probe started may run on after its shell is gone before it counts as hung.
+ * Long, because nothing waits for it and a tool cut short can leave its lock: pyenv's rehash
+ * takes well under a second, and gives up on a held lock only after 60 s.
  */
+export const LINGER_MS = 30_000;
+/** After LINGER_MS, how long SIGTERM (EXIT traps run) has before SIGKILL. */
 export const TERM_GRACE_MS = 2000;
+/** How often the size of the output file is looked at (a profile that prints without end). */
+const OUTPUT_CHECK_MS = 100;
 
 /**
- * Kills the probe's whole process tree: its process group on POSIX (the shell is a group leader,
- * and without a terminal its background jobs stay in that group), `taskkill /T` on Windows.
+ * The reaper for what a probe left running (POSIX sh). `$1` = the probe's process group, `$2` and
+ * `$3` = the linger and the TERM grace in tenths of a second. The group's number cannot be taken
+ * by another process while any member is alive, so each signal is sent only after a check.
  */
-export function killProbeTree(pid: number, platform: PlatformName): void {
-  if (platform === "win32") {
-    spawnSync("taskkill", ["/PID", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true, timeout: 2000 });
-    return;
+export const PROBE_REAPER_SCRIPT = `g=$1
+alive() { kill -s 0 -- "-$g" 2>/dev/null; }
+wait_up_to() { n=0; while alive && [ "$n" -lt "$1" ]; do sleep 0.1; n=$((n + 1)); done; }
+wait_up_to "$2"
+alive || exit 0
+kill -s TERM -- "-$g" 2>/dev/null
+wait_up_to "$3"
+alive && kill -s KILL -- "-$g" 2>/dev/null
+exit 0
+`;
+
+/** Whether any process of the group `pgid` is left (a zombie not yet reaped counts). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-  signalGroup(pid, "SIGKILL");
 }
 
 /**
- * Stops the probe's tree gently where that matters: the shell itself is killed at once (it must
- * run nothing more of the profile; an interactive shell ignores SIGTERM anyway), then the
- * processes it started get SIGTERM so their EXIT traps run: a profile tool killed outright can
- * leave its lock behind (pyenv's rehash lock made every later login shell wait 60 s). Whatever
- * still runs TERM_GRACE_MS later is killed by `killProbeTree`. Windows has no TERM.
+ * Probe groups handed to a reaper, and the reapers, while they run: a host that kills what its
+ * core left must leave these alone (PROTOCOL.md `processes/leftRunning`).
  */
-export function terminateProbeTree(pid: number, platform: PlatformName): void {
-  if (platform === "win32") {
-    killProbeTree(pid, platform);
-    return;
+const leftRunning = new Map<number, number | undefined>();
+
+/** The probe groups (their leaders' pids) and reapers still running, for the host. */
+export function probeProcessesLeftRunning(): number[] {
+  const pids: number[] = [];
+  for (const [pgid, reaper] of leftRunning) {
+    if (!groupAlive(pgid) && reaper === undefined) {
+      leftRunning.delete(pgid);
+      continue;
+    }
+    pids.push(pgid, ...(reaper !== undefined ? [reaper] : []));
   }
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // ESRCH: the shell has already exited.
-  }
-  signalGroup(pid, "SIGTERM");
+  return pids;
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+/**
+ * Hands the probe's group to a reaper if anything of it still runs. The reaper is its own session
+ * and holds nothing of the core's, so the core may exit at once.
+ */
+export function reapLater(pgid: number, lingerMs = LINGER_MS, termGraceMs = TERM_GRACE_MS): ChildProcess | undefined {
+  if (!groupAlive(pgid)) return undefined;
+  leftRunning.set(pgid, undefined);
+  const tenths = (ms: number) => String(Math.max(0, Math.ceil(ms / 100)));
   try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
+    const reaper = spawn("/bin/sh", ["-c", PROBE_REAPER_SCRIPT, "wave-probe-reaper", String(pgid), tenths(lingerMs), tenths(termGraceMs)], {
+      stdio: "ignore",
+      detached: true,
+      cwd: "/",
+      env: { PATH: "/usr/bin:/bin:/usr/sbin:/sbin", LC_ALL: "C" },
+    });
+    reaper.on("error", (err) => log.warn("the login-environment probe's leftover processes cannot be watched; they run until they end", { error: err }));
+    if (reaper.pid !== undefined) leftRunning.set(pgid, reaper.pid);
+    reaper.once("exit", () => leftRunning.delete(pgid));
+    reaper.unref();
+    return reaper;
+  } catch (err) {
+    log.warn("the login-environment probe's leftover processes cannot be watched; they run until they end", { error: err });
+    return undefined;
   }
+}
+
+/** Windows: the probe's tree goes at once (`taskkill /T /F`); there is no TERM to give it. */
+export function killProbeTree(pid: number): void {
+  spawnSync("taskkill", ["/PID", String(pid), "/T", "/F"], { stdio: "ignore", windowsHide: true, timeout: 2000 });
 }
 
 export function createProbeRunner(platform: PlatformName = process.platform as PlatformName): ProbeRunner {
-  return (request) => runProbeShell(request, platform);
+  return (request) => (platform === "win32" ? runWindowsProbe(request) : runPosixProbe(request));
 }
 
-function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promise<ProbeRunResult> {
+function abortedBeforeStart(): ProbeRunResult {
+  return { stdout: Buffer.alloc(0), exitCode: null, signal: null, timedOut: false, aborted: true, outputOverflow: false };
+}
+
+/** A private file in the temp directory, already unlinked: only our descriptor and the shell's name it. */
+function openOutputFile(): number {
+  const file = path.join(tmpdir(), `wave-probe-${process.pid}-${randomBytes(6).toString("hex")}.out`);
+  const fd = openSync(file, "wx+", 0o600);
+  try {
+    unlinkSync(file);
+  } catch {
+    // Removed by someone else already: the descriptor is all we need.
+  }
+  return fd;
+}
+
+function readOutput(fd: number): Buffer {
+  const size = Math.min(fstatSync(fd).size, MAX_PROBE_OUTPUT_BYTES);
+  const out = Buffer.alloc(size);
+  let read = 0;
+  while (read < size) {
+    const n = readSync(fd, out, read, size - read, read);
+    if (n === 0) break;
+    read += n;
+  }
+  return out.subarray(0, read);
+}
+
+function runPosixProbe(request: ProbeRunRequest): Promise<ProbeRunResult> {
   return new Promise((resolve) => {
+    if (request.signal?.aborted) return resolve(abortedBeforeStart());
+    let fd: number;
+    try {
+      fd = openOutputFile();
+    } catch (err) {
+      return resolve(failedToStart(err, "the probe's output file could not be created"));
+    }
+    let child: ChildProcess;
+    try {
+      child = spawn(request.file, request.args, {
+        env: request.env,
+        cwd: request.cwd,
+        stdio: ["ignore", fd, "ignore"],
+        // Its own session: no controlling terminal to read a password from, and one group that
+        // holds everything the profile starts.
+        detached: true,
+      });
+    } catch (err) {
+      closeSync(fd);
+      return resolve(failedToStart(err));
+    }
+    let timedOut = false;
+    let aborted = false;
+    let outputOverflow = false;
+    let stopped = false;
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const finish = (exit: { code: number | null; signal: string | null }, spawnError?: string) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      request.signal?.removeEventListener("abort", onAbort);
+      let stdout: Buffer = Buffer.alloc(0);
+      try {
+        stdout = readOutput(fd);
+      } finally {
+        closeSync(fd);
+      }
+      // The profile's background jobs, or what a stopped shell had started, finish by themselves.
+      if (child.pid !== undefined) reapLater(child.pid, request.lingerMs, request.termGraceMs);
+      resolve({ stdout, exitCode: exit.code, signal: exit.signal, timedOut, aborted, outputOverflow, ...(spawnError ? { spawnError } : {}) });
+    };
+
+    /** Kills the login shell alone (it runs no more of the profile); its children run on. */
+    const stop = () => {
+      if (stopped || settled || child.pid === undefined) return;
+      stopped = true;
+      try {
+        process.kill(child.pid, "SIGKILL");
+      } catch {
+        // ESRCH: it has exited; its exit event comes.
+      }
+      timers.push(setTimeout(() => finish({ code: null, signal: "SIGKILL" }), DRAIN_GRACE_MS));
+    };
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, request.timeoutMs),
+    );
+    // Cleared with the other timers (clearTimeout clears an interval too).
+    timers.push(
+      setInterval(() => {
+        if (fstatSync(fd).size <= MAX_PROBE_OUTPUT_BYTES) return;
+        outputOverflow = true;
+        stop();
+      }, OUTPUT_CHECK_MS),
+    );
+
+    child.on("error", (err) => {
+      // A shell that never started has no pid. A running one reports through exit.
+      if (child.pid === undefined) finish({ code: null, signal: null }, describeSpawnError(err));
+    });
+    child.once("exit", (code, sig) => finish({ code, signal: sig }));
+  });
+}
+
+function runWindowsProbe(request: ProbeRunRequest): Promise<ProbeRunResult> {
+  return new Promise((resolve) => {
+    if (request.signal?.aborted) return resolve(abortedBeforeStart());
     const chunks: Buffer[] = [];
     let size = 0;
     let timedOut = false;
@@ -96,111 +273,59 @@ function runProbeShell(request: ProbeRunRequest, platform: PlatformName): Promis
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
     let settled = false;
-    let terminating = false;
+    let killed = false;
     const timers: NodeJS.Timeout[] = [];
-
-    if (request.signal?.aborted) {
-      resolve({ stdout: Buffer.alloc(0), exitCode: null, signal: null, timedOut: false, aborted: true, outputOverflow: false });
-      return;
-    }
-
-    let child: ReturnType<typeof spawn>;
+    let child: ChildProcess;
     try {
-      child = spawn(request.file, request.args, {
-        env: request.env,
-        cwd: request.cwd,
-        stdio: ["ignore", "pipe", "pipe"],
-        // Its own process group (a new session on POSIX): no controlling terminal to read a
-        // password from, and one kill reaches everything the profile started.
-        detached: platform !== "win32",
-        windowsHide: true,
-      });
+      child = spawn(request.file, request.args, { env: request.env, cwd: request.cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
     } catch (err) {
-      resolve(failedToStart(err));
-      return;
+      return resolve(failedToStart(err));
     }
-
     const finish = (spawnError?: string) => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
-      // Whatever ignored the TERM (or left the pipes before it came) does not outlive the probe,
-      // but what is still running its EXIT trap gets the time to finish it. The timer is not
-      // unref'd on purpose: a core about to exit waits for it rather than leave the tree alive.
-      // Until then its pipes stay drained: a trap that prints ("Terminated") to a closed pipe
-      // would die of SIGPIPE before releasing its lock.
-      const closePipes = () => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-      };
-      if (terminating && child.pid !== undefined && platform !== "win32") {
-        const pid = child.pid;
-        child.stdout?.removeAllListeners("data").resume();
-        setTimeout(() => {
-          killProbeTree(pid, platform);
-          closePipes();
-        }, TERM_GRACE_MS);
-      } else {
-        closePipes();
-      }
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       request.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        stdout: Buffer.concat(chunks),
-        exitCode,
-        signal: exitSignal,
-        timedOut,
-        aborted,
-        outputOverflow,
-        ...(spawnError ? { spawnError } : {}),
-      });
+      resolve({ stdout: Buffer.concat(chunks), exitCode, signal: exitSignal, timedOut, aborted, outputOverflow, ...(spawnError ? { spawnError } : {}) });
     };
-
-    /** TERM the group now, KILL what is left and stop waiting for output DRAIN_GRACE_MS later. */
-    const terminate = () => {
-      if (terminating || child.pid === undefined) return;
-      terminating = true;
-      terminateProbeTree(child.pid, platform);
+    const kill = () => {
+      if (killed || child.pid === undefined) return;
+      killed = true;
+      killProbeTree(child.pid);
       timers.push(setTimeout(() => finish(), DRAIN_GRACE_MS));
     };
     const onAbort = () => {
       aborted = true;
-      terminate();
+      kill();
     };
     request.signal?.addEventListener("abort", onAbort, { once: true });
-
     timers.push(
       setTimeout(() => {
         timedOut = true;
-        terminate();
+        kill();
       }, request.timeoutMs),
     );
-
     child.stdout?.on("data", (chunk: Buffer) => {
       if (outputOverflow) return;
       size += chunk.length;
       if (size > MAX_PROBE_OUTPUT_BYTES) {
         outputOverflow = true;
-        terminate();
+        kill();
         return;
       }
       chunks.push(chunk);
     });
-    // The profile's stderr (job-control warnings, errors) is drained and never kept: it may echo
-    // anything, secrets included, and the parse does not need it.
+    // The profile's stderr is drained and never kept: it may echo anything, secrets included.
     child.stderr?.resume();
-
     child.on("error", (err) => {
-      // A shell that never started has no pid. A running one reports through exit; an error
-      // for it (a failed kill) changes nothing about how it ends.
       if (child.pid === undefined) finish(describeSpawnError(err));
     });
     child.once("exit", (code, sig) => {
       exitCode = code;
       exitSignal = sig;
-      // Whatever the profile left running in the probe's group is of no use without the shell
-      // and may hold our pipe open; stop it, then let the remaining output drain.
-      if (platform !== "win32") terminate();
-      else timers.push(setTimeout(() => finish(), DRAIN_GRACE_MS));
+      timers.push(setTimeout(() => finish(), DRAIN_GRACE_MS));
     });
     child.once("close", () => finish());
   });
@@ -211,7 +336,7 @@ function describeSpawnError(err: unknown): string {
   return e?.code ? `${e.code}` : String(e?.message ?? err);
 }
 
-function failedToStart(err: unknown): ProbeRunResult {
+function failedToStart(err: unknown, what?: string): ProbeRunResult {
   return {
     stdout: Buffer.alloc(0),
     exitCode: null,
@@ -219,6 +344,6 @@ function failedToStart(err: unknown): ProbeRunResult {
     timedOut: false,
     aborted: false,
     outputOverflow: false,
-    spawnError: describeSpawnError(err),
+    spawnError: what ? `${what} (${describeSpawnError(err)})` : describeSpawnError(err),
   };
 }

@@ -180,6 +180,7 @@ function joinParts(body: string, notes: string[]): string {
 
 export const bashTool = defineTool({
   name: "Bash",
+  startsProcesses: true,
   description: BASH_DESCRIPTION,
   inputSchema,
   annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },

@@ -43,6 +43,7 @@ const inputSchema = z.strictObject({
 
 export const globTool = defineTool({
   name: "Glob",
+  startsProcesses: true,
   description,
   inputSchema,
   annotations: { title: "Find files", readOnlyHint: true },

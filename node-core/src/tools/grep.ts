@@ -161,6 +161,7 @@ interface FileHit {
 
 export const grepTool = defineTool({
   name: "Grep",
+  startsProcesses: true,
   description: GREP_DESCRIPTION,
   inputSchema,
   annotations: { title: "Search file contents", readOnlyHint: true },

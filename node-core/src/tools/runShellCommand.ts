@@ -267,6 +267,7 @@ function progressMessage(stdout: string, stderr: string): string {
 
 export const runShellCommandTool = defineTool({
   name: RSC_NAME,
+  startsProcesses: true,
   description: RSC_DESCRIPTION,
   inputSchema,
   annotations: { title: "Shell", destructiveHint: true, openWorldHint: true },

@@ -1,7 +1,8 @@
 // Listening cores (`serve --listen`) and agents attached to them (`mcp --attach`) for tests: each
 // test gets its own WAVE_STATE_DIR, so cores of other tests are never found.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { stdioTransport } from "./mcpStdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { mkdtempSync, realpathSync } from "node:fs";
 import os from "node:os";
@@ -50,7 +51,7 @@ export async function attachedAgent(
   stateDir: string,
   opts: { args?: string[]; name?: string; capabilities?: ConstructorParameters<typeof Client>[1] } = {},
 ): Promise<AttachedAgent> {
-  const transport = new StdioClientTransport({
+  const transport = stdioTransport({
     command: process.execPath,
     args: [BUNDLE, "mcp", "--attach", ...(opts.args ?? [])],
     cwd,

@@ -57,6 +57,23 @@ class CoreProcess private constructor(
 
     val rpc = JsonRpcClient(::writeLine, log, scheduler)
     val pid: Long get() = process.pid()
+
+    /**
+     * Processes the core leaves to finish by themselves (`processes/leftRunning`, sent during
+     * shutdown): its login-environment probe's profile, whose tools must not be killed mid-work (a
+     * lock taken and not yet guarded by its trap would stay), and their reaper. [stop] spares them
+     * and what descends from them.
+     */
+    private val leftRunning: MutableSet<Long> = java.util.concurrent.ConcurrentHashMap.newKeySet()
+
+    init {
+        rpc.addListener { method, params ->
+            if (method == "processes/leftRunning") {
+                params?.takeIf { it.isJsonObject }?.asJsonObject?.get("pids")?.takeIf { it.isJsonArray }?.asJsonArray
+                    ?.forEach { p -> p.takeIf { it.isJsonPrimitive && it.asJsonPrimitive.isNumber }?.let { leftRunning += it.asLong } }
+            }
+        }
+    }
     val isAlive: Boolean get() = process.isAlive
 
     /** Completes with the exit code once the process has ended and its output was read. */
@@ -127,6 +144,10 @@ class CoreProcess private constructor(
     fun stop(shutdownTimeout: Duration = Duration.ofSeconds(5), exitTimeout: Duration = Duration.ofSeconds(3)): StopReport {
         stopping.set(true)
         val family = process.descendants().toList().toMutableList()
+        // Who started whom, as it is now: once a process's parent exits, parent() no longer says.
+        val parents = HashMap<Long, Long>()
+        fun noteParents(handles: List<ProcessHandle>) = handles.forEach { h -> h.parent().ifPresent { parents.putIfAbsent(h.pid(), it.pid()) } }
+        noteParents(family)
         var graceful = false
         if (process.isAlive) {
             try {
@@ -151,7 +172,20 @@ class CoreProcess private constructor(
                 Thread.currentThread().interrupt()
             }
         }
-        family += process.descendants().toList()
+        val later = process.descendants().toList()
+        noteParents(later)
+        family += later
+        // What the core left running on purpose, and what descends from it, is not ours to kill.
+        fun spared(pid: Long): Boolean {
+            var p: Long? = pid
+            var hops = 0
+            while (p != null && p != process.pid() && hops++ < 64) {
+                if (p in leftRunning) return true
+                p = parents[p]
+            }
+            return false
+        }
+        family.removeAll { spared(it.pid()) }
         // What is already on its way out — the core's watchdog finishing its last sweep, processes
         // the core just stopped — gets a moment before it counts as left behind.
         awaitExit(family, LEFTOVER_GRACE)

@@ -170,7 +170,7 @@ class BashBridgeTest {
         val home = Files.createTempDirectory("wave-home-").toRealPath()
         cleanups += { TestSupport.deleteTree(home) }
         Files.writeString(home.resolve(".bash_profile"), "sleep 3\n")
-        val core = Core(TestSupport.launch(root, mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash")))
+        val core = Core(TestSupport.launchWithProbe(root, home))
         val call = core.bash("sleep 30")
         core.await(CoreNotifications.TOOL_STARTED) { it.get("callId").asString == call.callId }
         val moved = call.moveToBackground().await()
@@ -268,9 +268,8 @@ class BashBridgeTest {
         cleanups += { TestSupport.deleteTree(home) }
         Files.createDirectories(home.resolve("bin"))
         Files.writeString(home.resolve(".bash_profile"), "export HTTPS_PROXY=http://proxy.test:3128\nexport PATH=\"\$HOME/bin:\$PATH\"\nexport NOT_ADOPTED=1\n")
-        val env = mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash") +
-            listOf("HTTPS_PROXY", "https_proxy").associateWith { "" }
-        val launch = TestSupport.launch(root, env).let { l -> l.copy(environment = l.environment.filterValues { it.isNotEmpty() }) }
+        val launch = TestSupport.launchWithProbe(root, home, listOf("HTTPS_PROXY", "https_proxy").associateWith { "" })
+            .let { l -> l.copy(environment = l.environment.filterValues { it.isNotEmpty() }) }
         val core = Core(launch)
 
         val changed: EnvStatus = Json.decode(core.await(CoreNotifications.ENV_STATUS_CHANGED))

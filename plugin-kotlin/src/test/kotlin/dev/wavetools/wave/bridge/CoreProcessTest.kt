@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertNotEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
+import java.nio.file.Files
 import java.nio.file.Path
+import java.nio.file.Paths
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
 
@@ -104,6 +106,54 @@ class CoreProcessTest {
         val api = initialized(start())
         val e = assertThrows<RpcException> { api.callTool("Read", mapOf("file_path" to 42)).rpc.get(Duration.ofSeconds(10)) }
         assertEquals(RpcErrors.INVALID_PARAMS, e.code)
+    }
+
+    @Test
+    fun `BASH-ENV-1 the plugin's stop while the probe runs the profile leaves no lock of the profile's tools behind`() {
+        // pyenv's rehash pattern: the lock is taken, and the trap that removes it is set only a moment
+        // later; here that moment lasts until the test writes `proceed`, so the stop lands inside it.
+        val home = Files.createTempDirectory("wave-home-").toRealPath()
+        try {
+            val tool = home.resolve("bin/rehash")
+            Files.createDirectories(tool.parent)
+            Files.writeString(
+                tool,
+                listOf(
+                    "#!/bin/bash",
+                    "echo \$\$ >> \"\$HOME/pids\"",
+                    ": > \"\$HOME/lock\"",
+                    "until [ -e \"\$HOME/proceed\" ]; do sleep 0.02; done",
+                    "trap 'rm -f \"\$HOME/lock\"' EXIT",
+                    "echo rehashed >> \"\$HOME/log\"",
+                ).joinToString("\n", postfix = "\n"),
+            )
+            tool.toFile().setExecutable(true)
+            Files.writeString(home.resolve(".bash_profile"), "$tool 2>/dev/null\n")
+            val proc = start(TestSupport.launchWithProbe(root, home))
+            initialized(proc)
+            TestSupport.eventually(message = { "the profile's tool never took its lock" }) { Files.exists(home.resolve("lock")) }
+            val toolPid = Files.readString(home.resolve("pids")).trim().toLong()
+
+            val report = proc.stop()
+            assertFalse(toolPid in report.killedPids, "the stop killed the profile's tool: $report")
+            assertTrue(ProcessHandle.of(toolPid).map { it.isAlive }.orElse(false), "the tool runs on")
+            assertTrue(Files.exists(home.resolve("lock")), "still inside the window")
+            Files.writeString(home.resolve("proceed"), "")
+            TestSupport.eventually(message = { "the lock was left behind" }) { !Files.exists(home.resolve("lock")) }
+            assertEquals("rehashed\n", Files.readString(home.resolve("log")))
+        } finally {
+            Files.writeString(home.resolve("proceed"), "")
+            TestSupport.deleteTree(home)
+        }
+    }
+
+    @Test
+    fun `the tests never probe the developer's own login shell`() {
+        assertEquals("0", TestSupport.env["WAVE_LOGIN_ENV"], "plugin-kotlin/scripts/kotlin.mjs runs the tests with WAVE_LOGIN_ENV=0")
+        assertEquals("0", TestSupport.launch(root).environment["WAVE_LOGIN_ENV"])
+        val probing = TestSupport.launchWithProbe(root, root)
+        assertEquals(listOf(null, root.toString()), listOf(probing.environment["WAVE_LOGIN_ENV"], probing.environment["HOME"]))
+        assertThrows<IllegalArgumentException> { TestSupport.launchWithProbe(root, Paths.get(System.getProperty("user.home"))) }
     }
 
     @Test

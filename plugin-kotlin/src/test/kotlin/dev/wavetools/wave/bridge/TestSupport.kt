@@ -40,8 +40,22 @@ object TestSupport {
      */
     val permissionArgs = listOf("--permission-mode", "allow-all")
 
+    /**
+     * The core as the tests run it: without the login-shell probe (WAVE_LOGIN_ENV=0), so no test runs
+     * the developer's own profile; [launchWithProbe] is for the tests whose subject is the probe.
+     */
     fun launch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
-        CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = env + extraEnv, extraArgs = permissionArgs)
+        CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = env + mapOf("WAVE_LOGIN_ENV" to "0") + extraEnv, extraArgs = permissionArgs)
+
+    /**
+     * A core that probes the login shell of [home], a directory the test made (never the developer's
+     * own home: their profile is not the subject, and a real one may be slow or take locks).
+     */
+    fun launchWithProbe(root: Path, home: Path, extraEnv: Map<String, String> = emptyMap()): CoreLaunch {
+        require(home.toRealPath().startsWith(Paths.get(System.getProperty("java.io.tmpdir")).toRealPath())) { "$home is not a test's own directory" }
+        val environment = env - "WAVE_LOGIN_ENV" + mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash") + extraEnv
+        return CoreLaunch(node = node, coreScript = coreScript, workspaceRoot = root, environment = environment, extraArgs = permissionArgs)
+    }
 
     /**
      * Commands outside the OS sandbox: for tests of what a shell reports as it sees it (a shell that
@@ -58,9 +72,8 @@ object TestSupport {
     fun unsandboxedLaunch(root: Path, extraEnv: Map<String, String> = emptyMap()) =
         launchWithoutProbe(root, extraEnv).copy(extraArgs = permissionArgs + noSandboxArgs)
 
-    /** A launch whose core skips the login-shell probe: for tests where the probe is not the subject. */
-    fun launchWithoutProbe(root: Path, extraEnv: Map<String, String> = emptyMap()) =
-        launch(root, mapOf("WAVE_LOGIN_ENV" to "0") + extraEnv)
+    /** A launch whose core skips the login-shell probe (as [launch] does): for tests where the probe is not the subject. */
+    fun launchWithoutProbe(root: Path, extraEnv: Map<String, String> = emptyMap()) = launch(root, extraEnv)
 
     /**
      * Live processes whose environment carries `WAVE_HOST_INSTANCE=<marker>`, with that environment

@@ -219,7 +219,7 @@ class LiveFeedTest {
         val home = Files.createTempDirectory("wave-home-").toRealPath()
         val workspace = TestSupport.workspace()
         Files.writeString(home.resolve(".bash_profile"), "export PATH=\"\$HOME/bin:\$PATH\"\n")
-        val launch = TestSupport.launch(workspace, mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash"))
+        val launch = TestSupport.launchWithProbe(workspace, home)
         try {
             LiveRecorder(workspace, launch).use { live ->
                 live.awaitNotification(CoreNotifications.ENV_STATUS_CHANGED)

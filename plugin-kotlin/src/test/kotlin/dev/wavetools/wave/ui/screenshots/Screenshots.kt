@@ -145,7 +145,7 @@ private class LiveSession(val recording: List<Pair<String, JsonElement?>>, val e
             val root = TestSupport.workspace()
             val home = Files.createTempDirectory("wave-home-").toRealPath()
             Files.writeString(home.resolve(".bash_profile"), "export PATH=\"\$HOME/bin:\$PATH\"\n")
-            val live = LiveRecorder(root, TestSupport.launch(root, mapOf("HOME" to home.toString(), "SHELL" to "/bin/bash")))
+            val live = LiveRecorder(root, TestSupport.launchWithProbe(root, home))
             live.bash("printf '\\033[1;32m✓\\033[0m build ok\\n'; cd src && ls", "Build, then look at the sources")
             live.bash("echo 'checking…'; echo 'error: 2 tests failed' >&2; exit 2", "Run the checks")
             live.bash("kill -TERM $$", "A command killed by a signal")

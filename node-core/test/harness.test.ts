@@ -1,0 +1,50 @@
+// The test harness itself: what every test can rely on about the machine it runs on and what it
+// leaves there. A test that runs the developer's own login profile is slow at best (every first
+// Bash call waits for it) and at worst leaves a lock that makes every later login shell wait 60 s.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BUNDLE } from "./support/coreProcess.js";
+import { stdioTransport } from "./support/mcpStdio.js";
+import { makeWorkspace } from "./transcript.js";
+
+const NODE_CORE = path.join(__dirname, "..");
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(ts|mts|mjs)$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+describe("tests never run the developer's own login profile", () => {
+  it("every test process has WAVE_LOGIN_ENV=0 (vitest.config.mts), which the cores it starts inherit", () => {
+    expect(process.env.WAVE_LOGIN_ENV).toBe("0");
+  });
+
+  it("no test starts an MCP server with the SDK's stdio transport directly (it would drop WAVE_LOGIN_ENV); they use test/support/mcpStdio.ts", () => {
+    const offenders = [...sourceFiles(path.join(NODE_CORE, "test")), ...sourceFiles(path.join(NODE_CORE, "src")), ...sourceFiles(path.join(NODE_CORE, "bench"))]
+      .filter((f) => !f.endsWith(path.join("support", "mcpStdio.ts")) && !f.endsWith("harness.test.ts"))
+      .filter((f) => /new StdioClientTransport\(/.test(readFileSync(f, "utf8")))
+      .map((f) => path.relative(NODE_CORE, f));
+    // The benchmark passes its whole environment itself.
+    expect(offenders).toEqual(["bench/attach.bench.mjs"]);
+    expect(readFileSync(path.join(NODE_CORE, "bench", "attach.bench.mjs"), "utf8")).toMatch(/new StdioClientTransport\(\{[^}]*\benv\b/);
+  });
+
+  it("an MCP server started through the harness's transport sees WAVE_LOGIN_ENV=0", async () => {
+    const root = makeWorkspace();
+    const client = new Client({ name: "harness", version: "1" });
+    await client.connect(stdioTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, "--permission-mode", "allow-all"], stderr: "pipe" }));
+    try {
+      const r = await client.callTool({ name: "Bash", arguments: { command: 'echo "[${WAVE_LOGIN_ENV-unset}]"' } });
+      expect((r.content as Array<{ text: string }>)[0]!.text).toBe("[0]");
+    } finally {
+      await client.close();
+    }
+  });
+});
