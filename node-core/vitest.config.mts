@@ -9,7 +9,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Every tool result of every in-process core must carry a valid errorKind exactly when it is an error.
     // ... and no core log line reaches the console: a test claims and asserts the lines it provokes.
-    setupFiles: ["test/support/errorKindSetup.ts", "test/support/logSetup.ts"],
+    // When a test file ends, the scratch directories its tests made go (test/support/scratch.ts).
+    setupFiles: ["test/support/errorKindSetup.ts", "test/support/logSetup.ts", "test/support/cleanupSetup.ts"],
     // As root: an ordinary account for the tests that must also hold unprivileged (test/support/testUser.ts).
     globalSetup: ["test/globalSetup.ts"],
     // Cores started by tests do not probe the developer's own login shell: its speed and contents

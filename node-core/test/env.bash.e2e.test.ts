@@ -1,12 +1,11 @@
 // BASH-ENV test (d) through the Bash tool itself: the core probes a fake HOME's login shell, and a
 // Bash-tool `echo $PATH` shows the merged PATH while the command ran with plain `-c`, without the
 // profile.
-import { mkdtempSync, realpathSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeFakeHome, secretValue, SHELL_PATHS, writeProfile, type FakeHome } from "./support/loginEnv.js";
 import { CoreProcess } from "./support/coreProcess.js";
+import { scratchDir } from "./support/scratch.js";
 
 let fake: FakeHome | undefined;
 let core: CoreProcess | undefined;
@@ -28,7 +27,7 @@ describe.each(["bash", "zsh"] as const)("BASH-ENV-8 BASH-SH-5 through the Bash t
     });
     if (shell === "zsh") fake.write(".zlogin", sourced.join("\n") + "\n");
     fake.write("login-bin/wave-login-tool", "#!/bin/sh\necho tool-ran\n", true);
-    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-env-bash-")));
+    const root = scratchDir("wave-env-bash-");
     const inherited = "/usr/local/bin:/usr/bin:/bin";
     core = new CoreProcess(["serve", "--root", root, "--permission-mode", "allow-all"], {
       env: { HOME: fake.home, SHELL: SHELL_PATHS[shell], PATH: inherited, LANG: "C.UTF-8", WAVE_LOGIN_ENV: "", NODE_OPTIONS: "" },

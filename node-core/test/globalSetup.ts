@@ -3,12 +3,20 @@
 // that ended without their teardown (a killed run) go first: the run that made one names its pid
 // in the account's home, and an account whose run is gone is removed. Runs side by side on one
 // machine each keep their own.
+//
+// And a temporary directory of the run's own (TMPDIR for every test and every core they start),
+// so that what the run leaves behind can be counted without looking at anyone else's files: at
+// the end, after the sweep a next core would do for the cores tests killed with SIGKILL, anything
+// still in it fails the run.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import type { TestUser } from "./support/testUser.js";
+import { outputRoot, removeStaleOutput } from "../src/base/processDir.js";
+import { removeAbandonedShimDirs } from "../src/shell/shims/injectionFiles.js";
+import { identityAlive, processStartTime } from "../src/util/processIdentity.js";
 
 const PREFIX = "wavet-";
 
@@ -43,10 +51,60 @@ function removeAccount(name: string, home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-export default function setup(project: TestProject): (() => void) | undefined {
+const RUN_TMP = /^wave-test-run-(\d+)-(\d+)-/;
+
+/**
+ * Makes the run's temporary directory TMPDIR (the workers and what they start inherit it) and
+ * returns the check for the end of the run. Directories of earlier runs that were killed go first.
+ */
+function useRunTempDir(): () => Promise<void> {
+  const parent = os.tmpdir();
+  for (const name of readdirSync(parent)) {
+    const m = RUN_TMP.exec(name);
+    if (m && !identityAlive(Number(m[1]), m[2]!)) rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+  const start = processStartTime(process.pid) ?? "0";
+  const dir = mkdtempSync(path.join(parent, `wave-test-run-${process.pid}-${start}-`));
+  // Like /tmp: the unprivileged test account writes its temporary files here too.
+  chmodSync(dir, 0o1777);
+  process.env.TMPDIR = dir;
+  return async () => {
+    let left: string[] = [];
+    // Cores on their way out (their exit removes their folders) get a few seconds.
+    for (let i = 0; i < 50; i++) {
+      await removeStaleOutput(outputRoot({ TMPDIR: dir }));
+      removeAbandonedShimDirs(dir);
+      left = leftovers(dir);
+      if (left.length === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    process.env.TMPDIR = parent;
+    rmSync(dir, { recursive: true, force: true });
+    if (left.length > 0) {
+      process.stderr.write(
+        `\nThe test run left ${left.length} entries in its temporary directory (tests must remove what they make: test/support/scratch.ts; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}${left.length > 40 ? `\n  ... and ${left.length - 40} more` : ""}\n`,
+      );
+      process.exitCode = 1;
+    }
+  };
+}
+
+/** What is in the run's temporary directory; the (shared) output root counts only for what it holds. */
+function leftovers(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith("wave-core-")) {
+      for (const inner of readdirSync(path.join(dir, name))) out.push(`${name}/${inner}`);
+    } else out.push(name);
+  }
+  return out.sort();
+}
+
+export default function setup(project: TestProject): () => Promise<void> {
+  const checkRunTempDir = useRunTempDir();
   if (process.getuid?.() !== 0) {
     project.provide("testUser", null);
-    return undefined;
+    return checkRunTempDir;
   }
   for (const a of accounts()) if (!existsSync(a.home) || !ownerAlive(a.home)) removeAccount(a.name, a.home);
   const name = PREFIX + Math.random().toString(16).slice(2, 10);
@@ -58,5 +116,8 @@ export default function setup(project: TestProject): (() => void) | undefined {
   chownSync(home, uid, gid);
   const user: TestUser = { name, uid, gid, home };
   project.provide("testUser", user);
-  return () => removeAccount(name, home);
+  return async () => {
+    removeAccount(name, home);
+    await checkRunTempDir();
+  };
 }

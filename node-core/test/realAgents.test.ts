@@ -3,13 +3,13 @@
 // `wave-core mcp --attach`. Neither needs an account or an API key for this.
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, type CoreProcess } from "./support/coreProcess.js";
 import { startListeningCore, stateDirForTest } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";
+import { scratchDir } from "./support/scratch.js";
 
 const BIN = path.resolve(__dirname, "..", "..", "node_modules", ".bin");
 
@@ -36,7 +36,7 @@ afterEach(async () => {
 
 /** A home of its own, so the user's real agent configuration is neither read nor changed. */
 function agentEnv(stateDir: string): NodeJS.ProcessEnv {
-  const home = mkdtempSync(path.join(os.tmpdir(), "wave-agent-home-"));
+  const home = scratchDir("wave-agent-home-");
   return {
     ...process.env,
     HOME: home,

@@ -1,8 +1,8 @@
 // Replays the golden transcripts in test-fixtures/protocol (format: that folder's README.md).
-import { cpSync, mkdtempSync, realpathSync } from "node:fs";
-import os from "node:os";
+import { cpSync } from "node:fs";
 import path from "node:path";
 import { CoreProcess, type Message } from "./support/coreProcess.js";
+import { scratchDir } from "./support/scratch.js";
 
 export const TRANSCRIPT_DIR = path.resolve(__dirname, "..", "..", "test-fixtures", "protocol");
 
@@ -64,7 +64,7 @@ function substitute<T>(value: T, root: string): T {
 }
 
 export function makeWorkspace(): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-transcript-")));
+  const dir = scratchDir("wave-transcript-");
   cpSync(path.join(TRANSCRIPT_DIR, "workspace"), dir, { recursive: true });
   return dir;
 }

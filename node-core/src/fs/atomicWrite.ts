@@ -18,6 +18,7 @@
 import { randomBytes } from "node:crypto";
 import { constants, promises as fsp, type Stats } from "node:fs";
 import path from "node:path";
+import { notePendingFile, temporaryFileTag } from "../base/processDir.js";
 import { physicalPath } from "../util/paths.js";
 import { readAll } from "../util/files.js";
 
@@ -88,8 +89,9 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 
 function tempNameFor(name: string): string {
-  // Keep the name within NAME_MAX (255) whatever the target's name length.
-  return `.${name.slice(0, 200)}.wave-${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+  // Keep the name within NAME_MAX (255) whatever the target's name length. The tag (pid and start
+  // time) lets the sweep of a later core tell this process's leftovers from a live one's.
+  return `.${name.slice(0, 200)}.wave-${temporaryFileTag()}-${randomBytes(6).toString("hex")}.tmp`;
 }
 
 function errnoError(message: string, code: string): NodeJS.ErrnoException {
@@ -274,11 +276,19 @@ async function holdsExactly(handle: fsp.FileHandle, expected: Uint8Array): Promi
 interface Staged {
   path: string;
   stat: Stats;
+  /** Drops the note of the temporary file (base/processDir.ts): call once it is renamed or removed. */
+  forget(): Promise<void>;
 }
 
-/** Writes `data` to a fresh temporary file in `dir`; cleans up on failure. */
+/**
+ * Writes `data` to a fresh temporary file in `dir`; cleans up on failure. The file is noted in the
+ * process's folder first, so a core killed before it renames or removes it (kill -9 in the middle
+ * of a 50 MB write) leaves it to the next core's sweep, not beside the user's file for good.
+ */
 async function stageTemp(dir: Directory, name: string, data: Uint8Array, like: Stats | undefined, whileFlushing?: () => void): Promise<Staged> {
-  const temp = dir.at(tempNameFor(name));
+  const tempName = tempNameFor(name);
+  const forget = await notePendingFile(path.join(dir.real, tempName));
+  const temp = dir.at(tempName);
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | O_NOFOLLOW, like ? like.mode & 0o7777 : 0o666).catch((err: NodeJS.ErrnoException) => {
@@ -304,10 +314,11 @@ async function stageTemp(dir: Directory, name: string, data: Uint8Array, like: S
     const stat = await handle.stat();
     await handle.close();
     handle = undefined;
-    return { path: temp, stat };
+    return { path: temp, stat, forget };
   } catch (err) {
     await handle?.close().catch(() => undefined);
     await fsp.rm(temp, { force: true }).catch(() => undefined);
+    await forget();
     throw err;
   }
 }
@@ -359,10 +370,13 @@ async function undo(dir: Directory, name: string, ours: Staged, original: fsp.Fi
   try {
     if (!sameInode(await mine.stat(), ours.stat)) return "left";
     const restored = await stageTemp(dir, name, await readAll(original), await original.stat());
-    await fsp.rename(restored.path, entry).catch(async (err) => {
-      await fsp.rm(restored.path, { force: true }).catch(() => undefined);
-      throw err;
-    });
+    await fsp
+      .rename(restored.path, entry)
+      .catch(async (err) => {
+        await fsp.rm(restored.path, { force: true }).catch(() => undefined);
+        throw err;
+      })
+      .finally(() => restored.forget());
     const appended = (await readAll(mine)).subarray(ours.stat.size);
     if (appended.length > 0) await fsp.appendFile(entry, appended);
     return "restored";
@@ -396,6 +410,7 @@ async function writeInPlace(entry: string, target: string, data: Uint8Array, exi
     }
   } finally {
     await fsp.rm(staged.path, { force: true }).catch(() => undefined);
+    await staged.forget();
   }
 }
 
@@ -444,6 +459,8 @@ export async function writeFileAtomic(requested: string, data: Uint8Array, opts:
     } catch (err) {
       await fsp.rm(staged.path, { force: true }).catch(() => undefined);
       throw err;
+    } finally {
+      await staged.forget();
     }
     await opts.hooks?.afterRename?.(target);
 

@@ -1,20 +1,20 @@
 // Danger rules, table-tested against real directories: a workspace, an extra allowed directory,
 // a home and a temp directory of our own (so nothing here depends on the machine's).
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./commandParts.js";
 import { commandWarnings, WARNING_RULES, type WarningId } from "./danger.js";
 import type { Places } from "./paths.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
+import { scratchDir } from "../../test/support/scratch.js";
 
 let lib: SyntaxLibraries;
 let ws: string;
 let places: Places;
 beforeAll(async () => {
   lib = await loadSyntax();
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-danger-")));
+  const base = scratchDir("wave-danger-");
   ws = path.join(base, "ws");
   const extra = path.join(base, "extra");
   const home = path.join(base, "home");

@@ -1,20 +1,20 @@
 // Decisions, table-tested: modes, exact and prefix rules, deny rules, compound commands judged
 // part by part, warnings, built-ins, and file writes outside the allowed directories.
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PermissionMode } from "../base/settings.js";
 import { decideCommand, decidePath, type DecideContext, type RuleSet } from "./decide.js";
 import { parseRule } from "./rules.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
+import { scratchDir } from "../../test/support/scratch.js";
 
 let lib: SyntaxLibraries;
 let ctx: DecideContext;
 let base: string;
 beforeAll(async () => {
   lib = await loadSyntax();
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-decide-")));
+  base = scratchDir("wave-decide-");
   const ws = path.join(base, "ws");
   const extra = path.join(base, "extra");
   for (const d of [ws, extra, path.join(base, "home", ".ssh"), path.join(base, "tmp"), path.join(base, "elsewhere")]) mkdirSync(d, { recursive: true });

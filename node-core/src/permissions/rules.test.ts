@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./commandParts.js";
 import { commandRuleMatches, parseRule, pathRuleMatches, quoteWord, RuleSyntaxError, suggestRule, type CommandRule, type PathRule } from "./rules.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
+import { scratchDir } from "../../test/support/scratch.js";
 
 let lib: SyntaxLibraries;
 beforeAll(async () => {
@@ -104,7 +104,7 @@ describe("path rules", () => {
   let base: string;
   let ctx: { root: string; home: string };
   beforeAll(() => {
-    base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-rules-")));
+    base = scratchDir("wave-rules-");
     ctx = { root: path.join(base, "ws"), home: path.join(base, "home") };
     for (const d of ["ws", "home/notes", "out/deep", "real"]) mkdirSync(path.join(base, d), { recursive: true });
     symlinkSync(path.join(base, "real"), path.join(base, "link"));

@@ -1,14 +1,14 @@
 // The path every gated tool takes: tools/call → WaveCore.callTool → the tool's `permission` →
 // ctx.checkPermission → PermissionService → the host's `permission/request` over real JSON-RPC
 // lines (the host protocol server in-process) → the answer → run, or a denied result.
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { WaveCore } from "../core/runtime.js";
 import { defineTool, textResult, type ToolDefinition } from "../core/tool.js";
 import { createHostServer, type HostServer } from "../protocol/hostServer.js";
+import { scratchDir } from "../../test/support/scratch.js";
 
 /** Creates the file `marker` when it runs: the proof that a denied call left nothing behind. */
 const probeTool = defineTool({
@@ -81,7 +81,7 @@ afterEach(async () => {
 });
 
 async function start(capable = true): Promise<{ host: InProcessHost; root: string; marker: string }> {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-gate-")));
+  const root = scratchDir("wave-gate-");
   const host = new InProcessHost(root);
   hosts.push(host);
   const init = await host.request("initialize", capable ? { capabilities: { permissionRequests: true } } : {});
@@ -174,7 +174,7 @@ describe("tool calls gated by the permission layer (host protocol)", () => {
   });
 
   it("a tool without a permission need runs as before", async () => {
-    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-gate-")));
+    const root = scratchDir("wave-gate-");
     const free = defineTool({ name: "Free", description: "x", inputSchema: z.strictObject({}), run: async () => textResult("ok") });
     const core = new WaveCore({ root, tools: [free as ToolDefinition], permissions: { mode: "deny-all", allow: [], deny: [] } });
     expect((await core.callTool({ name: "Free", arguments: {}, origin: "cli" })).isError).toBe(false);

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureLockDir, lockDir, rankLocks, readLiveLocks, removeLock, writeLock, type IdeLock } from "./ideLock.js";
+import { scratchDir } from "../../test/support/scratch.js";
 
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), "wave-lock-"));
+const tmp = () => scratchDir("wave-lock-");
 
 function lock(over: Partial<IdeLock> = {}): IdeLock {
   return {

@@ -1,10 +1,10 @@
 // A test client for the bundled core: starts `node dist/wave-core.js <args>`, speaks line-delimited
 // JSON-RPC, and lets tests wait for responses and notifications.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, copyFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { assertErrorKind, assertSummaryErrorKind } from "./errorKinds.js";
+import { scratchDir } from "./scratch.js";
 
 export const BUNDLE = path.resolve(__dirname, "..", "..", "dist", "wave-core.js");
 
@@ -17,7 +17,7 @@ export function bundleExists(): boolean {
  * the checkout itself may sit below a directory only its owner can enter (a `mktemp -d` clone).
  */
 export function bundleForAnyUser(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "wave-bundle-"));
+  const dir = scratchDir("wave-bundle-");
   chmodSync(dir, 0o755);
   const copy = path.join(dir, "wave-core.js");
   copyFileSync(BUNDLE, copy);

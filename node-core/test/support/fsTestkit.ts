@@ -1,16 +1,16 @@
 // Helpers for the file-tool tests: real temporary directories and a real core to call tools on.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { WaveCore } from "../../src/core/runtime.js";
+import { scratchDir } from "./scratch.js";
 import { resultText, type ToolResult } from "../../src/core/tool.js";
 import { allTools } from "../../src/tools/index.js";
 
 const made: string[] = [];
 
-/** A fresh, symlink-free temporary directory, removed by `cleanTempDirs`. */
+/** A fresh, symlink-free temporary directory, removed by `cleanTempDirs` (or when the test file ends). */
 export function tempDir(prefix = "wave-fs-"): string {
-  const dir = realpathSync.native(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = scratchDir(prefix);
   made.push(dir);
   return dir;
 }

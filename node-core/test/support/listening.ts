@@ -3,16 +3,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { stdioTransport } from "./mcpStdio.js";
+import { scratchDir } from "./scratch.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mkdtempSync, realpathSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { readLiveLocks, type IdeLock } from "../../src/protocol/ideLock.js";
 import { BUNDLE, CoreProcess } from "./coreProcess.js";
 import { waitFor } from "./processes.js";
 
 export function stateDirForTest(): string {
-  return realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-state-")));
+  return scratchDir("wave-state-");
 }
 
 export interface ListeningCore {

@@ -1,8 +1,8 @@
 // Test support for the login-environment tests (unit and end-to-end): fake HOME directories with
 // real rc files, and process checks.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { scratchDir } from "./scratch.js";
 import { randomBytes } from "node:crypto";
 
 export interface FakeHome {
@@ -15,7 +15,7 @@ export interface FakeHome {
 }
 
 export function makeFakeHome(files: Record<string, string> = {}): FakeHome {
-  const home = mkdtempSync(path.join(tmpdir(), "wave-env-home-"));
+  const home = scratchDir("wave-env-home-");
   const api: FakeHome = {
     home,
     write(relative, content, executable = false) {

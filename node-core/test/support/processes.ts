@@ -1,8 +1,7 @@
 // Test helpers that look at real processes: who carries a marker in /proc/<pid>/environ, whether
 // a pid is alive (zombies count as dead), and polling without wall-clock assertions.
-import { mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { scratchDir } from "./scratch.js";
 import { listProcPids, readProcEntry } from "../../src/shell/processTable.js";
 
 export interface LiveProcess {
@@ -91,6 +90,7 @@ export async function waitFor<T>(check: () => T | Promise<T>, budgetMs = 10_000,
   }
 }
 
+/** A fresh temporary directory, removed when the test file ends (scratch.ts). */
 export function tempDir(prefix = "wave-test-"): string {
-  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return scratchDir(prefix);
 }

@@ -1,8 +1,7 @@
 // Asking over MCP: the real MCP server (startMcpServer over stdio-style streams) and the official
 // SDK client answering the elicitation — accept, decline, cancel — with a tool gated exactly like
 // Bash will be (its `permission` need, checked by the runtime before it runs).
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -22,6 +21,7 @@ import { WaveCore } from "../../core/runtime.js";
 import { defineTool, textResult, type ToolDefinition } from "../../core/tool.js";
 import { startMcpServer } from "../mcpServer.js";
 import type { ParsedPolicy } from "../../permissions/service.js";
+import { scratchDir } from "../../../test/support/scratch.js";
 
 const probeTool = defineTool({
   name: "Probe",
@@ -88,7 +88,7 @@ async function connect(opts: {
   permissions?: ParsedPolicy;
   protocolVersion?: string;
 }): Promise<Harness> {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wave-elicit-")));
+  const root = scratchDir("wave-elicit-");
   const core = new WaveCore({ root, tools: [probeTool as ToolDefinition], permissions: opts.permissions });
   const toServer = new PassThrough();
   const fromServer = new PassThrough();

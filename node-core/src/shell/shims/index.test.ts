@@ -11,6 +11,7 @@ import type { ResolvedShell, ShellKind } from "../types.js";
 import { GIT_BASH_FIND, NO_SHIMS, ShimInjector, shellPath } from "./index.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { GITIGNORE_PROBE, type ProbeRunner } from "./probe.js";
+import { processStartTime } from "../../util/processIdentity.js";
 import {
   baseEnv,
   buildFixtureTree,
@@ -235,17 +236,19 @@ describe("injection files", () => {
     injector.dispose();
   });
 
-  it("sweep the directories of core processes that died without exiting, and only those", () => {
+  it("sweep the directories of core processes that died without exiting, and only those (by pid and start time: a reused pid does not keep a dead one's)", () => {
     const parent = path.join(tmp, "sweep");
     const dead = spawnSync("true").pid;
-    for (const name of [`wave-shims-${dead}-abc`, `wave-shims-${process.ppid}-def`, "wave-shims-other", "unrelated"]) {
+    const live = `wave-shims-${process.ppid}-${processStartTime(process.ppid)}-ghi`;
+    const reused = `wave-shims-${process.ppid}-1-jkl`;
+    for (const name of [`wave-shims-${dead}-abc`, `wave-shims-${dead}-5-mno`, `wave-shims-${process.ppid}-def`, live, reused, "wave-shims-other", "unrelated"]) {
       mkdirSync(path.join(parent, name, "bash-0"), { recursive: true });
     }
     const files = new InjectionFiles(() => parent);
     const dir = files.ensureDir("bash-1", () => ({ "env.bash": "true\n" }), "env.bash");
-    expect(path.basename(path.dirname(dir))).toMatch(new RegExp(`^wave-shims-${process.pid}-`));
+    expect(path.basename(path.dirname(dir))).toMatch(new RegExp(`^wave-shims-${process.pid}-${processStartTime(process.pid)}-`));
     expect(readdirSync(parent).sort()).toEqual(
-      [path.basename(path.dirname(dir)), `wave-shims-${process.ppid}-def`, "wave-shims-other", "unrelated"].sort(),
+      [path.basename(path.dirname(dir)), `wave-shims-${process.ppid}-def`, live, "wave-shims-other", "unrelated"].sort(),
     );
     files.dispose();
     expect(readdirSync(parent)).not.toContain(path.basename(path.dirname(dir)));

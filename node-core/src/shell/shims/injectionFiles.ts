@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writ
 import os from "node:os";
 import path from "node:path";
 import { isDirectory } from "../../util/files.js";
-import { processExists } from "../../util/processes.js";
+import { identityAlive, ownIdentity } from "../../util/processIdentity.js";
 
 /** The private directories of every live injector of this process: the sandbox keeps them read-only (commands run what is in them). */
 const liveDirs = new Set<string>();
@@ -65,9 +65,9 @@ export class InjectionFiles {
     if (this.dir && isDirectory(this.dir)) return this.dir;
     const parent = this.parent();
     if (this.dir) liveDirs.delete(this.dir);
-    this.dir = mkdtempSync(path.join(parent, `${PREFIX}${process.pid}-`));
+    this.dir = mkdtempSync(path.join(parent, `${PREFIX}${ownIdentity()}-`));
     liveDirs.add(this.dir);
-    removeAbandoned(parent);
+    removeAbandonedShimDirs(parent);
     // Once per directory made: one listener per live injector (per core), none after dispose.
     process.off("exit", this.onExit);
     process.once("exit", this.onExit);
@@ -77,8 +77,12 @@ export class InjectionFiles {
 
 const PREFIX = "wave-shims-";
 
-/** Removes the directories of core processes that no longer exist (killed before their exit hook). */
-function removeAbandoned(parent: string): void {
+/**
+ * Removes the directories of core processes that are gone (killed before their exit hook): by pid
+ * and start time, so a process that got a dead one's pid keeps its own. `wave-shims-<pid>-<6>`
+ * without a start time is from before start times were written.
+ */
+export function removeAbandonedShimDirs(parent: string): void {
   let names: string[];
   try {
     names = readdirSync(parent);
@@ -86,8 +90,8 @@ function removeAbandoned(parent: string): void {
     return;
   }
   for (const name of names) {
-    const m = /^wave-shims-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid || processExists(Number(m[1]))) continue;
+    const m = /^wave-shims-(\d+)-(?:(\d+)-)?[^-]+$/.exec(name);
+    if (!m || identityAlive(Number(m[1]), m[2] ?? "0")) continue;
     rmSync(path.join(parent, name), { recursive: true, force: true });
   }
 }

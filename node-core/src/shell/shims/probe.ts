@@ -4,10 +4,10 @@
 import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import type { Launch } from "./launch.js";
 import { UGREP_FIXED_FLAGS } from "./prelude.js";
+import { processOutputDir } from "../../base/processDir.js";
 
 export interface ProbeResult {
   /** Exit code, or null when the process was killed (timeout) or could not start. */
@@ -102,7 +102,8 @@ export const GITIGNORE_PROBE = {
 };
 
 async function withProbeTree<T>(use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "wave-ugrep-probe-"));
+  // In the process's own folder: a core that exits while the probe runs leaves no tree behind.
+  const dir = await mkdtemp(path.join(processOutputDir(), "ugrep-probe-"));
   try {
     for (const [f, content] of Object.entries(GITIGNORE_PROBE.files)) {
       await mkdir(path.join(dir, path.dirname(f)), { recursive: true });
