@@ -10,9 +10,10 @@
 //   node plugin-kotlin/scripts/kotlin.mjs test [--select CLASS]...   compile (cached) and run the tests
 //   node plugin-kotlin/scripts/kotlin.mjs screenshots                 write PNGs to plugin-kotlin/build/screenshots
 //   node plugin-kotlin/scripts/kotlin.mjs compile                     compile (cached) only
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -153,8 +154,49 @@ function checkMainIndependentOfTests(mainFiles, testFiles) {
  * (and every `wave-core mcp --attach` an agent under test starts) inherits it, so none runs the
  * developer's own profile; the tests whose subject is the probe give a home of their own and clear it.
  */
-function testEnvironment() {
-  return { ...process.env, WAVE_LOGIN_ENV: "0" };
+function testEnvironment(tmp) {
+  return { ...process.env, WAVE_LOGIN_ENV: "0", ...(tmp ? { TMPDIR: tmp } : {}) };
+}
+
+/**
+ * A temporary directory of the test run's own (TMPDIR and java.io.tmpdir for the tests and every
+ * core they start), so that what the run leaves behind can be counted without looking at anyone
+ * else's files.
+ */
+function runTempDir() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "wave-kotlin-run-"));
+  // Like /tmp: anything the tests start may keep its temporary files here.
+  chmodSync(dir, 0o1777);
+  return dir;
+}
+
+/** What is in the run's temporary directory; the cores' shared output root counts only for what it holds. */
+function leftovers(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith("wave-core-")) for (const inner of readdirSync(path.join(dir, name))) out.push(`${name}/${inner}`);
+    else out.push(name);
+  }
+  return out.sort();
+}
+
+/**
+ * The check at the end of the run: a core's start-up sweep removes what cores the tests killed
+ * with SIGKILL left (their output folders); one core is started for that, as the next IDE start
+ * would. Whatever is still there then was left by a test or by a core that should have removed it.
+ */
+async function checkLeftovers(dir, core) {
+  if (leftovers(dir).length > 0) {
+    const sweeper = spawn(process.execPath, [core, "serve", "--root", dir], { env: testEnvironment(dir), stdio: ["pipe", "ignore", "ignore"] });
+    for (let i = 0; i < 100 && leftovers(dir).some((n) => n.startsWith("wave-core-")); i++) await new Promise((r) => setTimeout(r, 100));
+    sweeper.stdin.end();
+    await new Promise((r) => sweeper.once("exit", r));
+  }
+  const left = leftovers(dir);
+  rmSync(dir, { recursive: true, force: true });
+  if (left.length === 0) return true;
+  console.error(`kotlin: the test run left ${left.length} entries in its temporary directory (tests must remove what they make; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}`);
+  return false;
 }
 
 /**
@@ -378,7 +420,7 @@ function countReports(dir) {
   return { passed: tests - failures - errors - skipped, failed: failures + errors, skipped };
 }
 
-function main() {
+async function main() {
   const [command = "test", ...rest] = process.argv.slice(2);
   if (!["test", "compile", "screenshots"].includes(command)) fail(`unknown command "${command}" (use test, compile or screenshots)`);
   const javaBin = java();
@@ -421,7 +463,9 @@ function main() {
   const selectors = [];
   for (let i = 0; i < rest.length; i++) if (rest[i] === "--select") selectors.push(`--select-class=${rest[++i]}`);
   const started = Date.now();
+  const tmp = runTempDir();
   const status = run(javaBin, [
+    `-Djava.io.tmpdir=${tmp}`,
     ...props,
     "-cp", junit,
     "org.junit.platform.console.ConsoleLauncher",
@@ -434,11 +478,12 @@ function main() {
     `--reports-dir=${reports}`,
     `--class-path=${[...runtime].join(path.delimiter)}`,
     ...(selectors.length ? selectors : [`--scan-class-path=${classes}`]),
-  ], { env: testEnvironment() });
+  ], { env: testEnvironment(tmp) });
   const counts = countReports(reports);
   console.log(`kotlin: tests took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (counts) console.log(`kotlin: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
-  process.exit(status);
+  const clean = await checkLeftovers(tmp, core);
+  process.exit(status !== 0 ? status : clean ? 0 : 1);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
