@@ -270,7 +270,8 @@ async function serve(argv: string[]): Promise<void> {
   let listener: import("./protocol/listen.js").Listener | undefined;
   const server = createHostServer({
     core,
-    write: (line) => process.stdout.write(line + "\n"),
+    // Settles once the line left the core's memory: a request holds its place in the gate until then.
+    write: (line) => new Promise<void>((resolve) => void process.stdout.write(line + "\n", () => resolve())),
     onExit: exitAfterFlush,
     onInitialized: ({ hostInfo }) => listener?.setHostInfo(hostInfo),
     agents: () =>

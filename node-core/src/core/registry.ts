@@ -67,6 +67,7 @@ export function renderInputSchema(schema: z.ZodType): Record<string, unknown> {
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDefinition>();
   private listed: ListedTool[] | undefined;
+  private listedResult: { tools: ListedTool[] } | undefined;
 
   constructor(tools: readonly ToolDefinition[]) {
     for (const t of tools) {
@@ -94,6 +95,12 @@ export class ToolRegistry {
       ...(t.annotations ? { annotations: t.annotations } : {}),
     }));
     return this.listed;
+  }
+
+  /** `{tools: list()}`: the same object every time (protocol/ serialises it once). */
+  listResult(): { tools: ListedTool[] } {
+    this.listedResult ??= Object.freeze({ tools: this.list() });
+    return this.listedResult;
   }
 
   validate(tool: ToolDefinition, args: unknown): unknown {

@@ -26,7 +26,8 @@ const initializeParams = z.object({
 
 export interface HostServerOptions {
   core: WaveCore;
-  write(line: string): void;
+  /** Writes one line; may return a promise that settles once it is written out (backpressure). */
+  write(line: string): void | Promise<void>;
   /** Called once the server is finished: after `exit`, or after the input ended and cleanup ran. */
   onExit(code: number): void;
   /** Called after `initialize` applied the host's root, directories and settings. */
@@ -160,7 +161,9 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     };
   };
 
-  const peer = new JsonRpcPeer(opts.write, {
+  const peer = new JsonRpcPeer(
+    opts.write,
+    {
     request: dispatch,
     notification: (method, params) => {
       switch (method) {
@@ -185,7 +188,10 @@ export function createHostServer(opts: HostServerOptions): HostServer {
           log.debug("ignoring an unknown notification", { method });
       }
     },
-  });
+    },
+    // The methods that steer calls already running never wait behind them.
+    { ungated: STEERING_METHODS },
+  );
 
   const unsubscribe = core.events.subscribe((method, params) => peer.notify(method, params));
 
@@ -205,6 +211,9 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     },
   };
 }
+
+/** Host methods that act on work in flight (or end the core): they must not queue behind it. */
+const STEERING_METHODS: ReadonlySet<string> = new Set(["initialize", "shutdown", "calls/moveToBackground", "calls/list", "tasks/stop", "tasks/list", "sessions/dispose", "env/status"]);
 
 function toRpcError(err: unknown): unknown {
   if (err instanceof RpcError) return err;

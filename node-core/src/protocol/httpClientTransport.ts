@@ -49,14 +49,19 @@ export class StreamableHttpClient {
     };
   }
 
-  private open(method: string, headers: Record<string, string | number>, body?: string): Promise<IncomingMessage> {
+  private open(method: string, headers: Record<string, string | number>, body?: string, retried = false): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error("the connection to the core is closed"));
       const req = request(
         { agent: this.agent, host: this.url.hostname, port: this.url.port, path: this.url.pathname, method, headers: this.requestHeaders(headers) },
         resolve,
       );
-      req.on("error", reject);
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        // A kept-alive connection the core closed just as this request went out on it: the core
+        // never read the request, so sending it again on a fresh connection runs it once.
+        if (!retried && req.reusedSocket && err.code === "ECONNRESET") resolve(this.open(method, headers, body, true));
+        else reject(err);
+      });
       req.end(body);
     });
   }

@@ -4,6 +4,8 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { createLogger } from "../util/log.js";
 import { firstInvalidUtf8, utf8Text } from "../util/text.js";
+import { messageJson } from "./preserialized.js";
+import { DEFAULT_GATE_LIMITS, overloadedError, RequestGate, type GateLimits } from "./requestGate.js";
 
 const log = createLogger("jsonrpc");
 
@@ -48,6 +50,8 @@ export const ErrorCode = {
   RequestCancelled: -32800,
   /** The other side did not answer a request of ours in time. */
   RequestTimeout: -32801,
+  /** Too many requests at once on the connection: this one was refused, not run (protocol/requestGate.ts). */
+  Overloaded: -32004,
 } as const;
 
 /** Throw from a method handler to answer with this JSON-RPC error. */
@@ -417,23 +421,38 @@ interface PendingOutgoing {
   timer?: NodeJS.Timeout;
 }
 
+export interface PeerOptions {
+  maxLineBytes?: number;
+  /** How many incoming requests may run at once, and wait (protocol/requestGate.ts). */
+  limits?: GateLimits;
+  /** Methods that never wait behind others: the ones that steer work already running. */
+  ungated?: ReadonlySet<string>;
+}
+
 /**
  * One end of a JSON-RPC connection over a byte stream pair. Incoming requests are handled
- * concurrently; each gets an AbortSignal that `$/cancelRequest` or the connection's end aborts.
+ * concurrently, up to the gate's limit (more wait in order); each gets an AbortSignal that
+ * `$/cancelRequest` or the connection's end aborts. `write` may return a promise that settles once
+ * the line is written out: a request holds its place in the gate until then.
  */
 export class JsonRpcPeer {
   private readonly splitter: LineSplitter;
   private readonly inFlight = new Map<string, AbortController>();
   private readonly outgoing = new Map<string, PendingOutgoing>();
+  private readonly gate: RequestGate<JsonRpcRequest>;
+  private readonly ungated: ReadonlySet<string>;
   private nextOutgoingId = 1;
   private closed = false;
 
   constructor(
-    private readonly write: (line: string) => void,
+    private readonly write: (line: string) => unknown,
     private readonly handlers: { request: RequestHandler; notification: NotificationHandler },
-    maxLineBytes = MAX_LINE_BYTES,
+    opts: PeerOptions | number = {},
   ) {
-    this.splitter = new LineSplitter((ev) => this.onFrame(ev), maxLineBytes);
+    const o = typeof opts === "number" ? { maxLineBytes: opts } : opts;
+    this.splitter = new LineSplitter((ev) => this.onFrame(ev), o.maxLineBytes ?? MAX_LINE_BYTES);
+    this.gate = new RequestGate((m) => void this.onRequest(m, true), o.limits ?? DEFAULT_GATE_LIMITS);
+    this.ungated = o.ungated ?? new Set();
   }
 
   /** Feed bytes read from the transport. */
@@ -446,6 +465,7 @@ export class JsonRpcPeer {
     this.splitter.end();
     if (this.closed) return;
     this.closed = true;
+    this.gate.clear();
     for (const ctrl of this.inFlight.values()) ctrl.abort(new Error("connection closed"));
     for (const [key, pending] of this.outgoing) {
       if (pending.timer) clearTimeout(pending.timer);
@@ -456,7 +476,7 @@ export class JsonRpcPeer {
 
   /** Resolves once no incoming request is being handled (or after `timeoutMs`). */
   whenIdle(timeoutMs: number): Promise<void> {
-    if (this.inFlight.size === 0) return Promise.resolve();
+    if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, timeoutMs);
       const self = this;
@@ -470,6 +490,10 @@ export class JsonRpcPeer {
   }
 
   private readonly idleWaiters = new Set<() => void>();
+
+  private idle(): boolean {
+    return this.inFlight.size === 0 && this.gate.inFlight === 0 && this.gate.waiting === 0;
+  }
 
   notify(method: string, params?: unknown): void {
     this.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
@@ -515,19 +539,24 @@ export class JsonRpcPeer {
     });
   }
 
-  /** Aborts the handler of an incoming request (used by `$/cancelRequest`). */
+  /** Aborts the handler of an incoming request (used by `$/cancelRequest`); one still waiting never starts. */
   cancelIncoming(id: JsonRpcId, reason = "cancelled by the client"): boolean {
+    const waiting = this.gate.withdraw(keyOf(id));
+    if (waiting) {
+      this.send({ jsonrpc: "2.0", id, error: { code: ErrorCode.RequestCancelled, message: `${waiting.method} was cancelled before it started (${reason}).` } });
+      return true;
+    }
     const ctrl = this.inFlight.get(keyOf(id));
     if (!ctrl) return false;
     ctrl.abort(new Error(reason));
     return true;
   }
 
-  private send(message: object): void {
+  private send(message: object): unknown {
     if (this.closed && !("id" in message)) return;
     let line: string;
     try {
-      line = JSON.stringify(message);
+      line = messageJson(message);
     } catch (err) {
       log.error("could not serialise an outgoing message", { error: err });
       const id = (message as { id?: JsonRpcId }).id ?? null;
@@ -538,7 +567,7 @@ export class JsonRpcPeer {
       });
     }
     try {
-      this.write(line);
+      return this.write(line);
     } catch (err) {
       log.warn("could not write to the transport", { error: err });
     }
@@ -565,9 +594,17 @@ export class JsonRpcPeer {
           log.error("notification handler failed", { method: parsed.message.method, error: err });
         }
         return;
-      case "request":
-        void this.onRequest(parsed.message);
+      case "request": {
+        const m = parsed.message;
+        const key = keyOf(m.id);
+        if (this.inFlight.has(key) || this.gate.has(key)) {
+          this.send({ jsonrpc: "2.0", id: m.id, error: { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(m.id)} is already in flight; ids must be unique.` } });
+          return;
+        }
+        if (this.ungated.has(m.method)) void this.onRequest(m, false);
+        else if (this.gate.offer(key, m, event.text.length) === "refused") this.send({ jsonrpc: "2.0", id: m.id, error: overloadedError(this.gate.limits) });
         return;
+      }
     }
   }
 
@@ -586,25 +623,18 @@ export class JsonRpcPeer {
     }
   }
 
-  private async onRequest(message: JsonRpcRequest): Promise<void> {
+  private async onRequest(message: JsonRpcRequest, gated: boolean): Promise<void> {
     const key = keyOf(message.id);
-    if (this.inFlight.has(key)) {
-      this.send({
-        jsonrpc: "2.0",
-        id: message.id,
-        error: { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(message.id)} is already in flight; ids must be unique.` },
-      });
-      return;
-    }
     const ctrl = new AbortController();
     this.inFlight.set(key, ctrl);
+    let written: unknown;
     try {
       const result = await this.handlers.request(message.method, message.params ?? {}, {
         id: message.id,
         method: message.method,
         signal: ctrl.signal,
       });
-      this.send({ jsonrpc: "2.0", id: message.id, result: result ?? null });
+      written = this.send({ jsonrpc: "2.0", id: message.id, result: result ?? null });
     } catch (err) {
       let error: JsonRpcErrorObject;
       if (err instanceof RpcError) error = err.toJSON();
@@ -613,11 +643,16 @@ export class JsonRpcPeer {
         error = { code: ErrorCode.InternalError, message: `Internal error in ${message.method}: ${(err as Error)?.message ?? String(err)}` };
         log.error("request handler failed", { method: message.method, error: err });
       }
-      this.send({ jsonrpc: "2.0", id: message.id, error });
+      written = this.send({ jsonrpc: "2.0", id: message.id, error });
     } finally {
       this.inFlight.delete(key);
-      if (this.inFlight.size === 0) for (const w of [...this.idleWaiters]) w();
     }
+    if (gated) {
+      // The answer is out of the core's memory before the next request starts.
+      await Promise.resolve(written).catch(() => undefined);
+      this.gate.done(key);
+    }
+    if (this.idle()) for (const w of [...this.idleWaiters]) w();
   }
 }
 

@@ -8,7 +8,9 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCNotificationSchema, JSONRPCRequestSchema, JSONRPCResponseSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createLogger } from "../util/log.js";
-import { ErrorCode, LineSplitter, parseMessage, unreadableLineResponse, type FrameEvent, type JsonRpcResponse } from "./jsonrpc.js";
+import { ErrorCode, LineSplitter, parseMessage, unreadableLineResponse, type FrameEvent, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
+import { messageJson } from "./preserialized.js";
+import { DEFAULT_GATE_LIMITS, overloadedError, RequestGate, type GateLimits } from "./requestGate.js";
 
 const log = createLogger("mcp-transport");
 
@@ -21,6 +23,8 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private readonly splitter: LineSplitter;
+  /** Requests the SDK's server handles at once (it has no bound of its own); the rest wait. */
+  private readonly gate: RequestGate<JSONRPCMessage>;
   private started = false;
   private closed = false;
 
@@ -28,8 +32,10 @@ export class LineTransport implements Transport {
     private readonly input: Readable,
     private readonly output: Writable,
     maxLineBytes = MCP_MAX_LINE_BYTES,
+    limits: GateLimits = DEFAULT_GATE_LIMITS,
   ) {
     this.splitter = new LineSplitter((event) => this.onFrame(event), maxLineBytes);
+    this.gate = new RequestGate((message) => this.deliver(message), limits);
   }
 
   private readonly onData = (chunk: Buffer | string) => this.splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
@@ -44,13 +50,16 @@ export class LineTransport implements Transport {
     this.input.on("error", this.onError);
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.write(message);
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(message);
+    // An answer is out: its request's place in the gate goes to the next one.
+    if ("id" in message && !("method" in message)) this.gate.done(idKey(message.id as JsonRpcId));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.gate.clear();
     this.input.off("data", this.onData);
     this.input.off("end", this.onEnd);
     this.input.off("error", this.onError);
@@ -60,7 +69,7 @@ export class LineTransport implements Transport {
 
   private write(message: JSONRPCMessage | JsonRpcResponse): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(JSON.stringify(message) + "\n")) resolve();
+      if (this.output.write(messageJson(message) + "\n")) resolve();
       else this.output.once("drain", resolve);
     });
   }
@@ -94,10 +103,37 @@ export class LineTransport implements Transport {
       }
       return;
     }
+    const message = checked.data;
+    if (parsed.kind === "request") {
+      const id = (message as { id: JsonRpcId }).id;
+      if (this.gate.has(idKey(id))) {
+        this.answer({ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(id)} is already in flight; ids must be unique.` } });
+        return;
+      }
+      if (this.gate.offer(idKey(id), message, event.text.length) === "refused") this.answer({ jsonrpc: "2.0", id, error: overloadedError(this.gate.limits) });
+      return;
+    }
+    if (parsed.kind === "notification" && (message as { method: string }).method === "notifications/cancelled") {
+      const requestId = ((message as { params?: { requestId?: unknown } }).params ?? {}).requestId;
+      if (typeof requestId === "string" || typeof requestId === "number") {
+        // Not started: it never will (a cancelled request gets no answer). Running: the SDK stops
+        // it without an answer, so its place is free now.
+        if (this.gate.withdraw(idKey(requestId)) !== undefined) return;
+        this.gate.done(idKey(requestId));
+      }
+    }
+    this.deliver(message);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
-      this.onmessage?.(checked.data);
+      this.onmessage?.(message);
     } catch (err) {
       this.onerror?.(err as Error);
     }
   }
+}
+
+function idKey(id: JsonRpcId): string {
+  return typeof id === "number" ? `n:${id}` : `s:${id}`;
 }

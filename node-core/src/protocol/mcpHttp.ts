@@ -1,12 +1,12 @@
-// `serve --listen`: the core's tools over MCP Streamable HTTP (the official SDK's server
-// transport) at /mcp on a loopback address, beside the host protocol on stdio. Every request
-// passes the guards first (Host, Origin, bearer token); each MCP connection (Mcp-Session-Id) gets
+// `serve --listen`: the core's tools over MCP Streamable HTTP (our own server transport,
+// streamableHttpServer.ts, under the official SDK's server) at /mcp on a loopback address, beside
+// the host protocol on stdio. Every request passes the guards first (Host, Origin, bearer token); each MCP connection (Mcp-Session-Id) gets
 // its own SDK server and its own core session, which ends with the connection.
 import { randomBytes, randomUUID } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { StreamableHttpServerTransport } from "./streamableHttpServer.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { WaveCore } from "../core/runtime.js";
 import type { Session } from "../base/session.js";
@@ -64,7 +64,7 @@ export interface McpEndpoint {
 }
 
 interface Live extends McpConnection {
-  transport: StreamableHTTPServerTransport;
+  transport: StreamableHttpServerTransport;
   mcp: McpSessionServer;
   openStreams: number;
   graceTimer?: NodeJS.Timeout;
@@ -169,9 +169,8 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
   const openConnection = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     let conn: Live | undefined;
     const cwd = sessionCwd(req);
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new StreamableHttpServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
         const session = core.sessions.create({ id: `mcp-${randomBytes(4).toString("hex")}`, ...(cwd ? { cwd } : {}) });
         const partial = { id, session } as Live;
@@ -247,6 +246,16 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
   // Streams stay open for as long as a call runs; only idle sockets are timed out.
   http.requestTimeout = 0;
   http.headersTimeout = 30_000;
+  // An idle connection is closed only long after any client gave it up: closing one just as a
+  // client sends on it resets that request (the relay retries such a request, but need not).
+  http.keepAliveTimeout = 60_000;
+  http.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    // A client that went away (ECONNRESET, EPIPE) is routine; anything else is worth a look.
+    if (err.code === "ECONNRESET" || err.code === "EPIPE") log.debug("an MCP client's connection ended abruptly", { code: err.code });
+    else log.warn("an MCP client sent something that is not HTTP", { code: err.code, error: err.message });
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    else socket.destroy();
+  });
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -279,9 +288,9 @@ export async function startMcpEndpoint(opts: McpEndpointOptions): Promise<McpEnd
  * A cancelled request gets no response (MCP), so its event stream would stay open until the
  * connection ends. Close it as soon as the cancellation arrives.
  */
-function forwardCancellations(transport: StreamableHTTPServerTransport): void {
+function forwardCancellations(transport: StreamableHttpServerTransport): void {
   const deliver = transport.onmessage;
-  transport.onmessage = (message: JSONRPCMessage, extra) => {
+  transport.onmessage = (message: JSONRPCMessage, extra?) => {
     deliver?.(message, extra);
     if ("method" in message && message.method === "notifications/cancelled" && !("id" in message)) {
       const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId;

@@ -26,6 +26,7 @@ import { formatTaskNotice, taskSummary } from "../tasks/notices.js";
 import type { TaskInfo } from "../tasks/manager.js";
 import type { PermissionAsker } from "../permissions/types.js";
 import { LineTransport } from "./lineTransport.js";
+import { serializeOnce } from "./preserialized.js";
 
 const log = createLogger("mcp-server");
 
@@ -61,7 +62,7 @@ export function createMcpSessionServer(core: WaveCore, session: Session, opts: M
   const askerFor = opts.asker ?? ((s: Server, id: string | number, version: string | undefined) => elicitationAsker(s, id, version));
   let protocolVersion: string | undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: core.registry.list() as never }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => serializeOnce(core.registry.listResult()) as never);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const progressToken = request.params._meta?.progressToken;

@@ -7,13 +7,14 @@ import { osString } from "../../core/tool.js";
 import { DEFAULT_FINISHED_RESULT_LIMITS } from "../../core/finishedResults.js";
 import { defineHostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
+import { serializeOnce } from "../preserialized.js";
 
 const sessionId = z.string().min(1).optional().describe("Session to act on; the main session when omitted.");
 
 const toolsList = defineHostMethod({
   name: "tools/list",
   params: z.object({}).passthrough(),
-  handle: (_p, { core }) => ({ tools: core.registry.list() }),
+  handle: (_p, { core }) => serializeOnce(core.registry.listResult()),
 });
 
 const toolsCall = defineHostMethod({
