@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureLockDir, writeLock, type IdeLock } from "../src/protocol/ideLock.js";
 import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
-import { isAlive, processesWithEnv, waitFor } from "./support/processes.js";
+import { isAlive, NO_SUCH_PID, processesOfCore, processesWithEnv, waitFor } from "./support/processes.js";
 import { attachedAgent, startListeningCore, stateDirForTest, type AttachedAgent, type ListeningCore } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";
 
@@ -114,7 +114,7 @@ describe("mcp --attach", () => {
     const call = a.client.callTool({ name: "Bash", arguments: { command: "sleep 300" } }, undefined, { signal: controller.signal });
     const started = await core.waitFor((m) => m.method === "tool/started");
     const sessionId = started.params.sessionId as string;
-    expect(await waitFor(() => processesWithEnv("WAVE_CORE_PID", String(core.child.pid)).some((p) => p.command.includes("sleep 300")))).toBe(true);
+    expect(await waitFor(() => processesOfCore(core.child.pid).some((p) => p.command.includes("sleep 300")))).toBe(true);
     controller.abort("user pressed Esc");
     await expect(call).rejects.toThrow();
     const finished = await core.waitFor((m) => m.method === "tool/finished" && m.params.sessionId === sessionId);
@@ -122,7 +122,7 @@ describe("mcp --attach", () => {
     // The IDE did not make the call; it asks for the whole result.
     const whole = await core.request("calls/result", { callId: finished.params.callId });
     expect(whole.result.structuredContent).toMatchObject({ interrupted: true });
-    expect(processesWithEnv("WAVE_CORE_PID", String(core.child.pid)).filter((p) => p.command.includes("sleep 300"))).toEqual([]);
+    expect(processesOfCore(core.child.pid).filter((p) => p.command.includes("sleep 300"))).toEqual([]);
     // The connection still works.
     expect((await a.client.listTools()).tools).toHaveLength(8);
   });
@@ -149,7 +149,7 @@ describe("mcp --attach", () => {
     const root = makeWorkspace();
     const stateDir = stateDirForTest();
     const { core } = await listening(root, stateDir, ["--allow", "pwd"]);
-    const dead = Number(spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim());
+    const dead = NO_SUCH_PID;
     const stale = writeLock(path.join(stateDir, "ide"), fakeLock(dead, "http://127.0.0.1:9/mcp", path.join(root, "src")));
     const a = await agent(path.join(root, "src"), stateDir);
     await a.client.callTool({ name: "Bash", arguments: { command: "pwd" } });

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
-import { isAlive, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
+import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
 
 const clients: CoreProcess[] = [];
 beforeAll(() => {
@@ -24,7 +24,7 @@ function serve(root = tempDir("wave-e2e-"), env?: NodeJS.ProcessEnv): CoreProces
   return c;
 }
 
-const childrenOf = (c: CoreProcess) => processesWithEnv("WAVE_CORE_PID", String(c.child.pid));
+const childrenOf = (c: CoreProcess) => processesOfCore(c.child.pid);
 
 function structured(m: Message) {
   return (m.result as { structuredContent: Record<string, unknown> }).structuredContent;

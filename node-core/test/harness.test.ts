@@ -4,8 +4,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE } from "./support/coreProcess.js";
+import { NO_SUCH_PID, processesOfCore, waitFor, waitingShellGroups } from "./support/processes.js";
 import { stdioTransport } from "./support/mcpStdio.js";
 import { makeWorkspace } from "./transcript.js";
 
@@ -50,5 +52,39 @@ describe("tests never run the developer's own login profile", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("tests look only at what they made, never at the whole machine", () => {
+  const others: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of others.splice(0)) c.kill("SIGKILL");
+  });
+
+  /** A process of someone else's on the machine: its own group, the given argv and environment. */
+  function someoneElses(argv0: string, env: Record<string, string>): ChildProcess {
+    const child = spawn("/bin/bash", ["-c", 'exec -a "$0" sleep 300', argv0], { detached: true, stdio: "ignore", env: { PATH: process.env.PATH!, ...env } });
+    others.push(child);
+    return child;
+  }
+
+  it("a shell another core started ahead (another test file, the developer's IDE) is not one of the test's own", async () => {
+    const other = someoneElses("bash -c __wave_warm_command", { WAVE_RUN_ID: "0badc0de.7.1" });
+    // It is a waiting shell, seen as one machine-wide...
+    expect(await waitFor(() => waitingShellGroups().has(other.pid!))).toBe(true);
+    // ...but not among those of this process's cores.
+    expect(waitingShellGroups({ markedWith: "feedface." }).has(other.pid!)).toBe(false);
+    expect(waitingShellGroups({ markedWith: "0badc0de." }).has(other.pid!)).toBe(true);
+  });
+
+  it("the processes of core 1234 are not those of core 12345", async () => {
+    const other = someoneElses("sleep-of-another-core", { WAVE_CORE_PID: "12345" });
+    expect(await waitFor(() => processesOfCore(12345).some((p) => p.pid === other.pid))).toBe(true);
+    expect(processesOfCore(1234).some((p) => p.pid === other.pid)).toBe(false);
+  });
+
+  it("a pid for a process that is gone is one no process can get meanwhile", () => {
+    expect(NO_SUCH_PID).toBeGreaterThan(Number(readFileSync("/proc/sys/kernel/pid_max", "utf8")));
+    expect(() => process.kill(NO_SUCH_PID, 0)).toThrow(/ESRCH/);
   });
 });

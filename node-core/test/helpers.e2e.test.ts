@@ -4,7 +4,7 @@
 // against node-core/vendor. Each helper must pass the core's own start-up checks (version, how ugrep
 // applies .gitignore files, bfs's regex dialects), and grep -r, find and the Grep tool must then
 // skip what .gitignore ignores.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformTag } from "../src/util/vendor.js";
@@ -21,6 +21,11 @@ let core: CoreProcess | undefined;
 
 beforeAll(() => {
   if (!bundleExists()) throw new Error(`Build the core first (npm run build): ${BUNDLE} is missing.`);
+  // node-core/vendor is not in git: a fresh clone has it only after ./scripts/setup.
+  for (const tool of expected) {
+    const file = path.join(vendorDir, platformTag(), windows ? `${tool}.exe` : tool);
+    if (!existsSync(file)) throw new Error(`${file} is missing: run ./scripts/setup (or node-core/scripts/vendor-linux-x64.sh) to assemble the vendor directory, or set WAVE_VENDOR_DIR.`);
+  }
   workspace = tempDir("wave-helpers-e2e-");
   mkdirSync(path.join(workspace, "src"), { recursive: true });
   mkdirSync(path.join(workspace, "generated"), { recursive: true });

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CoreProcess, Message } from "./support/coreProcess.js";
-import { isAlive, processesWithEnv, waitFor } from "./support/processes.js";
+import { isAlive, processesOfCore, processesWithEnv, waitFor } from "./support/processes.js";
 import { attachedAgent, startListeningCore, stateDirForTest, type AttachedAgent } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";
 
@@ -37,7 +37,7 @@ function answer(core: CoreProcess, request: Message, result: unknown): void {
   core.send({ jsonrpc: "2.0", id: request.id, result });
 }
 
-const sleepers = (core: CoreProcess) => processesWithEnv("WAVE_CORE_PID", String(core.child.pid)).filter((p) => p.command.includes("sleep 300"));
+const sleepers = (core: CoreProcess) => processesOfCore(core.child.pid).filter((p) => p.command.includes("sleep 300"));
 
 describe("the host sees and steers an attached agent", () => {
   it("session/opened names the agent; its calls carry its session id; closing it sends session/closed", async () => {

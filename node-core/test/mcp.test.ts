@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
-import { processesWithEnv } from "./support/processes.js";
+import { processesOfCore, processesWithEnv } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
 let client: Client | undefined;
@@ -113,7 +113,7 @@ describe("permissions over MCP with the real tools (official SDK client)", () =>
     expect(no.isError).toBe(true);
     expect(textOf(no)).toMatch(/^Permission denied: the user did not allow Bash to run `sleep 300 & touch declined\.txt`\. The user said: The user declined\./);
     expect(existsSync(path.join(root, "declined.txt"))).toBe(false);
-    expect(processesWithEnv("WAVE_CORE_PID", String(transport.pid))).toEqual([]);
+    expect(processesOfCore(transport.pid)).toEqual([]);
 
     decision = { action: "accept", content: { decision: "always-allow", rules: "touch:*" } };
     expect((await client.callTool({ name: "Bash", arguments: { command: "touch a.txt" } })).isError).toBe(false);

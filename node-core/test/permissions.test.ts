@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, CoreProcess, type Message } from "./support/coreProcess.js";
-import { processesWithEnv, tempDir } from "./support/processes.js";
+import { processesOfCore, processesWithEnv, tempDir } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
 const cores: CoreProcess[] = [];
@@ -226,7 +226,7 @@ describe("rules and modes (bundled core)", () => {
 // Without a sandbox (--sandbox off): inside one, these commands would run without a question
 // (src/shell/sandbox/sandbox.test.ts has the gate with the sandbox).
 describe("the real tools ask the host (bundled core, host protocol)", () => {
-  const childrenOf = (core: CoreProcess) => processesWithEnv("WAVE_CORE_PID", String(core.child.pid));
+  const childrenOf = (core: CoreProcess) => processesOfCore(core.child.pid);
   const call = (core: CoreProcess, name: string, args: object, callId: string) => core.request("tools/call", { name, arguments: args, callId });
   const askFor = (core: CoreProcess, callId: string) => core.waitFor((m) => isAsk(m) && m.params.callId === callId);
 

@@ -6,7 +6,7 @@ import { chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE, bundleExists, bundleForAnyUser, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
-import { isAlive, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
+import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
 
 const clients: CoreProcess[] = [];
 beforeAll(() => {
@@ -92,6 +92,6 @@ describe("the core dies with SIGKILL", () => {
     expect(await waitFor(() => processesNamed(name).length === 1)).toBe(true);
     c.child.kill("SIGKILL");
     await c.exited;
-    expect(await waitFor(() => processesNamed(name).length === 0 && processesWithEnv("WAVE_CORE_PID", String(c.child.pid)).length === 0, 5000, 100)).toBe(true);
+    expect(await waitFor(() => processesNamed(name).length === 0 && processesOfCore(c.child.pid).length === 0, 5000, 100)).toBe(true);
   });
 });

@@ -1,10 +1,9 @@
 // The sweep of what gone core processes left: their output folders and the temporary files they
 // noted, told apart from a live process's by pid and start time.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../test/support/processes.js";
+import { NO_SUCH_PID, tempDir } from "../../test/support/processes.js";
 import { processStartTime } from "../util/processIdentity.js";
 import { removeStaleOutput } from "./processDir.js";
 
@@ -19,8 +18,7 @@ function scratch(): string {
   return d;
 }
 
-/** A pid that no process has now (a process that ran and was reaped). */
-const goneProcess = () => spawnSync("true").pid!;
+const goneProcess = () => NO_SUCH_PID;
 
 describe.runIf(process.platform === "linux")("the sweep of gone cores' output folders", () => {
   it("removes the folder of every gone process, and of a process whose pid was reused; keeps live ones and what is not a core's", async () => {

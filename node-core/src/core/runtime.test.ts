@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeCores, testCore } from "../../test/support/core.js";
+import { requireRealVendor } from "../../test/support/shims.js";
 import { SHELL_ENGINE } from "../shell/engine.js";
 import { resolveShellCached } from "../shell/resolve.js";
 
@@ -20,6 +21,8 @@ async function grepKind(t: ReturnType<typeof testCore>): Promise<string> {
 
 describe("two WaveCores in one process", () => {
   it("own their settings, shell engines and shim files; shutting one down leaves the other's in place", async () => {
+    // The bundled search tools (node-core/vendor, not in git) make both cores inject shims.
+    requireRealVendor();
     const a = testCore();
     const b = testCore();
     const engineA = a.core.services.get(SHELL_ENGINE);

@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureLockDir, lockDir, rankLocks, readLiveLocks, removeLock, writeLock, type IdeLock } from "./ideLock.js";
 import { scratchDir } from "../../test/support/scratch.js";
+import { NO_SUCH_PID } from "../../test/support/processes.js";
 
 const tmp = () => scratchDir("wave-lock-");
 
@@ -21,9 +21,9 @@ function lock(over: Partial<IdeLock> = {}): IdeLock {
   };
 }
 
-/** A pid that certainly belongs to no process: one that has just exited. */
+/** A pid that certainly belongs to no process (see NO_SUCH_PID). */
 function deadPid(): number {
-  return Number(spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim());
+  return NO_SUCH_PID;
 }
 
 describe("discovery lock files", () => {

@@ -7,12 +7,12 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
 import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
-import { isAlive, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../test/support/processes.js";
+import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../test/support/processes.js";
 import { TASKS } from "../tasks/manager.js";
 import { addLogSink } from "../util/log.js";
 import { hostPlatform } from "../util/platform.js";
 import { ShellEngine } from "./engine.js";
-import { processOutputDir } from "./outputDir.js";
+import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
 import { readProcEntry, RUN_MARKER_VAR } from "./processTable.js";
 import { planRun } from "./runner.js";
 import { loaderInvocation, WARM_COMMAND_MAX_BYTES, WarmShell, warmLoader, warmUnfitEnvironment } from "./warm.js";
@@ -55,7 +55,7 @@ function environOf(pid: number): Record<string, string> {
 async function waitingShell(t: TestCore): Promise<Waiting | undefined> {
   const prefix = t.core.sessions.main.service(TASKS).markerPrefix;
   const find = (): Waiting | undefined => {
-    const groups = waitingShellGroups();
+    const groups = waitingShellGroups({ markedWith: prefix });
     for (const p of processesWithEnv(RUN_MARKER_VAR, prefix, { includeWaiting: true })) {
       const pgid = readProcEntry(p.pid)?.pgid;
       if (pgid !== undefined && groups.has(pgid) && /^\S*bash -c /.test(p.command)) return { pid: p.pid, pgid, runId: environOf(p.pid)[RUN_MARKER_VAR]! };
@@ -75,7 +75,8 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     await cold.bash({ command: "true" });
     const expected = await cold.bash({ command: PROBE });
     await new Promise((r) => setTimeout(r, 200));
-    expect(waitingShellGroups().size).toBe(0);
+    // This core's own: another core on the machine (a developer's IDE, another test file) may well have one.
+    expect(waitingShellGroups({ markedWith: cold.core.sessions.main.service(TASKS).markerPrefix }).size).toBe(0);
     vi.unstubAllEnvs();
 
     const t = testCore({ root: cold.root, sandbox: NO_SANDBOX });
@@ -193,11 +194,13 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
 
     // Unused for its idle time.
     const engine = new ShellEngine();
-    const spec = { command: "", cwd: tempDir(), runId: "warm-test.1", outputPath: path.join(tempDir(), "idle.log"), trackCwd: true, shimsEnabled: false, engine };
+    // A run id of this process's own: another test run on the machine may run this test too.
+    const runId = `${PROCESS_TOKEN}.warm-test.1`;
+    const spec = { command: "", cwd: tempDir(), runId, outputPath: path.join(tempDir(), "idle.log"), trackCwd: true, shimsEnabled: false, engine };
     const idle = (await WarmShell.start(spec, 300))!;
     expect(idle.usable).toBe(true);
     expect(await waitFor(() => !idle.usable)).toBe(true);
-    expect(await waitFor(() => processesWithEnv(RUN_MARKER_VAR, "warm-test.1", { includeWaiting: true }).length === 0)).toBe(true);
+    expect(await waitFor(() => processesWithEnv(RUN_MARKER_VAR, runId, { includeWaiting: true }).length === 0)).toBe(true);
     engine.dispose();
 
     // The core killed outright: the loader reads end-of-file and exits without running anything.
@@ -206,7 +209,7 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     const served = spawn(process.execPath, [bundle, "serve", "--root", root, "--sandbox", "off", "--permission-mode", "allow-all"], { stdio: ["pipe", "pipe", "ignore"] });
     served.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2.0", hostInfo: { name: "test" } } })}\n`);
     served.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "Bash", arguments: { command: "touch ran-$WAVE_RUN_ID" } } })}\n`);
-    const loaders = () => processesWithEnv("WAVE_CORE_PID", String(served.pid), { includeWaiting: true });
+    const loaders = () => processesOfCore(served.pid, { includeWaiting: true });
     expect(await waitFor(() => loaders().some((p) => p.command.includes("__wave_warm_command")))).toBe(true);
     served.kill("SIGKILL");
     expect(await waitFor(() => loaders().length === 0)).toBe(true);

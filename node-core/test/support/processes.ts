@@ -39,27 +39,42 @@ function commandLine(pid: number): string | undefined {
  * The process groups of shells started ahead that still wait for their command: every live member
  * (the loader, and in the sandbox bwrap and its reaper) carries the loader in its argv. Such a
  * group ran nothing. Once its command is given the shell execs it, and the group is a command's.
+ * With `markedWith`, only the groups a member of which carries a WAVE_RUN_ID starting with it: the
+ * test's own, never another core's on the machine (a developer's IDE, another test file).
  */
-export function waitingShellGroups(): Set<number> {
-  const members = new Map<number, boolean[]>();
+export function waitingShellGroups(opts: { markedWith?: string } = {}): Set<number> {
+  const members = new Map<number, { marks: boolean[]; ours: boolean }>();
   for (const pid of listProcPids()) {
     // readProcEntry leaves zombies out.
     const pgid = readProcEntry(pid)?.pgid;
     const line = pgid !== undefined ? commandLine(pid) : undefined;
     if (pgid === undefined || line === undefined) continue;
-    const list = members.get(pgid) ?? [];
-    list.push(line.includes(WAITING_SHELL_MARK));
-    members.set(pgid, list);
+    const group = members.get(pgid) ?? { marks: [], ours: opts.markedWith === undefined };
+    group.marks.push(line.includes(WAITING_SHELL_MARK));
+    if (!group.ours && envValue(pid, "WAVE_RUN_ID")?.split(":").some((id) => id.startsWith(opts.markedWith!))) group.ours = true;
+    members.set(pgid, group);
   }
-  return new Set([...members].filter(([, marks]) => marks.every(Boolean)).map(([pgid]) => pgid));
+  return new Set([...members].filter(([, g]) => g.ours && g.marks.every(Boolean)).map(([pgid]) => pgid));
+}
+
+function envValue(pid: number, name: string): string | undefined {
+  try {
+    const kv = readFileSync(`/proc/${pid}/environ`, "latin1")
+      .split("\0")
+      .find((e) => e.startsWith(name + "="));
+    return kv?.slice(name.length + 1);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Live processes whose environment has a variable `name` whose value contains `needle`. Shells
- * started ahead and still waiting for a command are left out (they ran nothing) unless
- * `includeWaiting` is set.
+ * Live processes whose environment has a variable `name` whose value contains `needle` (a run
+ * marker's prefix, a token), or for which `needle` says yes. Shells started ahead and still
+ * waiting for a command are left out (they ran nothing) unless `includeWaiting` is set.
  */
-export function processesWithEnv(name: string, needle: string, opts: { includeWaiting?: boolean } = {}): LiveProcess[] {
+export function processesWithEnv(name: string, needle: string | ((value: string) => boolean), opts: { includeWaiting?: boolean } = {}): LiveProcess[] {
+  const matches = typeof needle === "function" ? needle : (value: string) => value.includes(needle);
   const out: Array<LiveProcess & { pgid?: number }> = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -71,13 +86,25 @@ export function processesWithEnv(name: string, needle: string, opts: { includeWa
     } catch {
       continue;
     }
-    const hit = environ.split("\0").some((kv) => kv.startsWith(name + "=") && kv.slice(name.length + 1).includes(needle));
+    const hit = environ.split("\0").some((kv) => kv.startsWith(name + "=") && matches(kv.slice(name.length + 1)));
     if (!hit || !isAlive(pid)) continue;
     out.push({ pid, command: commandLine(pid) ?? "?", pgid: readProcEntry(pid)?.pgid });
   }
   // After the scan: a shell started ahead during it is already among the groups.
   const waiting = opts.includeWaiting ? new Set<number>() : waitingShellGroups();
   return out.filter((p) => p.pgid === undefined || !waiting.has(p.pgid)).map(({ pid, command }) => ({ pid, command }));
+}
+
+/**
+ * A pid no process has, now or later in the test: above the highest pid Linux (2^22) or macOS
+ * hands out. A pid of a process that has just exited is no such thing on a busy machine whose
+ * pid_max is 32768: another test's process may get it a moment later.
+ */
+export const NO_SUCH_PID = 4_194_305;
+
+/** The live processes a core started (its WAVE_CORE_PID, exactly: 1234 is not 12345's). */
+export function processesOfCore(corePid: number | null | undefined, opts: { includeWaiting?: boolean } = {}): LiveProcess[] {
+  return processesWithEnv("WAVE_CORE_PID", (value) => value === String(corePid), opts);
 }
 
 /** Polls until `check` returns a truthy value or the budget runs out; returns the last value. */

@@ -2,6 +2,7 @@
 // bubblewrap with real bash and zsh. What it blocks (writes outside, credential stores, protected
 // workspace files, the network, the core's own files), what it allows (the workspace, TMPDIR,
 // caches), and that every promise of the Bash engine still holds inside it.
+import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -48,7 +49,7 @@ function readOnly(file: string): RegExp {
   return new RegExp(`${f}: Read-only file system|read-only file system: ${f}`, "i");
 }
 
-/** Processes whose command line is exactly `cmdline` (NUL-joined argv), wherever they are. */
+/** Processes whose command line is exactly `cmdline` (NUL-joined argv), wherever they are: give it a name of the test's own. */
 function processesNamed(cmdline: string): number[] {
   const out: number[] = [];
   for (const e of readdirSync("/proc")) {
@@ -250,20 +251,22 @@ describe("processes inside the sandbox", () => {
   });
 
   it("a process that drops its marker and leaves the group still dies with its task: the namespace holds it (it escapes without one)", async () => {
-    const escapee = (tag: string) => `env -u WAVE_RUN_ID -u WAVE_CORE_PID setsid bash -c 'trap "" TERM; exec -a wave-escapee-${tag} sleep 300' & sleep 300`;
+    // Names of this run's own: the count (and the kill) must never reach another run's escapee.
+    const unique = randomBytes(4).toString("hex");
+    const escapee = (tag: string) => `env -u WAVE_RUN_ID -u WAVE_CORE_PID setsid bash -c 'trap "" TERM; exec -a wave-escapee-${tag}-${unique} sleep 300' & sleep 300`;
     const t = testCore();
     const r = await t.bash({ command: escapee("in"), run_in_background: true });
-    expect(await waitFor(() => processesNamed("wave-escapee-in 300").length === 1)).toBe(true);
+    expect(await waitFor(() => processesNamed(`wave-escapee-in-${unique} 300`).length === 1)).toBe(true);
     const stop = await t.call("TaskStop", { task_id: r.s.backgroundTaskId });
     expect(stop.structuredContent).toMatchObject({ stopped: true });
-    expect(await waitFor(() => processesNamed("wave-escapee-in 300").length === 0, 5000)).toBe(true);
+    expect(await waitFor(() => processesNamed(`wave-escapee-in-${unique} 300`).length === 0, 5000)).toBe(true);
 
     // The control: without the sandbox the same trick escapes the tree kill.
     const plain = testCore({ sandbox: NO_SANDBOX });
     const p = await plain.bash({ command: escapee("out"), run_in_background: true });
-    expect(await waitFor(() => processesNamed("wave-escapee-out 300").length === 1)).toBe(true);
+    expect(await waitFor(() => processesNamed(`wave-escapee-out-${unique} 300`).length === 1)).toBe(true);
     await plain.call("TaskStop", { task_id: p.s.backgroundTaskId });
-    const leaked = processesNamed("wave-escapee-out 300");
+    const leaked = processesNamed(`wave-escapee-out-${unique} 300`);
     for (const pid of leaked) process.kill(pid, "SIGKILL");
     expect(leaked).toHaveLength(1);
   });

@@ -1,7 +1,6 @@
 // The injection seam: Windows Git Bash (BASH-SHIM-5, by injection with recorded probe outputs and
 // the rendered prelude run in real bash/zsh), the user's own BASH_ENV kept and rc files never read
 // (BASH-SH-5), aliases, files recreated after a tmp cleaner, and the opt-out setting.
-import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +22,7 @@ import {
   sortedLines,
   type FixtureTree,
 } from "../../../test/support/shims.js";
+import { NO_SUCH_PID } from "../../../test/support/processes.js";
 
 let tmp: string;
 let treeDir: string;
@@ -238,7 +238,7 @@ describe("injection files", () => {
 
   it("sweep the directories of core processes that died without exiting, and only those (by pid and start time: a reused pid does not keep a dead one's)", () => {
     const parent = path.join(tmp, "sweep");
-    const dead = spawnSync("true").pid;
+    const dead = NO_SUCH_PID;
     const live = `wave-shims-${process.ppid}-${processStartTime(process.ppid)}-ghi`;
     const reused = `wave-shims-${process.ppid}-1-jkl`;
     for (const name of [`wave-shims-${dead}-abc`, `wave-shims-${dead}-5-mno`, `wave-shims-${process.ppid}-def`, live, reused, "wave-shims-other", "unrelated"]) {
