@@ -11,7 +11,8 @@ import { coreBundle, median, nowMs, percentile, report, startCore } from "./lib.
 
 const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-attach-"));
 const stateDir = mkdtempSync(path.join(os.tmpdir(), "wave-bench-state-"));
-const env = { ...process.env, WAVE_STATE_DIR: stateDir, WAVE_LOG_LEVEL: "warn" };
+// Not the developer's own login profile: its speed is not the subject.
+const env = { ...process.env, WAVE_STATE_DIR: stateDir, WAVE_LOG_LEVEL: "warn", WAVE_LOGIN_ENV: "0" };
 
 async function mcpClient(args, cwd) {
   const client = new Client({ name: "bench-agent", version: "1.0.0" });

@@ -13,7 +13,8 @@ import { compareEchoLatency, median, nowMs, peakRssKb, rawShell, report, startCo
 const bash = execFileSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).trim();
 const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-rsc-"));
 const outDir = mkdtempSync(path.join(os.tmpdir(), "wave-bench-rsc-out-"));
-const env = { ...process.env, WAVE_OUTPUT_DIR: outDir, WAVE_LOG_LEVEL: "warn" };
+// Not the developer's own login profile: its speed is not the subject.
+const env = { ...process.env, WAVE_OUTPUT_DIR: outDir, WAVE_LOG_LEVEL: "warn", WAVE_LOGIN_ENV: "0" };
 
 const rawSpawn = (script, stdio) => rawShell(bash, script, env, stdio);
 

@@ -134,6 +134,7 @@ describe("the childEnvironment() seam", () => {
   });
 
   it("BASH-ENV-7 a call held up by the probe is told how long, and how the probe stood; a short wait, or none, says nothing", async () => {
+    const logs = captureLogs();
     let now = 0;
     let finish!: (r: ProbeRunResult) => void;
     const probe = startLoginEnvironmentProbe({
@@ -164,6 +165,7 @@ describe("the childEnvironment() seam", () => {
     expect(describeProbeWait(clock())).toMatch(/^Note: this call waited 3\.2 s for the user's login shell to report its environment, and it failed: the login shell never ran the probe command/);
     // Landed: nothing to wait for any more.
     expect(startProbeWaitClock()).toBeUndefined();
+    expect(logs.lines()).toEqual([expect.stringMatching(/^WARN env: login environment failed: the login shell never ran the probe command/)]);
   });
 
   it("BASH-ENV-7 a cancelled caller stops waiting at once", async () => {
