@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import type { TestUser } from "./support/testUser.js";
-import { outputRoot, removeStaleOutput } from "../src/base/processDir.js";
+import { removeStaleOutput } from "../src/base/processDir.js";
 import { removeAbandonedShimDirs } from "../src/shell/shims/injectionFiles.js";
 import { identityAlive, processStartTime } from "../src/util/processIdentity.js";
 
@@ -51,20 +51,32 @@ function removeAccount(name: string, home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-const RUN_TMP = /^wave-test-run-(\d+)-(\d+)-/;
+/** In the run's temporary directory: which run (pid and start time) made it. */
+const RUN_OWNER_FILE = ".wave-run-owner";
+
+/** Whose is a directory of the temp directory: the identity of the run that made it, if one did. */
+function runOwner(dir: string): string | undefined {
+  try {
+    return /^(\d+-\d+)$/.exec(readFileSync(path.join(dir, RUN_OWNER_FILE), "utf8").trim())?.[1];
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Makes the run's temporary directory TMPDIR (the workers and what they start inherit it) and
  * returns the check for the end of the run. Directories of earlier runs that were killed go first.
+ * The name is short on purpose: tests bound results that carry absolute paths.
  */
 function useRunTempDir(): () => Promise<void> {
   const parent = os.tmpdir();
   for (const name of readdirSync(parent)) {
-    const m = RUN_TMP.exec(name);
-    if (m && !identityAlive(Number(m[1]), m[2]!)) rmSync(path.join(parent, name), { recursive: true, force: true });
+    const owner = name.startsWith("wr-") ? runOwner(path.join(parent, name)) : undefined;
+    const [pid, start] = owner?.split("-") ?? [];
+    if (owner && !identityAlive(Number(pid), start!)) rmSync(path.join(parent, name), { recursive: true, force: true });
   }
-  const start = processStartTime(process.pid) ?? "0";
-  const dir = mkdtempSync(path.join(parent, `wave-test-run-${process.pid}-${start}-`));
+  const dir = mkdtempSync(path.join(parent, "wr-"));
+  writeFileSync(path.join(dir, RUN_OWNER_FILE), `${process.pid}-${processStartTime(process.pid) ?? "0"}`);
   // Like /tmp: the unprivileged test account writes its temporary files here too.
   chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
@@ -72,7 +84,8 @@ function useRunTempDir(): () => Promise<void> {
     let left: string[] = [];
     // Cores on their way out (their exit removes their folders) get a few seconds.
     for (let i = 0; i < 50; i++) {
-      await removeStaleOutput(outputRoot({ TMPDIR: dir }));
+      // Every account's output root: the unprivileged test account's cores keep theirs apart.
+      for (const name of readdirSync(dir)) if (name.startsWith("wave-core-")) await removeStaleOutput(path.join(dir, name));
       removeAbandonedShimDirs(dir);
       left = leftovers(dir);
       if (left.length === 0) break;
@@ -82,7 +95,7 @@ function useRunTempDir(): () => Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     if (left.length > 0) {
       process.stderr.write(
-        `\nThe test run left ${left.length} entries in its temporary directory (tests must remove what they make: test/support/scratch.ts; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}${left.length > 40 ? `\n  ... and ${left.length - 40} more` : ""}\n`,
+        `\nThe test run left ${left.length} ${left.length === 1 ? "entry" : "entries"} in its temporary directory (tests must remove what they make: test/support/scratch.ts; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}${left.length > 40 ? `\n  ... and ${left.length - 40} more` : ""}\n`,
       );
       process.exitCode = 1;
     }
@@ -93,6 +106,7 @@ function useRunTempDir(): () => Promise<void> {
 function leftovers(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
+    if (name === RUN_OWNER_FILE) continue;
     if (name.startsWith("wave-core-")) {
       for (const inner of readdirSync(path.join(dir, name))) out.push(`${name}/${inner}`);
     } else out.push(name);

@@ -195,7 +195,7 @@ async function checkLeftovers(dir, core) {
   const left = leftovers(dir);
   rmSync(dir, { recursive: true, force: true });
   if (left.length === 0) return true;
-  console.error(`kotlin: the test run left ${left.length} entries in its temporary directory (tests must remove what they make; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}`);
+  console.error(`kotlin: the test run left ${left.length} ${left.length === 1 ? "entry" : "entries"} in its temporary directory (tests must remove what they make; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}`);
   return false;
 }
 
