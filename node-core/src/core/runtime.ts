@@ -221,7 +221,9 @@ export class WaveCore {
             { signal: controller.signal, asker: req.asker, callId, origin: req.origin },
           ),
       };
-      const needed = await tool.permission?.(input, ctx);
+      // What the check judges and what the run uses: one value, made once.
+      const prepared = await tool.prepare?.(input, ctx);
+      const needed = await tool.permission?.(input, ctx, prepared);
       let permission: Awaited<ReturnType<ToolContext["checkPermission"]>> | undefined;
       if (needed) {
         call.awaitingPermission = true;
@@ -241,7 +243,7 @@ export class WaveCore {
         // The tool waits for the login environment itself (childEnvironment) and may be moved to
         // the background meanwhile; this only times that wait.
         const waited = tool.startsProcesses ? startProbeWaitClock() : undefined;
-        result = await tool.run(input, ctx);
+        result = await tool.run(input, ctx, prepared);
         const wait = waited?.();
         const note = describeProbeWait(wait);
         if (note && wait) {

@@ -96,26 +96,38 @@ export interface ToolContext {
   permission?: PermissionOutcome;
 }
 
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+/**
+ * A tool. `P` is what `prepare` makes of one call (nothing for a tool without it): the
+ * runtime calls `prepare` once per call and hands its value to `permission` and to `run`, so
+ * what the check judged (a resolved directory, a sandbox plan) is what the run uses, with no
+ * state kept beside the call.
+ */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType, P = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: S;
   readonly annotations?: ToolAnnotations;
   /**
+   * The call's own facts, worked out once before the permission check: where it runs, whether
+   * its command parses, the sandbox plan it runs under. Expected failures belong in the value
+   * (`run` turns them into its error result); a throw is an internal error of the call.
+   */
+  prepare?(input: z.output<S>, ctx: ToolContext): P | Promise<P>;
+  /**
    * What this call needs permission for (a command, or a file outside the allowed directories);
    * undefined when nothing. The runtime checks it before `run`, so a denied call never starts.
    */
-  permission?(input: z.output<S>, ctx: ToolContext): PermissionRequest | undefined | Promise<PermissionRequest | undefined>;
+  permission?(input: z.output<S>, ctx: ToolContext, prepared: P): PermissionRequest | undefined | Promise<PermissionRequest | undefined>;
   /**
    * Starts child processes (a shell, ripgrep), which wait for the login shell's environment
    * (BASH-ENV-7's bounded wait): when that wait held the call up long, the runtime says so in the
    * result.
    */
   readonly startsProcesses?: boolean;
-  run(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+  run(input: z.output<S>, ctx: ToolContext, prepared: P): Promise<ToolResult>;
 }
 
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<S extends z.ZodType, P = unknown>(def: ToolDefinition<S, P>): ToolDefinition<S, P> {
   return def;
 }
 

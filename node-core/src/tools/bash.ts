@@ -13,7 +13,7 @@ import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
+import { DISABLE_SANDBOX_PARAMETER, sandboxFields, sandboxPlan, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
 import { sandboxGuard } from "../shell/sandbox/guard.js";
 import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
 
@@ -184,15 +184,14 @@ export const bashTool = defineTool({
   description: BASH_DESCRIPTION,
   inputSchema,
   annotations: { title: "Run shell command", destructiveHint: true, openWorldHint: true },
-  // Checked by the runtime before anything starts: a denied command never spawns a process. The
-  // sandbox plan made here is the one the command runs under.
-  async permission(input, ctx) {
-    const plan = await planFor(input, ctx);
+  // The sandbox plan, made once per call: the permission check judges it, the command runs under it.
+  prepare: (input, ctx) => sandboxPlan(input, ctx),
+  // Checked by the runtime before anything starts: a denied command never spawns a process.
+  permission(input, ctx, plan) {
     if (plan.refusal) return undefined;
     return { tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
   },
-  async run(input, ctx) {
-    const plan = await planFor(input, ctx);
+  async run(input, ctx, plan) {
     if (plan.refusal) return failure(ctx, "sandbox_unavailable", plan.refusal);
     let started = false;
     const result = await runCommand(input, ctx, plan, () => (started = true));

@@ -20,7 +20,7 @@ import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
 import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
-import { DISABLE_SANDBOX_PARAMETER, planFor, sandboxFields, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
+import { DISABLE_SANDBOX_PARAMETER, sandboxFields, sandboxPlan, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
 import { sandboxGuard } from "../shell/sandbox/guard.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
 import { TASKS } from "../tasks/manager.js";
@@ -133,27 +133,22 @@ function realpathOr(dir: string): string {
   }
 }
 
-interface Prepared {
-  directory: DirectoryCheck;
-  /** bash's message when the command cannot be parsed. */
-  syntaxError?: string;
-}
+/**
+ * What `prepare` finds out once per call, before the permission question (so nobody is asked
+ * about a command that cannot run), and `run` uses: the directory, whether bash can parse the
+ * command, and the sandbox plan it runs under (only for a command that can run).
+ */
+type Prepared =
+  | { kind: "bad_directory"; directory: DirectoryCheck & { ok: false } }
+  | { kind: "syntax_error"; directory: DirectoryCheck & { ok: true }; syntaxError: string }
+  | { kind: "ready"; directory: DirectoryCheck & { ok: true }; plan: SandboxPlan };
 
-/** Checked once per call: by `permission` (so nobody is asked about a command that cannot run) and reused by `run`. */
-const prepared = new WeakMap<object, Promise<Prepared>>();
-
-function prepare(input: RunShellCommandInput, ctx: ToolContext): Promise<Prepared> {
-  let p = prepared.get(input);
-  if (!p) {
-    p = (async () => {
-      const directory = checkDirectory(input.directory, ctx.workspace.root);
-      if (!directory.ok) return { directory };
-      const syntaxError = await bashSyntaxError(input.command, { signal: ctx.signal });
-      return syntaxError ? { directory, syntaxError } : { directory };
-    })();
-    prepared.set(input, p);
-  }
-  return p;
+async function prepare(input: RunShellCommandInput, ctx: ToolContext): Promise<Prepared> {
+  const directory = checkDirectory(input.directory, ctx.workspace.root);
+  if (!directory.ok) return { kind: "bad_directory", directory };
+  const syntaxError = await bashSyntaxError(input.command, { signal: ctx.signal });
+  if (syntaxError) return { kind: "syntax_error", directory, syntaxError };
+  return { kind: "ready", directory, plan: await sandboxPlan(input, ctx) };
 }
 
 /** structuredContent of every run_shell_command result: the text's fields, and more. */
@@ -271,37 +266,34 @@ export const runShellCommandTool = defineTool({
   description: RSC_DESCRIPTION,
   inputSchema,
   annotations: { title: "Shell", destructiveHint: true, openWorldHint: true },
+  prepare,
   // RSC-5: decided before anything runs, with the directory resolved against the project root. A
-  // command that cannot run (bad directory, syntax error) needs no approval: `run` refuses it.
-  async permission(input, ctx) {
-    const prep = await prepare(input, ctx);
-    if (!prep.directory.ok || prep.syntaxError) return undefined;
-    const plan = await planFor(input, ctx);
-    if (plan.refusal) return undefined;
-    return { tool: RSC_NAME, command: input.command, directory: prep.directory.abs, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
+  // command that cannot run (bad directory, syntax error, no sandbox) needs no approval: `run` refuses it.
+  permission(input, _ctx, prep) {
+    if (prep.kind !== "ready" || prep.plan.refusal) return undefined;
+    return { tool: RSC_NAME, command: input.command, directory: prep.directory.abs, ...(input.description ? { description: input.description } : {}), ...sandboxFields(prep.plan) };
   },
-  async run(input, ctx) {
+  async run(input, ctx, prep) {
     let plan: SandboxPlan | undefined;
-    const outcome = await runCommand(input, ctx, (p) => (plan = p));
+    const outcome = await runCommand(input, ctx, prep, (p) => (plan = p));
     return plan ? withSandboxOutcome(outcome, plan) : outcome;
   },
 });
 
 /** `onStarted` hears the sandbox plan the command started under (nothing when it never started). */
-async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
+async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, prep: Prepared, onStarted: (plan: SandboxPlan) => void): Promise<ToolResult> {
   const timeoutMs = input.timeout ?? RSC_DEFAULT_TIMEOUT_MS;
-  const prep = await prepare(input, ctx);
   // The result repeats the command (RSC-3): a long one only in part.
   const base = { command: clipText(input.command, ECHOED_COMMAND_CHARS), directory: prep.directory.display, timeoutMs };
-  if (!prep.directory.ok) return result({ ...base, error: prep.directory.failure.message, errorKind: prep.directory.failure.kind });
-  if (prep.syntaxError) {
+  if (prep.kind === "bad_directory") return result({ ...base, error: prep.directory.failure.message, errorKind: prep.directory.failure.kind });
+  if (prep.kind === "syntax_error") {
     return result({
       ...base,
       error: `Syntax error: bash cannot parse the command, so nothing ran (${clipText(prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim(), ECHOED_COMMAND_CHARS)}). Fix the quoting or the structure of the command.`,
       errorKind: "syntax_error",
     });
   }
-  const plan = await planFor(input, ctx);
+  const plan = prep.plan;
   if (plan.refusal) return result({ ...base, error: plan.refusal, errorKind: "sandbox_unavailable" });
 
   const manager = ctx.session.service(TASKS);

@@ -1,6 +1,6 @@
 // What the two shell tools (Bash, run_shell_command) share about the sandbox: the
 // `dangerouslyDisableSandbox` parameter, the paragraph of their descriptions that tells models
-// what the sandbox blocks, the one plan per call that both the permission check and the run use,
+// what the sandbox blocks, the plan each call makes once (in its `prepare`) for the check and the run,
 // and how a result says that its command ran outside the sandbox.
 import { z } from "zod";
 import { amendResult, type ToolContext, type ToolResult } from "../core/tool.js";
@@ -57,16 +57,12 @@ export function trustedRipgrepLookup(ctx: ToolContext): { writablePlaces: string
   };
 }
 
-const plans = new WeakMap<object, Promise<SandboxPlan>>();
-
-/** The call's plan: made once (in the permission check) and reused by the run. */
-export function planFor(input: { dangerouslyDisableSandbox?: boolean }, ctx: ToolContext): Promise<SandboxPlan> {
-  let p = plans.get(input);
-  if (!p) {
-    p = ctx.sandbox.plan({ session: ctx.session, escape: input.dangerouslyDisableSandbox === true });
-    plans.set(input, p);
-  }
-  return p;
+/**
+ * The call's plan: how its command runs (inside the sandbox or not, or why it cannot run). A shell
+ * tool makes it in its `prepare`, so the permission check judges the plan the run then uses.
+ */
+export function sandboxPlan(input: { dangerouslyDisableSandbox?: boolean }, ctx: ToolContext): Promise<SandboxPlan> {
+  return ctx.sandbox.plan({ session: ctx.session, escape: input.dangerouslyDisableSandbox === true });
 }
 
 /** The permission request's sandbox fields for a plan. */
