@@ -156,18 +156,39 @@ export class WaveCore {
    * Validates and runs one tool call. Throws UnknownTool, InvalidToolArguments, UnknownSession or
    * DuplicateCallId for caller errors (each transport maps them); tool failures come back as
    * `isError` results.
+   *
+   * The steps, numbered as the code below marks them:
+   *  1. Wait for a starting core's sandbox check, so that from `tool/started` on the call's own
+   *     steps are as quick as without a sandbox (an early Ctrl+B finds its handler).
+   *  2. Validate: the tool, its arguments against the schema, the session, a free call id. A
+   *     caller error throws here; nothing has been announced.
+   *  3. Announce: the call is in flight (calls/list, cancel, move to background) and
+   *     `tool/started` goes out. From here on the call ends with a result, never a throw.
+   *  4. Prepare: the tool's `prepare` works out the call's facts once (its directory, whether the
+   *     command parses, its sandbox plan). That one value goes to steps 5 and 6.
+   *  5. Permission: the tool's `permission` says from the input and the prepared value what the
+   *     call needs; the permission layer decides, asking the person behind the call when it must.
+   *     A refusal is the call's result and nothing runs.
+   *  6. Run: the tool's `run` with the same prepared value and the approved outcome
+   *     (`ctx.permission`); a tool that starts processes is told when the login environment held
+   *     it up.
+   *  7. Settle: an abort or a throw in steps 4-6 becomes the aborted or internal-error result; the
+   *     call leaves the in-flight table and stops listening for its caller's and session's end.
+   *  8. Amend: the result hooks (background-task notices, ...) shape the result.
+   *  9. Finish: the result is kept for `calls/result` and `tool/finished` goes out.
    */
   async callTool(req: CallRequest): Promise<ToolResult> {
-    // A call that arrives while the sandbox check of a starting core still runs waits for it
-    // before it is announced: from tool/started on, the call's own steps (its sandbox plan, the
-    // permission check) are as quick as without a sandbox, so an early Ctrl+B finds its handler.
+    // 1. Wait for a starting core's sandbox check.
     await this.sandbox.whenChecked();
+
+    // 2. Validate.
     const tool = this.registry.get(req.name);
     const input = this.registry.validate(tool, req.arguments);
     const session = this.session(req.sessionId);
     const callId = req.callId ?? `${this.callPrefix}-${this.nextCall++}`;
     if (this.calls.has(callId)) throw new DuplicateCallId(callId);
 
+    // 3. Announce.
     const controller = new AbortController();
     const abort = (reason: unknown) => controller.abort(reason);
     const onCallerAbort = () => abort(req.signal?.reason ?? new Error("cancelled"));
@@ -196,52 +217,30 @@ export class WaveCore {
 
     let result: ToolResult;
     try {
-      const ctx: ToolContext = {
-        callId,
-        session,
-        workspace: this.workspace,
-        events: this.events,
-        sandbox: this.sandbox,
-        origin: req.origin,
-        signal: controller.signal,
-        log: createLogger(`tool:${tool.name}`),
-        progress: (update) => {
-          this.events.emit("tool/progress", { callId, sessionId: session.id, ...update });
-          req.onProgress?.(update);
-        },
-        liveOutput: (files) => {
-          this.events.emit("tool/output", { callId, sessionId: session.id, ...files });
-        },
-        setMoveToBackgroundHandler: (handler) => {
-          call.moveToBackground = handler;
-        },
-        checkPermission: (request) =>
-          this.permissions.check(
-            { ...request, sessionId: session.id },
-            { signal: controller.signal, asker: req.asker, callId, origin: req.origin },
-          ),
-      };
-      // What the check judges and what the run uses: one value, made once.
+      const ctx = this.toolContext(req, call, session, controller.signal);
+
+      // 4. Prepare.
       const prepared = await tool.prepare?.(input, ctx);
+
+      // 5. Permission.
       const needed = await tool.permission?.(input, ctx, prepared);
-      let permission: Awaited<ReturnType<ToolContext["checkPermission"]>> | undefined;
       if (needed) {
         call.awaitingPermission = true;
         try {
-          permission = await ctx.checkPermission(needed);
+          ctx.permission = await ctx.checkPermission(needed);
         } finally {
           call.awaitingPermission = false;
         }
-        ctx.permission = permission;
       }
+      const permission = ctx.permission;
       if (permission && !permission.allowed) {
         result = errorResult(controller.signal.aborted ? "aborted" : permission.asked ? "denied_by_user" : "denied_by_policy", permission.message, {
           warnings: warningsForResult(permission.decision.warnings),
           ...(controller.signal.aborted ? { interrupted: true } : {}),
         });
       } else {
-        // The tool waits for the login environment itself (childEnvironment) and may be moved to
-        // the background meanwhile; this only times that wait.
+        // 6. Run. The tool waits for the login environment itself (childEnvironment) and may be
+        // moved to the background meanwhile; this only times that wait.
         const waited = tool.startsProcesses ? startProbeWaitClock() : undefined;
         result = await tool.run(input, ctx, prepared);
         const wait = waited?.();
@@ -253,6 +252,7 @@ export class WaveCore {
         }
       }
     } catch (err) {
+      // 7. Settle: an abort or a throw is the call's result.
       if (controller.signal.aborted) {
         const why = (controller.signal.reason as Error | undefined)?.message ?? "cancelled";
         result = errorResult("aborted", `The ${tool.name} call was aborted before it finished (${why}).`, { interrupted: true });
@@ -260,14 +260,17 @@ export class WaveCore {
         log.error("tool threw", { tool: tool.name, callId, error: err });
         result = errorResult(
           "internal_error",
-        `Internal error in ${tool.name}: ${clipText((err as Error)?.message ?? String(err), 2000)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
+          `Internal error in ${tool.name}: ${clipText((err as Error)?.message ?? String(err), 2000)}. This is a bug in wave-core; the call had no effect beyond what its output shows. Retry, or report it with the core's log.`,
         );
       }
     } finally {
+      // 7. Settle: the call is no longer in flight.
       this.calls.delete(callId);
       req.signal?.removeEventListener("abort", onCallerAbort);
       session.signal.removeEventListener("abort", onSessionAbort);
     }
+
+    // 8. Amend.
     for (const hook of this.resultHooks) {
       try {
         result = hook(result, { session, origin: req.origin, name: tool.name });
@@ -275,8 +278,9 @@ export class WaveCore {
         log.error("a result hook failed", { tool: tool.name, callId, error: err });
       }
     }
-    // Serialising a result (megabytes for an image) is work only a host reads the outcome of: the
-    // size and the summary are computed when the store or a listener first asks, once.
+
+    // 9. Finish. Serialising a result (megabytes for an image) is work only a host reads the
+    // outcome of: the size and the summary are computed when the store or a listener first asks, once.
     const done = result;
     let json: string | undefined;
     let bytes: number | undefined;
@@ -296,6 +300,33 @@ export class WaveCore {
       },
     });
     return result;
+  }
+
+  /** What a tool sees of its call: the session, the core's services, and the call's channels. */
+  private toolContext(req: CallRequest, call: InFlightCall, session: Session, signal: AbortSignal): ToolContext {
+    const { callId } = call;
+    return {
+      callId,
+      session,
+      workspace: this.workspace,
+      events: this.events,
+      sandbox: this.sandbox,
+      origin: req.origin,
+      signal,
+      log: createLogger(`tool:${call.name}`),
+      progress: (update) => {
+        this.events.emit("tool/progress", { callId, sessionId: session.id, ...update });
+        req.onProgress?.(update);
+      },
+      liveOutput: (files) => {
+        this.events.emit("tool/output", { callId, sessionId: session.id, ...files });
+      },
+      setMoveToBackgroundHandler: (handler) => {
+        call.moveToBackground = handler;
+      },
+      checkPermission: (request) =>
+        this.permissions.check({ ...request, sessionId: session.id }, { signal, asker: req.asker, callId, origin: req.origin }),
+    };
   }
 
   /** Stops every process tree and disposes every session. Safe to call more than once. */
