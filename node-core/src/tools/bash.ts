@@ -187,7 +187,7 @@ export const bashTool = defineTool({
   // The sandbox plan, made once per call: the permission check judges it, the command runs under it.
   prepare: (input, ctx) => sandboxPlan(input, ctx),
   // Checked by the runtime before anything starts: a denied command never spawns a process.
-  permission(input, ctx, plan) {
+  permission(input, _ctx, plan) {
     if (plan.refusal) return undefined;
     return { tool: "Bash", command: input.command, ...(input.description ? { description: input.description } : {}), ...sandboxFields(plan) };
   },
