@@ -89,7 +89,9 @@ class SimpleTabsModel(private val onSelect: (String) -> Unit) : TabsModel {
  * Enter or Space.
  */
 class TabStrip(val model: TabsModel) : JPanel(), Themed {
-    inner class Tab(val entry: TabItem) : JPanel(java.awt.FlowLayout(java.awt.FlowLayout.LEFT, 0, 0)) {
+    // BorderLayout, not FlowLayout: a tab narrower than its title keeps one row and the title ends
+    // with an ellipsis, as the platform's content tabs do, instead of wrapping below the strip.
+    inner class Tab(val entry: TabItem) : JPanel(java.awt.BorderLayout()) {
         val badge = JLabel()
         val label = ToneLabel(entry.displayTitle, Tone.NORMAL)
         val closeButton = IconButton({ it.icons.close }, WaveBundle.message("agents.closeTab.link"), side = 16) { model.close(entry.key) }
@@ -99,9 +101,9 @@ class TabStrip(val model: TabsModel) : JPanel(), Themed {
 
         init {
             isOpaque = false
-            add(badge)
-            add(label)
-            add(closeButton)
+            add(badge, java.awt.BorderLayout.WEST)
+            add(label, java.awt.BorderLayout.CENTER)
+            add(closeButton, java.awt.BorderLayout.EAST)
             activatable({ model.select(entry.key) }) { hovered = it }
             refresh()
         }
@@ -243,10 +245,12 @@ class TabStrip(val model: TabsModel) : JPanel(), Themed {
                 }
             }
             var x = ins.left
+            // The overflow button keeps its place at the end: a tab cut short stops before it.
+            val end = ins.left + if (shown.size < all.size) room else width
             for (t in all) {
                 t.isVisible = t in shown
                 if (!t.isVisible) continue
-                val w = minOf(t.preferredSize.width, (ins.left + width - x).coerceAtLeast(0))
+                val w = minOf(t.preferredSize.width, (end - x).coerceAtLeast(0))
                 t.setBounds(x, ins.top, w, h)
                 x += w
             }

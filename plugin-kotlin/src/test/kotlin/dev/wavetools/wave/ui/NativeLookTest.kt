@@ -76,13 +76,27 @@ class NativeLookTest {
             assertTrue(tabs.all { it.x + it.width <= strip.width }, "$where: no tab runs past the strip")
             assertTrue(tabs.any { it.isSelected }, "$where: the selected tab is in the row")
             assertEquals(strip.hiddenTabs().isNotEmpty(), strip.overflow.isVisible, "$where: the overflow button is there exactly when tabs are hidden")
+            assertTabTitlesOnOneLine(strip, where)
         }
-        // Narrower than the tabs: one row still, the rest behind the button.
-        onEdt {
-            val panel = laidOut(Scenes::agentSession, 200)
+        // Narrower than the tabs: one row still, the rest behind the button; narrower than the
+        // selected tab alone: its title is cut with an ellipsis on its line, clear of the button.
+        for (width in listOf(200, 150, 110)) onEdt {
+            val panel = laidOut(Scenes::agentSession, width)
             val strip = panel.sessions.strip
-            assertTrue(strip.hiddenTabs().isNotEmpty() && strip.overflow.isVisible)
+            assertTrue(strip.hiddenTabs().isNotEmpty() && strip.overflow.isVisible, "at $width px: tabs are hidden behind the button")
             assertEquals(1, strip.shownTabs().map { it.y }.distinct().size)
+            assertTabTitlesOnOneLine(strip, "at $width px")
+        }
+    }
+
+    /** A tab's badge, title and close button stay inside its row and before the overflow button. */
+    private fun assertTabTitlesOnOneLine(strip: TabStrip, where: String) {
+        for (tab in strip.shownTabs()) {
+            for (part in tab.components.filter { it.isVisible }) {
+                assertTrue(part.y >= 0 && part.y + part.height <= tab.height, "$where: ${part.javaClass.simpleName} of tab '${tab.title}' sits inside the tab's row (y ${part.y}, height ${part.height}, row ${tab.height})")
+                assertTrue(part.height >= part.preferredSize.height, "$where: ${part.javaClass.simpleName} of tab '${tab.title}' gets its full height")
+            }
+            if (strip.overflow.isVisible) assertTrue(tab.x + tab.width <= strip.overflow.x, "$where: tab '${tab.title}' ends before the overflow button")
         }
     }
 
