@@ -1,5 +1,5 @@
-// The dependency boundary of node-core/src, checked on the real import graph (README
-// "Architecture"), and proof that the check fails on each kind of breach.
+// The dependency boundary of node-core/src, checked on the real import graph
+// (docs/dev/architecture.md, "Layers"), and proof that the check fails on each kind of breach.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LAYERS, layerViolations, readImportGraph, type ImportGraph } from "./support/layers.js";
@@ -49,17 +49,21 @@ describe("node-core layers", () => {
       }),
     );
     expect(violations).toEqual([
-      "folder sandbox/ has no layer: add it to LAYERS (test/support/layers.ts) and to the README's architecture section",
+      "folder sandbox/ has no layer: add it to LAYERS (test/support/layers.ts) and to the layer drawing in docs/dev/architecture.md",
       "tool imports tool: tools/grep.ts imports tools/glob.ts; move what they share into a module that is not a tool",
     ]);
   });
 
-  it("the README's architecture section shows the same layers", async () => {
+  it("the layer drawing in docs/dev/architecture.md shows the same layers", async () => {
     const { readFileSync } = await import("node:fs");
-    const readme = readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
-    const start = readme.indexOf("## Architecture");
+    const page = readFileSync(path.join(__dirname, "..", "..", "docs", "dev", "architecture.md"), "utf8");
+    const start = page.indexOf("\n## Layers\n");
     expect(start).toBeGreaterThan(0);
-    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-    for (const folders of LAYERS) for (const f of folders) if (f !== "(root)") expect(section).toContain(`${f}/`);
+    // The drawing is the first fenced block of the section.
+    const fence = page.indexOf("```text\n", start);
+    const drawing = page.slice(fence, page.indexOf("\n```\n", fence + 1));
+    expect(fence).toBeGreaterThan(start);
+    expect(fence).toBeLessThan(page.indexOf("\n## ", start + 1));
+    for (const folders of LAYERS) for (const f of folders) if (f !== "(root)") expect(drawing, f).toContain(`${f}/`);
   });
 });

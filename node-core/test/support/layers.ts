@@ -1,4 +1,4 @@
-// The layer rule of node-core/src (README "Architecture"): every folder sits in one layer and
+// The layer rule of node-core/src (docs/dev/architecture.md, "Layers"): every folder sits in one layer and
 // imports only from layers below it. Same-layer folders do not import each other (sideways), no
 // folder imports one above it (upward), and the folders form no cycle. Inside tools/, a tool does
 // not import another tool (shared code lives in a module that is not a tool).
@@ -85,7 +85,7 @@ export function layerViolations(graph: ImportGraph, rules: LayerRules = { layers
     for (const t of targets) folders.add(folderOf(t));
   }
   for (const f of [...folders].sort()) {
-    if (!rank.has(f)) violations.push(`folder ${f}/ has no layer: add it to LAYERS (test/support/layers.ts) and to the README's architecture section`);
+    if (!rank.has(f)) violations.push(`folder ${f}/ has no layer: add it to LAYERS (test/support/layers.ts) and to the layer drawing in docs/dev/architecture.md`);
   }
 
   const folderEdges = new Map<string, Set<string>>();
