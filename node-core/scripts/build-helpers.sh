@@ -22,7 +22,7 @@ PCRE2_VERSION=10.45
 RG_VERSION=15.1.0
 
 # Sources of these sums (each seen in at least one public build recipe or manifest pinning the same
-# archive; see README "Releasing"): GitHub's tag archives for ugrep and bfs, the projects' own release
+# archive; see docs/dev/releasing.md): GitHub's tag archives for ugrep and bfs, the projects' own release
 # archives for the rest. A case table, not an associative array: macOS runners may only have bash 3.2.
 pinned_sha256() {
   case $1 in

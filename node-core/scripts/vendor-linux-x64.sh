@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Assembles node-core/vendor/linux-x64/{ugrep,bfs,rg}: the search tools the Bash-tool shims run
-# (README "Search shims"). Each tool is the system's own binary when it is new enough; otherwise it
+# (docs/user/shims.md). Each tool is the system's own binary when it is new enough; otherwise it
 # comes from Debian: the first suite of WAVE_VENDOR_SUITES (default: trixie, then forky) whose
 # packages are all new enough, fetched with a private apt configuration (the system's apt sources,
 # lists, status and hooks are neither used nor written) and made to run on older glibc (Debian 12) by

@@ -78,7 +78,7 @@ const PERMISSION_HELP = `Permissions (commands, and file writes outside the allo
   --deny RULE             always deny (repeatable; deny rules win over allow rules)
 `;
 
-const SANDBOX_HELP = `Sandbox (shell commands of Bash and run_shell_command; README "Sandbox"):
+const SANDBOX_HELP = `Sandbox (shell commands of Bash and run_shell_command; docs/user/sandbox.md):
   --sandbox MODE          auto: run commands inside the OS sandbox (bubblewrap on Linux,
                           sandbox-exec on macOS) where it works, unsandboxed elsewhere (default);
                           on: refuse to run commands without it; off: never use it.

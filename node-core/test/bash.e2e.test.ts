@@ -15,7 +15,7 @@ beforeAll(() => {
 });
 afterEach(() => stopCores(clients));
 
-/** Permissions are not the subject here: the cores run every command (README "Permissions", modes). */
+/** Permissions are not the subject here: the cores run every command (docs/user/permissions.md, "Modes"). */
 const ALLOW_ALL = ["--permission-mode", "allow-all"];
 
 function serve(root = tempDir("wave-e2e-"), env?: NodeJS.ProcessEnv): CoreProcess {

@@ -1,4 +1,4 @@
-// Real agent CLIs from npm (devDependencies) configured the way the README and the plugin tell
+// Real agent CLIs from npm (devDependencies) configured the way docs/user/agents.md and the plugin tell
 // users to, checking that their own `mcp list` handshake reaches the IDE's listening core through
 // `wave-core mcp --attach`. Neither needs an account or an API key for this.
 import { execFile, execFileSync } from "node:child_process";

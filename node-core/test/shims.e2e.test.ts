@@ -50,7 +50,7 @@ function serve(kind: "bash" | "zsh", tmpdir: string): CoreProcess {
     WAVE_OUTPUT_DIR: path.join(tmpdir, "output"),
   };
   delete env[LOG_VARIABLE];
-  // Permissions are not the subject here (README "Permissions", modes).
+  // Permissions are not the subject here (docs/user/permissions.md, "Modes").
   const c = new CoreProcess(["serve", "--root", treeDir, "--permission-mode", "allow-all"], { env, inheritEnv: false });
   clients.push(c);
   return c;

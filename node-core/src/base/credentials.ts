@@ -184,7 +184,7 @@ export const CREDENTIAL_FILTERS: Readonly<Record<string, CredentialFilter>> = {
  * history when a terminal closes, less's and wget's state, Claude Code's settings file. A mount on
  * a file does not survive that; the sandbox stops the commands relying on a replaced protection,
  * except for these — stopping every background task whenever a terminal closes would make the
- * sandbox unusable. What that leaves is in the README ("What the sandbox cannot protect against").
+ * sandbox unusable. What that leaves is in docs/user/sandbox.md ("What the sandbox cannot protect against").
  */
 export const REWRITTEN_OFTEN: readonly string[] = [
   ".bash_history",

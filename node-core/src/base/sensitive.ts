@@ -1,4 +1,4 @@
-// Workspace files that run code or grant permissions later (README "Sensitive workspace files"):
+// Workspace files that run code or grant permissions later (docs/user/permissions.md, "Sensitive workspace files"):
 // the permission gate asks before writing one (permissions/sensitive.ts), and the OS sandbox keeps
 // the same ones read-only inside writable directories (shell/sandbox/policy.ts). One list for both.
 
@@ -12,12 +12,12 @@ export interface SensitiveEntry {
    * not a name on its own, so a check that sees one name at a time (the sandbox's) skips it.
    */
   readonly parent?: RegExp;
-  /** What it does, for messages and the README. */
+  /** What it does, for messages and docs/user/permissions.md. */
   readonly what: string;
 }
 
 /**
- * Workspace files that run code or grant permissions later (README "Sensitive workspace files"):
+ * Workspace files that run code or grant permissions later (docs/user/permissions.md, "Sensitive workspace files"):
  * each tool's documented configuration, hook, task and plugin files, as named in its docs.
  * Names match without regard to case: on macOS and Windows `.GIT/config` is `.git/config`.
  */

@@ -1,7 +1,7 @@
 // The structured diff an Edit or Write result carries (FS-EDIT-3): unified-diff hunks with line
 // numbers, and word-level change ranges where a run of removed lines is replaced by the same
 // number of added lines. Only the regions that changed are diffed, so a one-line edit of a 10 MB
-// file costs no more than the lines around it. The shape is a stable contract (README "File tools",
+// file costs no more than the lines around it. The shape is a stable contract (docs/user/file-tools.md, "Result shapes",
 // PROTOCOL.md "Bounded results").
 //
 // Bounded whatever the file: the result stays within DIFF_LIMITS (hunks, lines, characters per

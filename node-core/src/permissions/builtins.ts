@@ -7,7 +7,7 @@
 // judged like an ordinary command.
 import type { CommandPart, ShellWord } from "./commandParts.js";
 
-/** The names README "Rules" lists. */
+/** The names docs/user/permissions.md, "Rules", lists. */
 export const HARMLESS_BUILT_INS = ["cd", "pushd", "popd", "pwd", "true", "false", ":", "echo", "printf", "test", "[", "exit", "set"] as const;
 
 const NAMES = new Set<string>(HARMLESS_BUILT_INS);

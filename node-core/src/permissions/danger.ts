@@ -45,7 +45,7 @@ export interface Warning {
   readonly part?: string;
 }
 
-/** Every warning rule, with what it catches (README and PROTOCOL.md list the same). */
+/** Every warning rule, with what it catches (docs/user/permissions.md, "Warnings", and PROTOCOL.md list the same). */
 export const WARNING_RULES: Record<WarningId, string> = {
   "delete-outside-workspace":
     "rm -r / find -delete of /, your home, the workspace itself or a directory containing it, anything outside the allowed directories (except below the temp directory), `..` escapes, and paths built from variables or globs that cannot be known before the command runs; also a plain rm of a file outside the allowed directories",
@@ -66,7 +66,7 @@ export const WARNING_RULES: Record<WarningId, string> = {
   unparsed: "the command has a syntax error, so it cannot be checked part by part",
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
   "sensitive-path":
-    "reading a credential store, a system secret or Wave's state with Read, Grep or Glob; writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — README \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
+    "reading a credential store, a system secret or Wave's state with Read, Grep or Glob; writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — docs/user/permissions.md, \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
   "hard-linked": "Write/Edit of a file with several hard links: it changes under every name, and the others may lie outside the allowed directories, so it counts as outside even in the workspace",
 };
 

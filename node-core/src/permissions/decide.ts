@@ -1,7 +1,7 @@
 // The decision: allow, deny or ask, with the reason, for a command (judged part by part) or for a
 // file write. Pure apart from reading the file system to resolve symlinks; the service around it
 // does the asking. The static reading is a courtesy that errs toward asking; where an OS sandbox
-// runs the command, the sandbox is the guarantee (README "Permissions").
+// runs the command, the sandbox is the guarantee (docs/user/permissions.md).
 import { realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

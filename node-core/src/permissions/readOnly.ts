@@ -3,7 +3,7 @@
 //    (`git log --output=F`, `sort -o F`, `find -fprint F`, `sed -i`, `rg --pre CMD`). A prefix
 //    rule such as `git log:*` does not cover them: only an exact rule names such a call.
 //  - the read-only allow-list: commands that, with plain literal words, only read, so they run
-//    without a question where no sandbox is available (ask mode; README "Permissions").
+//    without a question where no sandbox is available (ask mode; docs/user/permissions.md).
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
 import { HARMLESS_DEVICES, baseName, networkPath, normalizedPath, unwrap, writesFile, type CommandPart, type ShellWord } from "./commandParts.js";
@@ -241,7 +241,7 @@ const READ_ONLY: Record<string, (args: readonly ShellWord[], inner: readonly She
   column: () => true,
 };
 
-/** The commands README "Permissions" lists as read-only. */
+/** The commands docs/user/permissions.md, "Read-only commands", lists. */
 export const READ_ONLY_COMMANDS = Object.keys(READ_ONLY);
 
 /**

@@ -1,7 +1,7 @@
 // Files whose change reaches beyond the edit itself: system and start-up files, credentials, and
 // — inside the workspace — files that tools run or obey later without asking (git's
 // configuration and hooks, direnv's .envrc, agent and IDE settings that start programs or grant
-// permissions). Writing one is asked even inside the allowed directories (README "Permissions").
+// permissions). Writing one is asked even inside the allowed directories (docs/user/permissions.md, "Sensitive workspace files").
 // The workspace list lives in base/sensitive.ts: the sandbox (shell/sandbox) keeps the same files
 // read-only.
 import { existsSync, readFileSync } from "node:fs";

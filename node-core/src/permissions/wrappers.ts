@@ -1,6 +1,6 @@
 // Commands that run other commands: wrappers (`sudo`, `nice`, `timeout`, `flock`, …) whose inner
 // command rules and warnings must see, and the commands `find -exec`, `fd -x`, `xargs`, `watch`
-// and `parallel` run. README "Rules" lists them.
+// and `parallel` run. docs/user/permissions.md, "Rules", lists them.
 import { baseName, type ShellWord } from "./words.js";
 
 export interface Unwrapped {
@@ -27,7 +27,7 @@ interface WrapperSpec {
   strings?: string[];
 }
 
-/** Commands that run the command given in their arguments (README "Rules": deny rules see through them). */
+/** Commands that run the command given in their arguments (docs/user/permissions.md, "Rules": deny rules see through them). */
 const WRAPPERS: Record<string, WrapperSpec> = {
   sudo: { valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--close-from"], assignments: true, notExec: ["-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit", "-V"] },
   doas: { valued: ["-u", "-C"] },

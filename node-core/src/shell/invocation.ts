@@ -59,7 +59,7 @@ export const ZSH_RC_DIR = "rc/zsh";
  * the user's file is parsed before that file runs (one `{ … }`), so aliases it defines cannot
  * reshape our lines. Ends with a command that succeeds, so `$?` starts at 0.
  */
-export const BASH_RC = `# wave-core: read by bash through BASH_ENV before the command runs (README "The Bash tool").
+export const BASH_RC = `# wave-core: read by bash through BASH_ENV before the command runs (docs/user/bash.md).
 { __wave_x=$-; set +x; } 2>/dev/null
 {
 __wave_cwd_file=\${${CWD_FILE_VAR}-}
@@ -88,7 +88,7 @@ if [ -n "$__wave_shims" ] && [ -r "$__wave_shims" ]; then . "$__wave_shims"; fi
  * Sourced by zsh as `$ZDOTDIR/.zshenv`. The user's own .zshenv is deliberately not read:
  * commands never run the user's rc files (BASH-SH-5).
  */
-export const ZSH_RC = `# wave-core: read by zsh as $ZDOTDIR/.zshenv before the command runs (README "The Bash tool").
+export const ZSH_RC = `# wave-core: read by zsh as $ZDOTDIR/.zshenv before the command runs (docs/user/bash.md).
 __wave_cwd_file=\${${CWD_FILE_VAR}-}
 __wave_cwd_start=\${${CWD_START_VAR}-}
 __wave_shims=\${${SHIMS_FILE_VAR}-}

@@ -26,7 +26,7 @@ const minutes = (ms: number) => `${ms / 60_000} minute${ms === 60_000 ? "" : "s"
 const TIMEOUT_LIMITS_TEXT = `default ${BASH_DEFAULT_TIMEOUT_MS} ms (${minutes(BASH_DEFAULT_TIMEOUT_MS)}), maximum ${BASH_MAX_TIMEOUT_MS} ms (${minutes(BASH_MAX_TIMEOUT_MS)})`;
 
 /**
- * What models need to know about the search shims (README "Search shims"): what a recursive grep
+ * What models need to know about the search shims (docs/user/shims.md): what a recursive grep
  * and find skip, how to search everything anyway, where the system tools run, and the opt-out.
  */
 const SEARCH_COMMANDS_TEXT = `Search commands (grep, find, rg):
@@ -94,7 +94,7 @@ function formatSeconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(3)));
 }
 
-/** structuredContent of every Bash result (README "Bash result fields"). */
+/** structuredContent of every Bash result (docs/user/bash.md, "Result fields"). */
 export interface BashStructured {
   success: boolean;
   exitCode: number | null;

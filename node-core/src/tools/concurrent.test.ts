@@ -45,7 +45,7 @@ describe("Edit with an external appender", () => {
     const appendedLines = lines.filter((l) => l.startsWith("appended "));
     const seen = new Set(appendedLines);
     expect(appendedLines.length, "no line is there twice").toBe(seen.size);
-    // The one way a line may go (README "What remains"): the appender opened the file, an Edit's
+    // The one way a line may go (docs/user/file-tools.md, "What remains"): the appender opened the file, an Edit's
     // rename replaced it, and only after that did the appender write, into the replaced copy it
     // held open, as with any atomic save. A line written before a rename, however close to it,
     // must be there; under load, a stalled appender does hit that window now and then.

@@ -264,7 +264,7 @@ function stubs(kind: ShellKind, plan: ShimPlan, toolFile: (tool: ShimTool) => st
  * with alias expansion off, so aliases a user's BASH_ENV defined cannot reshape them.
  */
 export function renderPrelude(kind: ShellKind, plan: ShimPlan, toolFile: (tool: ShimTool) => string): string {
-  const header = "# Wave Tools search shims (README \"Search shims\"), sourced by the Bash tool's start-up file.";
+  const header = "# Wave Tools search shims (docs/user/shims.md), sourced by the Bash tool's start-up file.";
   if (kind === "zsh") {
     return `${header}
 if [[ -o aliases ]]; then unsetopt aliases; __wave_shim_a=1; else __wave_shim_a=; fi

@@ -14,7 +14,7 @@ import java.nio.file.attribute.PosixFilePermission
 import java.util.concurrent.TimeUnit
 
 /**
- * What an agent runs to reach the IDE's core: `mcp --attach` (README "Agents in the IDE"), through
+ * What an agent runs to reach the IDE's core: `mcp --attach` (docs/user/agents.md), through
  * Wave's stable [launcher] when there is one (it survives IDE upgrades and uninstalls and is the
  * same for every IDE: [WaveLauncher]), else this installation's node and bundled core. It needs no
  * port or token, so it stays valid across core restarts.
@@ -62,7 +62,7 @@ enum class ApplyBlocker {
 /**
  * Builds each agent's configuration for this installation, and the steps that apply it: config
  * files merged without losing the user's other entries, or the agent's own CLI. Formats were
- * checked against each agent's documentation or source (the dialog names them; README, "Per agent").
+ * checked against each agent's documentation or source (the dialog names them; docs/user/agents.md, "Per agent").
  */
 class AgentConnect(
     private val attach: AttachCommand,

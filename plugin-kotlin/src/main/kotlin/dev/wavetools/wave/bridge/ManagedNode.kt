@@ -39,7 +39,7 @@ data class NodeDistribution(
 
 /**
  * The Node.js the plugin downloads when there is none: the newest 22 LTS whose checksums could be
- * confirmed from sources other than nodejs.org itself (see README "JetBrains plugin"). The sums are
+ * confirmed from sources other than nodejs.org itself (see docs/user/plugin.md, "Node.js: nothing to install"). The sums are
  * part of the plugin, so a download is checked against what was pinned at build time, never against
  * a SHASUMS256.txt fetched from the same server as the archive.
  */

@@ -249,7 +249,7 @@ object PermissionModes {
     val ALL = listOf(ASK, ALLOW_ALL, DENY_ALL)
 }
 
-/** A danger the core found in a command (README "danger rules"); shown prominently. */
+/** A danger the core found in a command (docs/user/permissions.md, "Warnings"); shown prominently. */
 data class PermissionWarning(val id: String = "", val message: String = "", val part: String? = null)
 
 /** One simple command of a compound command and how the rules judged it. */

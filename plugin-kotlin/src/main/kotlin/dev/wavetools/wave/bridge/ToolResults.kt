@@ -4,7 +4,7 @@ import com.google.gson.JsonObject
 import com.google.gson.annotations.JsonAdapter
 
 // Readers that turn a tool's MCP-shaped result into what the tool window shows, each decoded
-// strictly by the shape the core documents (README "The Bash tool", "run_shell_command", "File tools").
+// strictly by the shape the core documents (docs/user/bash.md, docs/user/file-tools.md).
 
 internal fun JsonObject.str(vararg names: String): String? {
     for (n in names) {
@@ -108,7 +108,7 @@ enum class ToolErrorKind(val wire: String) {
 }
 
 /**
- * The Bash tool's result: its `structuredContent` fields (README "The Bash tool", Result fields)
+ * The Bash tool's result: its `structuredContent` fields (docs/user/bash.md, "Result fields")
  * plus the cwd notice, which the core puts in the content text only.
  */
 data class BashResult(
@@ -184,7 +184,7 @@ data class BashResult(
 data class BackgroundProcess(val pid: Long = 0, val command: String = "")
 
 /**
- * The `run_shell_command` result's `structuredContent` (README "run_shell_command"; the text's
+ * The `run_shell_command` result's `structuredContent` (docs/user/bash.md, "run_shell_command"; the text's
  * fields, Command … Process Group PGID, and more).
  */
 data class ShellCommandResult(
@@ -284,7 +284,7 @@ data class DiffModel(
 
 /**
  * Reads the structured diff of an Edit or Write result, exactly as the core writes it
- * (node-core/src/fs/diff.ts, README "File tools"): `structuredContent.diff` is
+ * (node-core/src/fs/diff.ts, docs/user/file-tools.md): `structuredContent.diff` is
  * `{hunks: [{oldStart, oldLines, newStart, newLines, lines, linesOmitted?}], linesAdded, linesRemoved,
  * truncated, hunksOmitted, linesOmitted, linesCut, coarse}`, a line is
  * `{type: "context" | "removed" | "added", text, oldLine?, newLine?, changes?: [{start, end}], fullLength?}`

@@ -112,7 +112,7 @@ class WaveProjectService(private val project: Project) : Disposable {
         val environment = ideEnvironment.toMutableMap()
         settings.waveShell?.takeIf { it.isNotBlank() }?.let { environment["WAVE_SHELL"] = it }
         settings.gitBashPath?.takeIf { it.isNotBlank() }?.let { environment["WAVE_GIT_BASH_PATH"] = it }
-        // Agents reach this core with `wave-core mcp --attach` (the lock file says where; README "Agents in the IDE").
+        // Agents reach this core with `wave-core mcp --attach` (the lock file says where; docs/user/agents.md).
         return CoreLaunch(node = node, coreScript = script, workspaceRoot = Paths.get(root), environment = environment, extraArgs = listOf("--listen", "127.0.0.1:0"))
     }
 

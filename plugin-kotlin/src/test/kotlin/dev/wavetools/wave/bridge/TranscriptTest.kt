@@ -118,7 +118,7 @@ class TranscriptReplay(private val fixtures: Path) {
 
     /**
      * Every message the core sent must decode through the bridge's typed classes, and every Bash
-     * result and task must carry the fields the tool window reads (README and PROTOCOL.md tables).
+     * result and task must carry the fields the tool window reads (docs/user/bash.md, docs/user/file-tools.md and PROTOCOL.md tables).
      */
     private fun decodeTyped(msg: JsonObject, sentMethods: Map<String, String>, sentTools: Map<String, String>) {
         if (msg.has("unparseable")) throw AssertionError("the core wrote a line that is not JSON: ${msg.get("unparseable")}")
@@ -198,7 +198,7 @@ class TranscriptReplay(private val fixtures: Path) {
     }
 
     companion object {
-        /** README "The Bash tool", Result fields: what every Bash result carries (`error` only on start failures). */
+        /** docs/user/bash.md, "Result fields": what every Bash result carries (`error` only on start failures). */
         /** What a Bash card's header shows before (or without) the whole result. */
         val BASH_HEADER_FIELDS = listOf("exitCode", "signal", "interrupted", "timedOut", "truncated", "outputBytes", "durationMs", "sandboxed")
 

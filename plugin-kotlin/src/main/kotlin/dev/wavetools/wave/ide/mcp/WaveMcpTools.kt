@@ -269,7 +269,7 @@ class WaveMcpTools(
     }
 
     companion object {
-        /** Wave's tools in the IDE's server: `wave_Bash`, `wave_Read`, … (README "Agents in the IDE"). */
+        /** Wave's tools in the IDE's server: `wave_Bash`, `wave_Read`, … (docs/user/agents.md). */
         const val PREFIX = "wave_"
         private val TOOLS_WAIT: Duration = Duration.ofSeconds(20)
         private val SCHEMA_KEYS = setOf("type", "properties", "required", "additionalProperties", "\$schema")
