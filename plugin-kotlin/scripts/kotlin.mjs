@@ -256,19 +256,23 @@ function kotlinc(compiler, classpath, outDir, files, opts = {}) {
 
 /** Packages that only the IDE provides: the plugin may use them in ide/ only, and only as declared in src/platformApi. */
 const PLATFORM_PACKAGES = /^(com\.intellij|kotlinx\.serialization|org\.jetbrains\.(?!annotations\b))\./;
-const DECLARATION_HEADER = /^\/\/ Declares \(compile-only, never shipped\): (\S.*?) (\S+) @ ([0-9a-f]{40}|not-looked-up)$/;
+// The commit the signatures were read at; or "not-in-index (searched: …)" where the source is not in the
+// searchable index (the signatures then come from JetBrains' documentation or other copies, as the comment says).
+const DECLARATION_HEADER = /^\/\/ Declares \(compile-only, never shipped\): (\S.*?) (\S+) @ ([0-9a-f]{40}|not-looked-up|not-in-index \(searched: [^()]+\))$/;
 
 /** Each declaration file names the repository, the source path and the commit it was read at. */
 export function checkDeclarationHeaders(files) {
   const problems = [];
   let unverified = 0;
+  let notInIndex = 0;
   for (const f of files) {
     const first = readFileSync(f, "utf8").split("\n", 1)[0];
     const m = DECLARATION_HEADER.exec(first);
     if (!m) problems.push(`${path.relative(pluginDir, f)}: the first line must be "// Declares (compile-only, never shipped): <repository> <source path> @ <commit>"`);
     else if (m[3] === "not-looked-up") unverified++;
+    else if (m[3].startsWith("not-in-index")) notInIndex++;
   }
-  return { problems, unverified };
+  return { problems, unverified, notInIndex };
 }
 
 /** The fully qualified names the declarations define: top-level types, functions, properties and constants. */
@@ -435,6 +439,7 @@ async function main() {
   const headers = checkDeclarationHeaders([...apiKotlin, ...apiJava]);
   const useProblems = checkPlatformUse({ mainFiles, apiFiles: [...apiKotlin, ...apiJava], ideDir: ideSources });
   if (headers.problems.length || useProblems.length) fail(`the platform declarations do not match the plugin's use:\n  ${[...headers.problems, ...useProblems].join("\n  ")}`);
+  if (headers.notInIndex) console.log(`kotlin: ${headers.notInIndex} of ${apiKotlin.length + apiJava.length} platform declarations have no source in the index; their signatures come from documentation or other copies`);
   if (headers.unverified) console.log(`kotlin: ${headers.unverified} of ${apiKotlin.length + apiJava.length} platform declarations name no commit (not looked up); their signatures are checked only by the Gradle build`);
   const classpath = [gson, junit, compiler.annotations, compiler.coroutines];
   const classes = compile({ mainFiles, testFiles, apiKotlin, apiJava }, classpath, compiler, javacOf(javaBin));

@@ -54,12 +54,19 @@ test("bridge/ and ui/ may not use the platform at all, and an unused declaration
 });
 
 test("a declaration must name its source path and commit", () => {
-  const { root, out } = tree({ "api/X.java": "package x;\npublic class X {}\n", "api/Y.java": HEADER.replace(/@ [0-9a-f]+/, "@ not-looked-up") + "package y;\n" });
+  const { root, out } = tree({
+    "api/X.java": "package x;\npublic class X {}\n",
+    "api/Y.java": HEADER.replace(/@ [0-9a-f]+/, "@ not-looked-up") + "package y;\n",
+    "api/Z.java": HEADER.replace(/@ [0-9a-f]+/, "@ not-in-index (searched: find_files platform/x, find_string Z)") + "package z;\n",
+    "api/W.java": HEADER.replace(/@ [0-9a-f]+/, "@ not-in-index") + "package w;\n",
+  });
   try {
-    const r = checkDeclarationHeaders([out["api/X.java"], out["api/Y.java"]]);
-    assert.equal(r.problems.length, 1);
+    const r = checkDeclarationHeaders(["X", "Y", "Z", "W"].map((n) => out[`api/${n}.java`]));
+    assert.equal(r.problems.length, 2, r.problems.join("\n"));
     assert.match(r.problems[0], /X\.java: the first line must be/);
+    assert.match(r.problems[1], /W\.java: the first line must be/);
     assert.equal(r.unverified, 1);
+    assert.equal(r.notInIndex, 1);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

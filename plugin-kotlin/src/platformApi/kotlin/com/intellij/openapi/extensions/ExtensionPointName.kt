@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/extensions/src/com/intellij/openapi/extensions/ExtensionPointName.kt @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/extensions/src/com/intellij/openapi/extensions/ExtensionPointName.kt @ 13f75cbe3e169e944c9f460d69712f3c25ea13e5
 package com.intellij.openapi.extensions
 
 class ExtensionPointName<T : Any>(name: String) {
