@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/testFramework/LightVirtualFile.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/testFramework/LightVirtualFile.java @ 07e9a2c7aed4f7424b2933d9c33fd4d439ea4441
 package com.intellij.testFramework;
 
 import com.intellij.openapi.fileTypes.FileType;

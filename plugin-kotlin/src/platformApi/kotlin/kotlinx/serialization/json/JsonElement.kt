@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): Kotlin/kotlinx.serialization formats/json/commonMain/src/kotlinx/serialization/json/JsonElement.kt @ not-looked-up
+// Declares (compile-only, never shipped): Kotlin/kotlinx.serialization formats/json/commonMain/src/kotlinx/serialization/json/JsonElement.kt @ 013235124b2c0bbede4a403d7813f9ec86984205
 package kotlinx.serialization.json
 
 // Working bodies: the tests exchange real values with the MCP declarations. The IDE supplies the

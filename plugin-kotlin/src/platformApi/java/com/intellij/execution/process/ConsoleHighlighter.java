@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/execution/src/com/intellij/execution/process/ConsoleHighlighter.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/execution/src/com/intellij/execution/process/ConsoleHighlighter.java @ not-in-index (searched: read_file platform/execution/src and platform/lang-api/src paths, find_string "public final class ConsoleHighlighter" and the CONSOLE_DARKGRAY_OUTPUT key)
 package com.intellij.execution.process;
 
 import com.intellij.openapi.editor.colors.TextAttributesKey;

@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/execution/src/com/intellij/execution/ui/ConsoleViewContentType.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/lang-api/src/com/intellij/execution/ui/ConsoleViewContentType.java @ 051f2edb2cce91e58392e3c279c5e48ae4806407
 package com.intellij.execution.ui;
 
 import com.intellij.openapi.editor.colors.ColorKey;

@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/openapi/fileChooser/FileChooserDescriptor.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/openapi/fileChooser/FileChooserDescriptor.java @ 0243ea077640b033a5e569669041f24217f73d9a
 package com.intellij.openapi.fileChooser;
 
 public class FileChooserDescriptor {

@@ -1,4 +1,7 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/analysis-api/src/com/intellij/openapi/fileEditor/FileEditor.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/editor-ui-api/src/com/intellij/openapi/fileEditor/FileEditor.java @ 00d2b4e814bddf6f151af05c934de35ecbed0bf1
 package com.intellij.openapi.fileEditor;
 
-public interface FileEditor { }
+import com.intellij.openapi.Disposable;
+import com.intellij.openapi.util.UserDataHolder;
+
+public interface FileEditor extends UserDataHolder, Disposable { }

@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/analysis-api/src/com/intellij/openapi/fileEditor/OpenFileDescriptor.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/analysis-api/src/com/intellij/openapi/fileEditor/OpenFileDescriptor.java @ 011ee4e847c6e434128e37f9e00754234faa8cb3
 package com.intellij.openapi.fileEditor;
 
 import com.intellij.openapi.project.Project;

@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/ide-core/src/com/intellij/openapi/options/ShowSettingsUtil.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/openapi/options/ShowSettingsUtil.java @ 05fc59300692e9b84414edb53858ea3e5705fc7d
 package com.intellij.openapi.options;
 
 import com.intellij.openapi.project.Project;

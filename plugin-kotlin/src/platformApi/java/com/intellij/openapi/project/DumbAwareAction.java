@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/ide-core/src/com/intellij/openapi/project/DumbAwareAction.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/ide-core/src/com/intellij/openapi/project/DumbAwareAction.java @ 26d0a5715427544a10ba7777465e6b0800bb4089
 package com.intellij.openapi.project;
 
 import com.intellij.openapi.actionSystem.AnAction;

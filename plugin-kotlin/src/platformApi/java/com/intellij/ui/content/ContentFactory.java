@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/ui/content/ContentFactory.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/ui/content/ContentFactory.java @ not-in-index (searched: only an older version is stored, 11bd5d64, with SERVICE.getInstance and no static getInstance; find_string for the static method found no copy)
 package com.intellij.ui.content;
 
 import org.jetbrains.annotations.NotNull;

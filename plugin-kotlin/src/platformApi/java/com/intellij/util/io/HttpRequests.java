@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/util/io/HttpRequests.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/util/io/HttpRequests.java @ 008f9f5a81d015b60c56cd76dddb85ccc10a4249
 package com.intellij.util.io;
 
 import org.jetbrains.annotations.NotNull;
@@ -7,21 +7,16 @@ import java.io.InputStream;
 import java.net.URLConnection;
 
 public final class HttpRequests {
+  private HttpRequests() { }
+
   public static @NotNull RequestBuilder request(@NotNull String url) { throw new UnsupportedOperationException(); }
 
   public interface Request {
-    @NotNull InputStream getInputStream() throws IOException;
     @NotNull URLConnection getConnection() throws IOException;
+    @NotNull InputStream getInputStream() throws IOException;
   }
 
-  @FunctionalInterface
   public interface RequestProcessor<T> {
     T process(@NotNull Request request) throws IOException;
-  }
-
-  public abstract static class RequestBuilder {
-    public abstract @NotNull RequestBuilder productNameAsUserAgent();
-    public abstract @NotNull RequestBuilder gzip(boolean value);
-    public abstract <T> T connect(@NotNull RequestProcessor<T> processor) throws IOException;
   }
 }

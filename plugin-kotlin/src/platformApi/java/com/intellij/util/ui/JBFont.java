@@ -1,10 +1,11 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/util/ui/src/com/intellij/util/ui/JBFont.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/util/ui/src/com/intellij/util/ui/JBFont.java @ not-in-index (searched: only an older version is stored, 21f5964a, without medium; medium and label from a find_string copy of a later version)
 package com.intellij.util.ui;
 
+import org.jetbrains.annotations.NotNull;
 import java.awt.Font;
 
 public class JBFont extends Font {
-  private JBFont(Font font) { super(font); }
-  public static JBFont label() { throw new UnsupportedOperationException(); }
-  public static JBFont medium() { throw new UnsupportedOperationException(); }
+  JBFont(@NotNull Font font) { super(font); }
+  public static @NotNull JBFont label() { throw new UnsupportedOperationException(); }
+  public static @NotNull JBFont medium() { throw new UnsupportedOperationException(); }
 }

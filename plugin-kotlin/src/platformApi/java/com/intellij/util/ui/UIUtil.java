@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/util/ui/src/com/intellij/util/ui/UIUtil.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/util/ui/src/com/intellij/util/ui/UIUtil.java @ 008c054f46c2f6f6447e08b2f2858d58fa60c514
 package com.intellij.util.ui;
 
 import org.jetbrains.annotations.NotNull;

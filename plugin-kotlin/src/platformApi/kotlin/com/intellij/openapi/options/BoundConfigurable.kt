@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/openapi/options/BoundConfigurable.kt @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/platform-api/src/com/intellij/openapi/options/BoundConfigurable.kt @ 083188688a7095f87f36d19f51231a192b3e2d57
 package com.intellij.openapi.options
 
 import com.intellij.openapi.ui.DialogPanel
@@ -7,6 +7,5 @@ abstract class BoundConfigurable(displayName: String, helpTopic: String? = null)
   abstract fun createPanel(): DialogPanel
   open fun isModified(): Boolean = throw UnsupportedOperationException()
   open fun reset(): Unit = throw UnsupportedOperationException()
-  @Throws(ConfigurationException::class)
   open fun apply(): Unit = throw UnsupportedOperationException()
 }

@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/editor-ui-api/src/com/intellij/openapi/editor/colors/EditorColorsScheme.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/editor-ui-api/src/com/intellij/openapi/editor/colors/EditorColorsScheme.java @ 012689830bd1b4854913910b658d4eca2f5c582f
 package com.intellij.openapi.editor.colors;
 
 import com.intellij.openapi.editor.markup.TextAttributes;
@@ -8,9 +8,10 @@ import java.awt.Color;
 import java.awt.Font;
 
 public interface EditorColorsScheme {
-  @Nullable TextAttributes getAttributes(TextAttributesKey key);
+  // Inherited from TextAttributesScheme in the source (not declared here: nothing else uses it).
+  TextAttributes getAttributes(TextAttributesKey key);
   @Nullable Color getColor(ColorKey key);
   @NotNull Color getDefaultBackground();
   @NotNull Color getDefaultForeground();
-  @NotNull Font getFont(EditorFontType key);
+  Font getFont(EditorFontType key);
 }

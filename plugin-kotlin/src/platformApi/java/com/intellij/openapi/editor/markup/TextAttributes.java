@@ -1,4 +1,4 @@
-// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/openapi/editor/markup/TextAttributes.java @ not-looked-up
+// Declares (compile-only, never shipped): JetBrains/intellij-community platform/core-api/src/com/intellij/openapi/editor/markup/TextAttributes.java @ 0329548cdca63e1759f2207b9c5e22a7c371929c
 package com.intellij.openapi.editor.markup;
 
 import java.awt.Color;
