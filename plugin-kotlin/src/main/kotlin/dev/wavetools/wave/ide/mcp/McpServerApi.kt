@@ -27,8 +27,8 @@ class UnsupportedMcpServerException(message: String) : Exception(message)
  * JetBrains/intellij-community plugins/mcp-server/src/com/intellij/mcpserver/). The API changes
  * between IDE versions; these commits were read:
  *
- * - 583d7f873b8cdb5ae92d5650633264813b715c19 — the oldest stored version (2025.2, plugin.xml with the
- *   `mcpToolsProvider` EP, dynamic): `McpToolDescriptor(name, description, inputSchema, outputSchema?)`.
+ * - 583d7f873b8cdb5ae92d5650633264813b715c19 — the version the index lists (taken for 2025.2's; plugin.xml with
+ *   the `mcpToolsProvider` EP, dynamic): `McpToolDescriptor(name, description, inputSchema, outputSchema?)`.
  * - 0d756ce25492936f431ce64650c9fff6046a34f0 — `McpToolDescriptor(name, title?, description,
  *   displayDescription?, category: McpToolCategory, fullyQualifiedName, inputSchema, outputSchema?, annotations?)`;
  *   `McpToolCategory(shortName, fullyQualifiedName, isExperimental, alwaysIncluded, displayName?,
@@ -41,6 +41,12 @@ class UnsupportedMcpServerException(message: String) : Exception(message)
  *   `McpCallInfo`, adds `headers`); both put a `McpCallAdditionalDataElement` in the call's
  *   coroutine context whose `additionalData` has `clientInfo` and `project`. ToolCallListener.kt @
  *   0609d0b516e3f30b430a9c34ff2cde4378c563e0 reports calls, never a client's disconnect.
+ * - An older API the index also holds (its commits could not be dated against 2025.2): McpToolInputSchema.kt @
+ *   05fc59300692e9b84414edb53858ea3e5705fc7d instead of McpToolSchema, `McpToolCallResult(content, isError)` without
+ *   structuredContent, and ClientInfo.kt @ d6979453405a7aac496b16569d88326571fb7483 (a ClientInfoElement, no
+ *   McpCallAdditionalDataElement). There McpToolSchema is missing, so [WaveMcpTools.tools] catches the LinkageError
+ *   and offers no tools; McpCallAdditionalData.kt @ f29b1548c349b70de0cabc2934db67f75ecd76d2 (no `callId`) is read
+ *   like 47eeac6d.
  *
  * Members whose JVM signature differs between those versions are reached by reflection, so one build
  * runs on all of them; anything else throws [UnsupportedMcpServerException], and Wave Tools then
