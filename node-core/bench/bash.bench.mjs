@@ -38,7 +38,7 @@ await compareEchoLatency({
   check: () => {},
 });
 
-// 1a. The same without shells started ahead (src/shell/warm.ts): every command starts its own shell
+// 1a. The same without shells started ahead (src/shell/run/5-ahead.ts): every command starts its own shell
 // from the core, as the first command of a session, a zsh command or one after a settings change do.
 {
   const cold = startCore(["--root", root, "--permission-mode", "allow-all", "--sandbox", "off"], { env: { ...env, WAVE_WARM_SHELL: "0" }, stdio: ["pipe", "pipe", "inherit"] });
@@ -159,7 +159,7 @@ await compareEchoLatency({
         try {
           const stat = readFileSync(`/proc/${d}/stat`, "latin1");
           if (/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0])) return false;
-          // The shell started ahead for the next command (src/shell/warm.ts) is no part of any tree.
+          // The shell started ahead for the next command (src/shell/run/5-ahead.ts) is no part of any tree.
           if (readFileSync(`/proc/${d}/cmdline`, "latin1").includes("__wave_warm_command")) return false;
           return readFileSync(`/proc/${d}/environ`, "latin1").split("\0").includes(`WAVE_CORE_PID=${corePid}`);
         } catch {

@@ -20,8 +20,8 @@ describe("node-core layers", () => {
   });
 
   it("reports an upward import", () => {
-    expect(layerViolations(graph({ "shell/runner.ts": ["tasks/manager.ts"], "tasks/manager.ts": [] }))).toEqual([
-      "upward import: shell/runner.ts (shell, layer 3) imports tasks/manager.ts (tasks, layer 4)",
+    expect(layerViolations(graph({ "shell/run/7-handle.ts": ["tasks/manager.ts"], "tasks/manager.ts": [] }))).toEqual([
+      "upward import: shell/run/7-handle.ts (shell, layer 3) imports tasks/manager.ts (tasks, layer 4)",
     ]);
   });
 

@@ -8,7 +8,7 @@ import { tempDir, waitFor } from "../../test/support/processes.js";
 import { ShellEngine } from "./engine.js";
 import { abortReason, awaitEnding, readOutputSummary, removeFilesLater } from "./outcome.js";
 import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
-import { startShellRun } from "./runner.js";
+import { startShellRun } from "./run/index.js";
 
 const engine = new ShellEngine();
 afterAll(() => engine.dispose());

@@ -5,7 +5,7 @@
 import { statfsSync, unlink } from "node:fs";
 import path from "node:path";
 import { summarizeOutput, type OutputSummary } from "./output.js";
-import type { ShellRun } from "./runner.js";
+import type { ShellRun } from "./run/index.js";
 import { longTimeout } from "./timer.js";
 
 export type RunEnding = { kind: "exit" } | { kind: "timeout" } | { kind: "abort"; reason: string };

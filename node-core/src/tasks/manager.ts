@@ -1,24 +1,14 @@
 // Each session's background tasks (BASH-BG, BASH-KILL-4/5): commands started with
-// run_in_background, moved there on timeout, or moved by the user (Ctrl+B). The manager also
-// starts every command of its session, so it knows all the process trees the session owns and
-// can stop them — stragglers of finished commands included — when the session is disposed.
+// run_in_background, moved there on timeout, or moved by the user (Ctrl+B). The commands
+// themselves are started by the session's runs (shell/run/2-session.ts), which also stop whatever
+// a session's commands left running when it ends; a task adopts a run started there.
 import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { Session, SessionService } from "../base/session.js";
 import { ServiceKey } from "../base/services.js";
 import { createLogger } from "../util/log.js";
-import { killTree } from "../shell/killTree.js";
-import { PROCESS_TOKEN, processOutputDir } from "../shell/outputDir.js";
-import { hostPlatform } from "../util/platform.js";
-import { processTableFor } from "../shell/processTable.js";
-import { SHELL_ENGINE, type ShellEngine } from "../shell/engine.js";
-import { planRun, SpawnFailed, startShellRun, type RunSpec, type ShellRun, type Survivor } from "../shell/runner.js";
-import { WarmShell, warmShellsEnabled } from "../shell/warm.js";
+import { RUNS, type SessionRuns, type ShellRun, type Survivor } from "../shell/run/index.js";
 import { sandboxGuard } from "../shell/sandbox/guard.js";
-import type { SandboxPlan } from "../shell/sandbox/service.js";
-import type { ShellKind } from "../shell/types.js";
 
 const log = createLogger("tasks");
 
@@ -53,24 +43,6 @@ export interface StopOutcome {
   stoppedSurvivors?: Survivor[];
 }
 
-/** A command of a session as its tool starts it (TaskManager.startRun). */
-export interface RunOptions {
-  command: string;
-  cwd: string;
-  trackCwd: boolean;
-  shimsEnabled: boolean;
-  /** The command needs no start-up file (RunSpec.plain). */
-  plain?: boolean;
-  /** Names the output file (`<name>.log`); the session's next run number otherwise. */
-  name?: string;
-  signal?: AbortSignal;
-  /** stdout and stderr to `<name>.stdout.log` and `<name>.stderr.log`. */
-  separateStderr?: boolean;
-  shellKind?: ShellKind;
-  /** How the command runs with respect to the OS sandbox (the call's plan). */
-  sandbox?: SandboxPlan;
-}
-
 interface TaskEntry {
   taskId: string;
   run: ShellRun;
@@ -88,9 +60,8 @@ const FINISHED_TASKS_KEPT = 200;
 /** Notices waiting for the next MCP/CLI result. */
 const PENDING_NOTICES_KEPT = 50;
 
-// Process-wide on purpose: run markers (`<process token>.<tag>.<seq>`) and output file names
-// (`<task id>.log` in the process's output directory) must not collide between cores of one process.
-let nextSessionTag = 1;
+// Process-wide on purpose: output file names (`<task id>.log` in the process's output directory)
+// must not collide between cores of one process.
 const usedTaskIds = new Set<string>();
 
 /** Short, random (so an id from an earlier core can never name a new task), unique in this process. */
@@ -105,131 +76,18 @@ export function newTaskId(): string {
 }
 
 export class TaskManager implements SessionService {
-  /** Distinguishes this session's run markers from other sessions' (`<token>.<tag>.<seq>`). */
-  readonly tag = nextSessionTag++;
-  private seq = 0;
   private readonly tasks = new Map<string, TaskEntry>();
-  /** Runs whose processes may still be alive (running, or finished with survivors). */
-  private readonly liveRuns = new Set<ShellRun>();
   private notices: TaskInfo[] = [];
   private disposing: Promise<void> | undefined;
-  /** The next command's shell, started ahead (shell/warm.ts), and its start while under way. */
-  private warm: WarmShell | undefined;
-  private warming: Promise<void> | undefined;
 
   constructor(
     readonly session: Session,
-    private readonly engine: ShellEngine,
+    /** The session's runs, which start every command (created first, so disposed after this). */
+    private readonly runs: SessionRuns,
   ) {}
-
-  get markerPrefix(): string {
-    return `${PROCESS_TOKEN}.${this.tag}.`;
-  }
 
   get disposed(): boolean {
     return this.disposing !== undefined;
-  }
-
-  /**
-   * Starts a command of this session. `name` names the output file (`<name>.log`); with
-   * `separateStderr` stdout and stderr go to `<name>.stdout.log` and `<name>.stderr.log`.
-   */
-  async startRun(opts: RunOptions): Promise<ShellRun> {
-    try {
-      return await this.startRunIn(opts);
-    } catch (err) {
-      throw filesNotWritten(err);
-    }
-  }
-
-  private async startRunIn(opts: RunOptions): Promise<ShellRun> {
-    if (this.disposed) throw new Error(`Session ${this.session.id} has ended; start a new session to run commands.`);
-    // Only a run named like the next one can be the shell started for it (a background task's
-    // leaves it waiting for the next command); the rest is compared whole when it is taken.
-    const warm = this.warm;
-    const fits = warm !== undefined && opts.name === undefined && (opts.separateStderr === true) === (warm.spec.stderrPath !== undefined);
-    let run: ShellRun | undefined;
-    if (warm && fits) {
-      this.warm = undefined;
-      try {
-        const spec = this.runSpec(opts, warm.spec);
-        run = await warm.take(spec, await planRun(spec));
-      } finally {
-        if (!run) warm.discard();
-      }
-    }
-    run ??= await startShellRun(this.runSpec(opts));
-    if (run.policy) sandboxGuard.watch(run, run.policy, run.policy.gitRoots, os.homedir());
-    this.liveRuns.add(run);
-    if (this.disposed) void run.stop();
-    return run;
-  }
-
-  /** The spec of a run of this session: the next marker and output file names, or those of the shell started `ahead`. */
-  private runSpec(opts: RunOptions, ahead?: RunSpec): RunSpec {
-    let files: Pick<RunSpec, "runId" | "outputPath" | "stderrPath">;
-    if (ahead) {
-      files = { runId: ahead.runId, outputPath: ahead.outputPath, ...(ahead.stderrPath !== undefined ? { stderrPath: ahead.stderrPath } : {}) };
-    } else {
-      const seq = ++this.seq;
-      const stem = path.join(processOutputDir(), opts.name ?? `run-${this.tag}-${seq}`);
-      files = {
-        runId: `${this.markerPrefix}${seq}`,
-        outputPath: opts.separateStderr ? `${stem}.stdout.log` : `${stem}.log`,
-        ...(opts.separateStderr ? { stderrPath: `${stem}.stderr.log` } : {}),
-      };
-    }
-    return {
-      command: opts.command,
-      cwd: opts.cwd,
-      ...files,
-      ...(opts.shellKind ? { shellKind: opts.shellKind } : {}),
-      trackCwd: opts.trackCwd,
-      shimsEnabled: opts.shimsEnabled,
-      ...(opts.plain ? { plain: true } : {}),
-      engine: this.engine,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-    };
-  }
-
-  /**
-   * A foreground run ended; forget it unless it left processes behind (the session end stops those).
-   * The next command will likely be started the same way: its shell is started now, ahead of it.
-   */
-  runFinished(run: ShellRun, hasSurvivors: boolean): void {
-    if (!hasSurvivors) this.liveRuns.delete(run);
-    this.startAhead(run.spec);
-  }
-
-  /**
-   * Starts the shell of a next run like `last` (same tool settings and sandbox plan, in the session's
-   * cwd now) on the next turn of the event loop, after the current answer went out.
-   */
-  private startAhead(last: RunSpec): void {
-    if (this.warm && !this.warm.usable) this.warm = undefined;
-    if (!warmShellsEnabled() || this.disposed || this.warm || this.warming || (last.platform ?? hostPlatform()).name !== "linux") return;
-    const opts = {
-      command: "",
-      cwd: this.session.cwd,
-      trackCwd: last.trackCwd,
-      shimsEnabled: last.shimsEnabled,
-      separateStderr: last.stderrPath !== undefined,
-      ...(last.shellKind ? { shellKind: last.shellKind } : {}),
-      ...(last.sandbox ? { sandbox: last.sandbox } : {}),
-    };
-    const warming = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => (this.disposed ? undefined : WarmShell.start(this.runSpec(opts))))
-      .then((warm) => {
-        if (!warm) return;
-        if (this.disposed || this.warm) warm.discard();
-        else this.warm = warm;
-      })
-      .catch((err: unknown) => log.debug("could not start a shell ahead", { error: err }))
-      .finally(() => {
-        if (this.warming === warming) this.warming = undefined;
-      });
-    this.warming = warming;
   }
 
   /**
@@ -250,7 +108,7 @@ export class TaskManager implements SessionService {
     };
     entry.done = run.exited.then(() => this.settle(entry));
     this.tasks.set(taskId, entry);
-    this.liveRuns.add(run);
+    this.runs.keep(run);
     const info = this.info(entry);
     this.session.events.emit("task/started", { sessionId: this.session.id, task: info });
     return info;
@@ -275,7 +133,7 @@ export class TaskManager implements SessionService {
     }
     entry.status = entry.stoppedBy ? "killed" : status.exitCode === 0 ? "completed" : "failed";
     entry.endedAt = Date.now();
-    if (entry.survivors.length === 0) this.liveRuns.delete(entry.run);
+    if (entry.survivors.length === 0) this.runs.forget(entry.run);
     const info = this.info(entry);
     this.session.events.emit("task/finished", { sessionId: this.session.id, task: info, ...(entry.stoppedBy ? { stoppedBy: entry.stoppedBy } : {}) });
     if (entry.stoppedBy !== "agent" && entry.stoppedBy !== "session") {
@@ -336,7 +194,7 @@ export class TaskManager implements SessionService {
       // The shell ended but left processes behind: they are part of the task, stop them.
       await entry.run.stop();
       entry.survivors = await entry.run.findSurvivors().catch(() => []);
-      if (entry.survivors.length === 0) this.liveRuns.delete(entry.run);
+      if (entry.survivors.length === 0) this.runs.forget(entry.run);
       return { stopped: false, task: this.info(entry), stoppedSurvivors: task.survivors };
     }
     entry.stoppedBy ??= by;
@@ -351,49 +209,22 @@ export class TaskManager implements SessionService {
     return out;
   }
 
-  /** Stops every task and every straggler of this session's commands (BASH-KILL-5). */
+  /** Stops every running task (BASH-KILL-5); the session's runs stop the rest after. */
   dispose(): Promise<void> {
     this.disposing ??= this.doDispose();
     return this.disposing;
   }
 
   private async doDispose(): Promise<void> {
-    await this.warming;
-    this.warm?.discard();
-    this.warm = undefined;
     const running = [...this.tasks.values()].filter((t) => t.status === "running");
     for (const t of running) t.stoppedBy ??= "session";
-    await Promise.all([...this.liveRuns].map((run) => run.stop()));
+    await Promise.all(running.map((t) => t.run.stop()));
     await Promise.all(running.map((t) => t.done.catch(() => undefined)));
-    const table = processTableFor(hostPlatform());
-    if (table?.readsMarkers) {
-      // Anything else that carries this session's marker (a run we lost track of).
-      await killTree({ pid: undefined, marker: { prefix: this.markerPrefix }, label: `session ${this.session.id} stragglers` });
-    }
-    this.liveRuns.clear();
     this.notices = [];
   }
 }
 
-/**
- * A file the run needs (start-up files, the output file) that could not be written is a failure
- * to start, said with the directory and what to do; a full disk would otherwise surface as an
- * "internal error" naming only ENOSPC.
- */
-function filesNotWritten(err: unknown): unknown {
-  const e = err as NodeJS.ErrnoException;
-  if (err instanceof SpawnFailed || typeof e?.code !== "string" || typeof e.syscall !== "string") return err;
-  const dir = processOutputDir();
-  const full = e.code === "ENOSPC" || e.code === "EDQUOT";
-  return new SpawnFailed(
-    full
-      ? `Could not write the command's files in ${dir} (${e.code}): the disk holding it is full. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room; nothing ran.`
-      : `Could not write the command's files in ${dir} (${e.code}: ${e.message}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is; nothing ran.`,
-    err,
-  );
-}
-
-export const TASKS = new ServiceKey<TaskManager, Session>("tasks", (session) => new TaskManager(session, session.coreServices.get(SHELL_ENGINE)));
+export const TASKS = new ServiceKey<TaskManager, Session>("tasks", (session) => new TaskManager(session, session.service(RUNS)));
 
 /** Every task of these sessions, running and finished, oldest first. */
 export function listTasks(sessions: Iterable<Session>): TaskInfo[] {

@@ -6,6 +6,7 @@ import { closeCores, markedProcesses, NO_SANDBOX, ourProcesses, testCore, type T
 import { isAlive, waitFor } from "../../test/support/processes.js";
 import { PROCESS_TOKEN } from "../shell/outputDir.js";
 import { readProcEntry } from "../shell/processTable.js";
+import { RUNS } from "../shell/run/index.js";
 import { TASKS, type TaskInfo } from "../tasks/manager.js";
 
 afterEach(closeCores);
@@ -216,7 +217,7 @@ describe("stopping process trees", () => {
     const sub = t.core.sessions.create({});
     const r = await t.bash({ command: `trap '' TERM; ${NODE_TREE}`, run_in_background: true }, { sessionId: sub.id });
     expect(await waitFor(() => fileHas(r.s.outputPath!, "ready"))).toBe(true);
-    const prefix = `${PROCESS_TOKEN}.${sub.service(TASKS).tag}.`;
+    const prefix = `${PROCESS_TOKEN}.${sub.service(RUNS).tag}.`;
     await waitFor(() => treeUp(markedProcesses(prefix)));
     await t.core.sessions.dispose(sub.id);
     expect(markedProcesses(prefix)).toEqual([]);
@@ -230,7 +231,7 @@ describe("stopping process trees", () => {
       const main = await t.bash({ command: "sleep 300", run_in_background: true });
       const sub = t.core.sessions.create({ parentId: "main" });
       const child = await t.bash({ command: `sleep 301; exit ${ending === "success" ? 0 : 1}`, run_in_background: true }, { sessionId: sub.id });
-      const subPrefix = `${PROCESS_TOKEN}.${sub.service(TASKS).tag}.`;
+      const subPrefix = `${PROCESS_TOKEN}.${sub.service(RUNS).tag}.`;
       await waitFor(() => markedProcesses(subPrefix).length >= 2);
       await t.core.sessions.dispose(sub.id);
       expect(markedProcesses(subPrefix)).toEqual([]);
@@ -245,7 +246,7 @@ describe("stopping process trees", () => {
     const t = testCore();
     const sub = t.core.sessions.create({});
     const pending = t.bash({ command: NODE_TREE }, { sessionId: sub.id });
-    const prefix = `${PROCESS_TOKEN}.${sub.service(TASKS).tag}.`;
+    const prefix = `${PROCESS_TOKEN}.${sub.service(RUNS).tag}.`;
     await waitFor(() => treeUp(markedProcesses(prefix)));
     await t.core.sessions.dispose(sub.id);
     const r = await pending;

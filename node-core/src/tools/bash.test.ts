@@ -7,7 +7,7 @@ import { closeCores, ourProcesses, SHELLS, testCore, useShell } from "../../test
 import { tempDir, waitFor } from "../../test/support/processes.js";
 import { InvalidToolArguments, renderInputSchema } from "../core/registry.js";
 import { processOutputDir } from "../shell/outputDir.js";
-import { TASKS } from "../tasks/manager.js";
+import { RUNS } from "../shell/run/index.js";
 import { addLogSink, type LogRecord } from "../util/log.js";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_DESCRIPTION, BASH_MAX_TIMEOUT_MS, bashTool } from "./bash.js";
 
@@ -217,7 +217,7 @@ describe("Bash tool output", () => {
     // Without shells started ahead: one would hold the next run's (empty) output file meanwhile.
     vi.stubEnv("WAVE_WARM_SHELL", "0");
     const t = testCore();
-    const tag = t.core.sessions.main.service(TASKS).tag;
+    const tag = t.core.sessions.main.service(RUNS).tag;
     const mine = () => readdirSync(processOutputDir()).filter((f) => f.startsWith(`run-${tag}-`) && f.endsWith(".log"));
     const r = await t.bash({ command: "echo small" });
     expect(r.s.outputPath).toBeNull();

@@ -1,6 +1,6 @@
 // Bash: runs a command in a fresh bash/zsh (Git Bash on Windows), in the foreground with a
 // timeout that moves it to the background instead of killing it, or as a background task.
-// The engine lives in shell/ (runner, kill, cwd, output) and tasks/ (the session's task manager).
+// The command path lives in shell/run/ (docs/dev/command-path.md); background tasks in tasks/.
 import { z } from "zod";
 import { defineTool, osString, type ToolContext, type ToolErrorKind, type ToolResult } from "../core/tool.js";
 import { spawnFailureKind } from "../base/toolErrors.js";
@@ -11,11 +11,11 @@ import { needsStartupFile, startsWithSleep } from "../shell/invocation.js";
 import { outputDiskFull, awaitEnding, readOutputSummary, removeFilesLater } from "../shell/outcome.js";
 import { MAX_RESULT_CHARS, type OutputSummary } from "../shell/output.js";
 import { ShellNotFound } from "../shell/resolve.js";
-import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { RUNS, SpawnFailed, type SessionRuns, type ShellRun, type Survivor } from "../shell/run/index.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 import { DISABLE_SANDBOX_PARAMETER, sandboxFields, sandboxPlan, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
 import { sandboxGuard } from "../shell/sandbox/guard.js";
-import { newTaskId, TASKS, type TaskInfo, type TaskManager } from "../tasks/manager.js";
+import { newTaskId, TASKS, type TaskInfo } from "../tasks/manager.js";
 
 /** BASH-TO-1/2: one source for the numbers the description, the schema and the runtime use. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -200,6 +200,7 @@ export const bashTool = defineTool({
 });
 
 async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext, plan: SandboxPlan, onStarted: () => void): Promise<ToolResult> {
+  const runs = ctx.session.service(RUNS);
   const manager = ctx.session.service(TASKS);
   const notes: string[] = [];
   let cwdReset = false;
@@ -231,7 +232,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   if (!background) ctx.setMoveToBackgroundHandler(() => (earlyBackgroundId ??= newTaskId()));
   let run: ShellRun;
   try {
-    run = await manager.startRun({
+    run = await runs.start({
       command: input.command,
       cwd,
       trackCwd: !background,
@@ -313,31 +314,31 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
           // The session ended at the same moment: stop the command like a sleep.
         }
       }
-      return finishStopped(ctx, manager, run, notes, cwdReset, {
+      return finishStopped(ctx, runs, run, notes, cwdReset, {
         note: `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was stopped (commands that start with sleep are not moved to the background).`,
         success: true,
         timedOut: true,
       });
     case "abort":
-      return finishStopped(ctx, manager, run, notes, cwdReset, {
+      return finishStopped(ctx, runs, run, notes, cwdReset, {
         note: `Command was aborted before it finished (${outcome.reason}); the output above is what it printed until then.`,
         success: false,
         interrupted: true,
       });
     case "exit":
-      return finishExited(ctx, manager, run, notes, cwdReset);
+      return finishExited(ctx, runs, run, notes, cwdReset);
   }
 }
 
 /** The shell exited on its own: output, exit status, survivors, cwd. */
-async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {
+async function finishExited(ctx: ToolContext, runs: SessionRuns, run: ShellRun, notes: string[], cwdReset: boolean): Promise<ToolResult> {
   const status = run.exitStatus!;
   const summary = readOutputSummary(run.outputPath);
   const survivors = await run.findSurvivors().catch(() => [] as Survivor[]);
   const sandboxNotes = [...sandboxGuard.ended(run, survivors.length > 0), ...run.takeSandboxNotes()];
   const cwd: CwdOutcome = applyEndedCwd(ctx.session, run.readCwd(), ctx.log);
   run.discardCwdFile();
-  manager.runFinished(run, survivors.length > 0);
+  runs.runFinished(run, survivors.length > 0);
 
   const keepFile = summary.truncated || survivors.length > 0;
   if (!keepFile) removeFilesLater([run.outputPath]);
@@ -371,7 +372,7 @@ async function finishExited(ctx: ToolContext, manager: TaskManager, run: ShellRu
 /** The command was stopped (sleep timeout, cancel, session end): whole tree, then what it printed. */
 async function finishStopped(
   ctx: ToolContext,
-  manager: TaskManager,
+  runs: SessionRuns,
   run: ShellRun,
   notes: string[],
   cwdReset: boolean,
@@ -382,7 +383,7 @@ async function finishStopped(
   const summary = readOutputSummary(run.outputPath);
   run.discardCwdFile();
   const sandboxNotes = [...sandboxGuard.ended(run, false), ...run.takeSandboxNotes()];
-  manager.runFinished(run, false);
+  runs.runFinished(run, false);
   if (!summary.truncated) removeFilesLater([run.outputPath]);
   const diskFull = outputDiskFull(run.outputPath);
   const text = joinParts(bodyOf(summary), [how.note, ...(diskFull ? [diskFull] : []), ...sandboxNotes, ...notes]);

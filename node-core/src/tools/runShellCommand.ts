@@ -18,12 +18,11 @@ import { awaitEnding, outputDiskFull, readOutputSummary, removeFilesLater } from
 import { MAX_RESULT_CHARS } from "../shell/output.js";
 import { ProgressGate, readTail } from "../shell/outputTail.js";
 import { ShellNotFound } from "../shell/resolve.js";
-import { SpawnFailed, type ShellRun, type Survivor } from "../shell/runner.js";
+import { RUNS, SpawnFailed, type ShellRun, type Survivor } from "../shell/run/index.js";
 import type { SandboxPlan } from "../shell/sandbox/service.js";
 import { DISABLE_SANDBOX_PARAMETER, sandboxFields, sandboxPlan, sandboxHints, sandboxText, withSandboxOutcome } from "./sandbox.js";
 import { sandboxGuard } from "../shell/sandbox/guard.js";
 import { bashSyntaxError } from "../shell/syntaxCheck.js";
-import { TASKS } from "../tasks/manager.js";
 
 const RSC_NAME = "run_shell_command";
 /** How much of the command (and of bash's complaint about it) a result repeats. */
@@ -296,10 +295,10 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   const plan = prep.plan;
   if (plan.refusal) return result({ ...base, error: plan.refusal, errorKind: "sandbox_unavailable" });
 
-  const manager = ctx.session.service(TASKS);
+  const manager = ctx.session.service(RUNS);
   let run: ShellRun;
   try {
-    run = await manager.startRun({
+    run = await manager.start({
       command: input.command,
       cwd: prep.directory.abs,
       trackCwd: false,

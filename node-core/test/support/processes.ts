@@ -24,7 +24,7 @@ export function isAlive(pid: number): boolean {
   return s !== undefined && s !== "Z" && s !== "X";
 }
 
-/** What the loader of a shell started ahead (src/shell/warm.ts) names in its argv. */
+/** What the loader of a shell started ahead (src/shell/run/5-ahead.ts) names in its argv. */
 const WAITING_SHELL_MARK = "__wave_warm_command";
 
 function commandLine(pid: number): string | undefined {

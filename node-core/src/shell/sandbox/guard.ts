@@ -29,7 +29,7 @@ import type { SandboxPolicy } from "./policy.js";
 
 const log = createLogger("sandbox");
 
-/** What the guard needs of a run (shell/runner.ts ShellRun). */
+/** What the guard needs of a run (shell/run/7-handle.ts ShellRun). */
 export interface GuardedRun {
   readonly pid: number | undefined;
   readonly running: boolean;

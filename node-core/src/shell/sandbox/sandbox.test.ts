@@ -16,6 +16,7 @@ import { permissionHostMethods } from "../../protocol/methods/permissions.js";
 import { parsePolicy } from "../../permissions/service.js";
 import type { PermissionPrompt } from "../../permissions/types.js";
 import { TASKS } from "../../tasks/manager.js";
+import { RUNS } from "../run/index.js";
 import type { RunShellCommandStructured } from "../../tools/runShellCommand.js";
 import { processOutputDir } from "../outputDir.js";
 import { BWRAP_VAR } from "./detect.js";
@@ -192,7 +193,7 @@ describe("the core's own files", () => {
     // The next run numbers: a shell started ahead may already hold the first of them (its files
     // are replaced by the links, which must keep it from being used).
     await t.bash({ command: "true" });
-    const tasks = t.core.sessions.main.service(TASKS);
+    const runs = t.core.sessions.main.service(RUNS);
     const victim = path.join(tempDir("wave-victim-"), "precious.txt");
     writeFileSync(victim, "precious\n");
     const plant = (name: (seq: number) => string) => {
@@ -202,12 +203,12 @@ describe("the core's own files", () => {
         symlinkSync(victim, at);
       }
     };
-    plant((seq) => `${tasks.markerPrefix}${seq}.cwd`);
+    plant((seq) => `${runs.markerPrefix}${seq}.cwd`);
     t.core.workspace.updateSettings({ sandbox: { mode: "auto" } });
     const r = await t.bash({ command: `echo pwned > ${victim}; cd /; true` });
     expect(r.s.sandboxed).toBe(true);
     expect(readFileSync(victim, "utf8")).toBe("precious\n");
-    plant((seq) => `run-${tasks.tag}-${seq}.log`);
+    plant((seq) => `run-${runs.tag}-${seq}.log`);
     const o = await t.bash({ command: "echo out" });
     expect(o.isError).toBe(true);
     expect(o.text).toMatch(/^Could not create the output file .*run-\d+-\d+\.log \(ELOOP\)/);
@@ -349,6 +350,7 @@ describe("modes and the way out", () => {
     const bg = await t.bash({ command: `touch ${marker}`, run_in_background: true });
     expect(bg.isError).toBe(true);
     expect(existsSync(marker)).toBe(false);
+    expect(t.core.sessions.main.peekService(RUNS)).toBeUndefined();
     expect(t.core.sessions.main.peekService(TASKS)).toBeUndefined();
     expect(await t.core.sandbox.status()).toMatchObject({ active: false, kind: "bubblewrap", network: "allow" });
     expect((await t.core.sandbox.status()).remedy).toContain("apt-get install bubblewrap");

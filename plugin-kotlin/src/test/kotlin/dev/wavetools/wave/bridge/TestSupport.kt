@@ -101,7 +101,7 @@ object TestSupport {
         return marked.filterKeys { pid -> processGroup(pid)?.let { it !in waiting } ?: true }.mapValues { it.value.getValue("WAVE_RUN_ID") }
     }
 
-    /** What the loader of a shell started ahead (node-core/src/shell/warm.ts) names in its argv. */
+    /** What the loader of a shell started ahead (node-core/src/shell/run/5-ahead.ts) names in its argv. */
     private const val WAITING_SHELL_MARK = "__wave_warm_command"
 
     private fun processGroup(pid: Long): Long? = try {

@@ -2,14 +2,16 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { closeCores, ourProcesses, testCore } from "../../test/support/core.js";
-import { tempDir, waitFor } from "../../test/support/processes.js";
-import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
-import { hostPlatform } from "../util/platform.js";
-import { platformWith } from "../../test/support/platform.js";
-import { ShellEngine } from "./engine.js";
-import { toGitBashPath } from "./winpath.js";
-import { ShellRun, SpawnFailed, startShellRun } from "./runner.js";
+import { closeCores, ourProcesses, testCore } from "../../../test/support/core.js";
+import { tempDir, waitFor } from "../../../test/support/processes.js";
+import { PROCESS_TOKEN, processOutputDir } from "../outputDir.js";
+import { hostPlatform } from "../../util/platform.js";
+import { platformWith } from "../../../test/support/platform.js";
+import { ShellEngine } from "../engine.js";
+import { toGitBashPath } from "../winpath.js";
+import { SpawnFailed } from "./1-request.js";
+import { startShellRun } from "./4-launcher.js";
+import { ShellRun } from "./7-handle.js";
 
 afterEach(closeCores);
 const engine = new ShellEngine();
@@ -111,7 +113,8 @@ describe("ShellRun", () => {
     await new Promise((r) => child.once("exit", r));
     const cwdFile = path.join(tempDir(), "w.cwd");
     const gitBash = { kind: "bash" as const, path: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32" as const };
-    const run = new ShellRun(child, spec("pwd"), gitBash, cwdFile, { TEMP: "C:\\Users\\me\\AppData\\Local\\Temp", WAVE_CWD_FILE: toGitBashPath(cwdFile) }, platformWith({ name: "win32" }));
+    const inv = (env: Record<string, string>) => ({ file: "bash", args: ["-c", "pwd"], env });
+    const run = new ShellRun({ child, spec: spec("pwd"), plan: { shell: gitBash, cwdFile, inv: inv({ TEMP: "C:\\Users\\me\\AppData\\Local\\Temp", WAVE_CWD_FILE: toGitBashPath(cwdFile) }), platform: platformWith({ name: "win32" }) } });
     for (const [printed, native] of [
       ["/c/Users/me/github/wave-agent\n", "C:\\Users\\me\\github\\wave-agent"],
       ["/cygdrive/d/src\n", "D:\\src"],
@@ -124,11 +127,11 @@ describe("ShellRun", () => {
     run.discardCwdFile();
     expect(run.readCwd().reason).toMatch(/no cwd file/);
     // The POSIX branch hands back pwd -P as printed.
-    const posix = new ShellRun(child, spec("pwd"), { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, { WAVE_CWD_FILE: cwdFile }, hostPlatform());
+    const posix = new ShellRun({ child, spec: spec("pwd"), plan: { shell: { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, inv: inv({ WAVE_CWD_FILE: cwdFile }), platform: hostPlatform() } });
     writeFileSync(cwdFile, "/home/me/dir with space \n");
     expect(posix.readCwd()).toEqual({ cwd: "/home/me/dir with space " });
     // A shell that was not told of the file (a plain run) did not write it: whatever is there is not read.
-    const plain = new ShellRun(child, spec("pwd"), { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, {}, hostPlatform());
+    const plain = new ShellRun({ child, spec: spec("pwd"), plan: { shell: { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, inv: inv({}), platform: hostPlatform() } });
     expect(plain.readCwd()).toEqual({ reason: "cwd tracking was off" });
   });
 });

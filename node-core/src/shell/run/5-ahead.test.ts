@@ -1,21 +1,24 @@
-// Shells started ahead (shell/warm.ts): the next command runs in them exactly as in a shell started
-// for it, and they are not used — the command starts its own — whenever anything about them changed.
-// Real bash, real bwrap, real processes.
+// Shells started ahead (5-ahead.ts): the next sandboxed command runs in them exactly as in a shell
+// started for it, they are not used — the command starts cold — whenever its launch differs from
+// the cold one beyond the allow-list, and unsandboxed commands never get one.
+// Real bash, real bwrap, real processes. Inside the sandbox a shell is pid 2 of its namespace.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../test/support/logs.js";
-import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../test/support/core.js";
-import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../test/support/processes.js";
-import { TASKS } from "../tasks/manager.js";
-import { addLogSink } from "../util/log.js";
-import { hostPlatform } from "../util/platform.js";
-import { ShellEngine } from "./engine.js";
-import { PROCESS_TOKEN, processOutputDir } from "./outputDir.js";
-import { readProcEntry, RUN_MARKER_VAR } from "./processTable.js";
-import { planRun } from "./runner.js";
-import { loaderInvocation, WARM_COMMAND_MAX_BYTES, WarmShell, warmLoader, warmUnfitEnvironment } from "./warm.js";
+import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../../test/support/logs.js";
+import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../../test/support/core.js";
+import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../../test/support/processes.js";
+import { RUNS } from "./2-session.js";
+import { addLogSink } from "../../util/log.js";
+import { hostPlatform } from "../../util/platform.js";
+import { ShellEngine } from "../engine.js";
+import { PROCESS_TOKEN, processOutputDir } from "../outputDir.js";
+import { readProcEntry, RUN_MARKER_VAR } from "../processTable.js";
+import { planRun } from "./3-plan.js";
+import { AHEAD_MAY_DIFFER, loaderInvocation, WARM_COMMAND_MAX_BYTES, WarmShell, warmLoader, warmUnfitEnvironment } from "./5-ahead.js";
+import type { RunSpec } from "./1-request.js";
+import type { RunPlan } from "./3-plan.js";
 
 // Commands here carry permission warnings only as a side effect (allow-all): their audit line is claimed.
 captureLogs(ALLOWED_DESPITE_WARNINGS);
@@ -53,7 +56,7 @@ function environOf(pid: number): Record<string, string> {
 
 /** The shell of `t`'s main session started ahead and waiting, once there is one. */
 async function waitingShell(t: TestCore): Promise<Waiting | undefined> {
-  const prefix = t.core.sessions.main.service(TASKS).markerPrefix;
+  const prefix = t.core.sessions.main.service(RUNS).markerPrefix;
   const find = (): Waiting | undefined => {
     const groups = waitingShellGroups({ markedWith: prefix });
     for (const p of processesWithEnv(RUN_MARKER_VAR, prefix, { includeWaiting: true })) {
@@ -68,25 +71,26 @@ async function waitingShell(t: TestCore): Promise<Waiting | undefined> {
 /** A probe of everything a command can see of its own shell: argv, environment, options. */
 const PROBE = `echo "$$ $WAVE_RUN_ID"; tr '\\0' '\\n' < /proc/$$/cmdline; echo "[$-] [$0] [$#] [$BASH_EXECUTION_STRING] [$SHLVL] [$PWD] [$OLDPWD] [$(trap -p EXIT | wc -l)]"; env | grep -v -e '^_=' -e '^WAVE_RUN_ID=' -e '^WAVE_CWD_FILE=' -e '^WAVE_CORE_PID=' -e '^WAVE_WARM_SHELL=' | sort`;
 
-describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
+describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ahead", () => {
   it("the next command runs in the shell started ahead, and sees what a shell started for it sees", async () => {
     vi.stubEnv("WAVE_WARM_SHELL", "0");
-    const cold = testCore({ sandbox: NO_SANDBOX });
+    const cold = testCore();
     await cold.bash({ command: "true" });
     const expected = await cold.bash({ command: PROBE });
+    expect(expected.s.sandboxed).toBe(true);
     await new Promise((r) => setTimeout(r, 200));
     // This core's own: another core on the machine (a developer's IDE, another test file) may well have one.
-    expect(waitingShellGroups({ markedWith: cold.core.sessions.main.service(TASKS).markerPrefix }).size).toBe(0);
+    expect(waitingShellGroups({ markedWith: cold.core.sessions.main.service(RUNS).markerPrefix }).size).toBe(0);
     vi.unstubAllEnvs();
 
-    const t = testCore({ root: cold.root, sandbox: NO_SANDBOX });
+    const t = testCore({ root: cold.root });
     await t.bash({ command: "true" });
     const w = (await waitingShell(t))!;
     expect(w).toBeDefined();
     const r = await t.bash({ command: PROBE });
     const [first, ...rest] = r.s.output.split("\n");
-    // Its pid and its marker: the command ran in the shell that waited.
-    expect(first).toBe(`${w.pid} ${w.runId}`);
+    // Its marker, and the pid a shell has in the sandbox: the command ran in the shell that waited.
+    expect(first).toBe(`2 ${w.runId}`);
     const norm = (s: string) => s.replace(/^(WAVE_SHIMS_FILE|TMPDIR)=.*$/gm, "$1=…").replace(/\/tmp\/wave-core-root\/[^/\s]+/g, "<out>");
     expect(norm(rest.join("\n"))).toBe(norm(expected.s.output.split("\n").slice(1).join("\n")));
     expect(isAlive(w.pid)).toBe(false);
@@ -98,26 +102,26 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     const drop = /^(_|WAVE_RUN_ID|WAVE_CORE_PID|WAVE_WARM_SHELL|TMPDIR)=/;
     const norm = (s: string) => s.split("\n").slice(1).filter((l) => !drop.test(l)).join("\n").replace(/\/tmp\/wave-core-root\/[^/\s]+/g, "<out>");
     vi.stubEnv("WAVE_WARM_SHELL", "0");
-    const cold = testCore({ sandbox: NO_SANDBOX });
+    const cold = testCore();
     await cold.bash({ command: "true" });
     const expected = await cold.bash({ command: plainProbe });
     expect(expected.s.output).not.toMatch(/^(BASH_ENV|WAVE_CWD_FILE|WAVE_SHIMS_FILE)=/m);
     vi.unstubAllEnvs();
 
-    const t = testCore({ root: cold.root, sandbox: NO_SANDBOX });
+    const t = testCore({ root: cold.root });
     await t.bash({ command: "true" });
     const w = (await waitingShell(t))!;
     const r = await t.bash({ command: plainProbe });
-    expect(r.s.output.split("\n")[0]).toBe(`${w.pid} ${w.runId}`);
+    expect(r.s.output.split("\n")[0]).toBe(`2 ${w.runId}`);
     expect(norm(r.s.output)).toBe(norm(expected.s.output));
     // The next command that needs the start-up file still gets it from the next shell started ahead.
     const w2 = (await waitingShell(t))!;
-    const tracked = await t.bash({ command: "echo $$; cd /" });
-    expect(tracked.s).toMatchObject({ output: `${w2.pid}\n`, cwdChanged: false, cwdReset: true });
+    const tracked = await t.bash({ command: "echo $WAVE_RUN_ID; cd /" });
+    expect(tracked.s).toMatchObject({ output: `${w2.runId}\n`, cwdChanged: false, cwdReset: true });
   });
 
   it("keeps bash -c's own diagnostics, exit status, cwd tracking and survivors", async () => {
-    const t = testCore({ sandbox: NO_SANDBOX });
+    const t = testCore();
     mkdirSync(path.join(t.root, "sub"));
     await t.bash({ command: "true" });
     let w = (await waitingShell(t))!;
@@ -143,7 +147,7 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
   });
 
   it("is not used when its directory or output file was replaced, for a long command, or for zsh", async () => {
-    const t = testCore({ sandbox: NO_SANDBOX });
+    const t = testCore();
     const sub = path.join(t.root, "sub");
     mkdirSync(sub);
     await t.bash({ command: "cd sub" });
@@ -175,17 +179,18 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
 
     // zsh never gets one.
     vi.stubEnv("WAVE_SHELL", "/usr/bin/zsh");
-    const z = testCore({ sandbox: NO_SANDBOX });
+    const z = testCore();
     await z.bash({ command: "true" });
     await new Promise((r) => setTimeout(r, 200));
-    expect(processesWithEnv(RUN_MARKER_VAR, z.core.sessions.main.service(TASKS).markerPrefix, { includeWaiting: true })).toEqual([]);
+    expect(processesWithEnv(RUN_MARKER_VAR, z.core.sessions.main.service(RUNS).markerPrefix, { includeWaiting: true })).toEqual([]);
   });
 
   it("goes when the session ends, when it waited too long, and when the core dies", async () => {
-    const t = testCore({ sandbox: NO_SANDBOX });
+    const t = testCore();
     await t.bash({ command: "true" });
     const w = (await waitingShell(t))!;
-    const tag = t.core.sessions.main.service(TASKS).tag;
+    const sandbox = t.core.sessions.main.service(RUNS).ahead.waiting!.spec.sandbox!;
+    const tag = t.core.sessions.main.service(RUNS).tag;
     const files = () => execFileSync("ls", [processOutputDir()], { encoding: "utf8" }).split("\n").filter((f) => f.startsWith(`run-${tag}-`));
     expect(files().length).toBe(1);
     await t.core.sessions.main.dispose();
@@ -196,7 +201,7 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     const engine = new ShellEngine();
     // A run id of this process's own: another test run on the machine may run this test too.
     const runId = `${PROCESS_TOKEN}.warm-test.1`;
-    const spec = { command: "", cwd: tempDir(), runId, outputPath: path.join(tempDir(), "idle.log"), trackCwd: true, shimsEnabled: false, engine };
+    const spec = { command: "", cwd: t.root, runId, outputPath: path.join(processOutputDir(), `${runId}.log`), trackCwd: true, shimsEnabled: false, engine, sandbox };
     const idle = (await WarmShell.start(spec, 300))!;
     expect(idle.usable).toBe(true);
     expect(await waitFor(() => !idle.usable)).toBe(true);
@@ -204,9 +209,9 @@ describe.runIf(hostPlatform().name === "linux")("shells started ahead", () => {
     engine.dispose();
 
     // The core killed outright: the loader reads end-of-file and exits without running anything.
-    const bundle = path.resolve(__dirname, "../../dist/wave-core.js");
+    const bundle = path.resolve(__dirname, "../../../dist/wave-core.js");
     const root = tempDir();
-    const served = spawn(process.execPath, [bundle, "serve", "--root", root, "--sandbox", "off", "--permission-mode", "allow-all"], { stdio: ["pipe", "pipe", "ignore"] });
+    const served = spawn(process.execPath, [bundle, "serve", "--root", root, "--sandbox", "auto", "--permission-mode", "allow-all"], { stdio: ["pipe", "pipe", "ignore"] });
     served.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2.0", hostInfo: { name: "test" } } })}\n`);
     served.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "Bash", arguments: { command: "touch ran-$WAVE_RUN_ID" } } })}\n`);
     const loaders = () => processesOfCore(served.pid, { includeWaiting: true });
@@ -321,11 +326,119 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
     expect(out.s).toMatchObject({ sandboxed: false });
     expect(out.s.output).not.toContain(w.runId);
     expect(out.s.output).toContain("wrote");
-    w = (await waitingShell(t))!;
+    // The unsandboxed command ran cold and left the sandboxed shell waiting for the next sandboxed one.
+    expect(isAlive(w.pid)).toBe(true);
     const back = await t.bash({ command: "echo $WAVE_RUN_ID; touch /tmp/wave-warm-inside 2>&1 | grep -c Read-only" });
     expect(back.s).toMatchObject({ sandboxed: true });
-    expect(back.s.output).not.toContain(w.runId);
-    expect(back.s.output).toMatch(/\n1\n$/);
+    expect(back.s.output).toBe(`${w.runId}\n1\n`);
+    w = (await waitingShell(t))!;
+    // After an unsandboxed command nothing new is started ahead: the one waiting is still the sandboxed one.
+    await t.bash({ command: "true", dangerouslyDisableSandbox: true });
+    await new Promise((r) => setTimeout(r, 200));
+    expect([...waitingShellGroups({ markedWith: t.core.sessions.main.service(RUNS).markerPrefix })]).toEqual([w.pgid]);
+  });
+});
+
+describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("the allow-list: a waiting shell is used only when its launch differs from the cold one in nothing else", () => {
+  it("names exactly the script, BASH_ENV and (for a plain command) the start-up file's variables", () => {
+    expect(Object.keys(AHEAD_MAY_DIFFER).sort()).toEqual(["args[last]", "env.BASH_ENV", "env.WAVE_CWD_FILE", "env.WAVE_CWD_START", "env.WAVE_SHIMS_FILE"]);
+  });
+
+  /** Changes one thing of the would-be cold launch of the command a real waiting shell is given. */
+  type Change = (spec: RunSpec, plan: RunPlan) => void;
+  /** Both invocations of a plan (they are one object unless the run is plain). */
+  const invocations = (plan: RunPlan) => new Set([plan.inv, plan.withStartupFile]);
+  let n = 0;
+
+  async function offer(t: TestCore, change: Change, opts: { plain?: boolean } = {}) {
+    const runs = t.core.sessions.main.service(RUNS);
+    const ahead = runs.ahead.waiting!.spec;
+    const runId = `${PROCESS_TOKEN}.allow-list.${++n}`;
+    const spec: RunSpec = { command: "", cwd: t.root, runId, outputPath: path.join(processOutputDir(), `${runId}.log`), trackCwd: true, shimsEnabled: true, engine: ahead.engine, sandbox: ahead.sandbox! };
+    const warm = (await WarmShell.start(spec))!;
+    expect(warm).toBeDefined();
+    const given: RunSpec = { ...spec, command: "echo $WAVE_RUN_ID", ...(opts.plain ? { plain: true } : {}) };
+    const plan = await planRun(given);
+    change(given, plan);
+    const fields: string[][] = [];
+    const unsubscribe = addLogSink((r) => {
+      if (r.scope === "warm" && r.message === "the shell started ahead no longer fits" && r.fields?.runId === runId) fields.push(r.fields.fields as string[]);
+    });
+    try {
+      const run = await warm.take(given, plan);
+      if (run) {
+        await run.exited;
+        const output = readFileSync(run.outputPath, "utf8");
+        rmSync(run.outputPath, { force: true });
+        run.discardCwdFile();
+        return { used: true, output, fields: fields.flat() };
+      }
+      expect(warm.usable).toBe(false);
+      expect(await waitFor(() => processesWithEnv(RUN_MARKER_VAR, runId, { includeWaiting: true }).length === 0)).toBe(true);
+      return { used: false, output: "", fields: fields.flat() };
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  it("is used when nothing but the allowed fields differ: a command with the start-up file, and a plain one", async () => {
+    const t = testCore();
+    await t.bash({ command: "true" });
+    expect(await waitingShell(t)).toBeDefined();
+    expect(await offer(t, () => {})).toMatchObject({ used: true, fields: [] });
+    const plain = await offer(t, () => {}, { plain: true });
+    expect(plain).toMatchObject({ used: true, fields: [] });
+    expect(plain.output).toMatch(/allow-list\.\d+\n$/);
+  });
+
+  it("starts cold when anything else differs: an environment variable added, changed or removed, an allowed field with another value, the cwd, the shell, a mount, an output file", async () => {
+    const t = testCore();
+    mkdirSync(path.join(t.root, "sub"));
+    await t.bash({ command: "true" });
+    expect(await waitingShell(t)).toBeDefined();
+    const bashLink = path.join(tempDir(), "bash");
+    symlinkSync(execFileSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).trim(), bashLink);
+    // Outside every writable place, and there (the sandbox binds existing files only): it gets a bind of its own.
+    const extra = path.join(tempDir(), "extra.log");
+    writeFileSync(extra, "");
+    const cases: Array<[string, Change, (fields: string[]) => void]> = [
+      ["a variable added", (_s, plan) => invocations(plan).forEach((i) => (i.env.WAVE_TEST_ADDED = "1")), (f) => expect(f).toContain("env.WAVE_TEST_ADDED")],
+      ["a variable changed", (_s, plan) => invocations(plan).forEach((i) => (i.env.PATH = `${i.env.PATH}:/nonexistent`)), (f) => expect(f).toContain("env.PATH")],
+      ["a variable removed", (_s, plan) => invocations(plan).forEach((i) => delete i.env.HOME), (f) => expect(f).toContain("env.HOME")],
+      // BASH_ENV may differ (the loader sets it back), but only to the value its script names: the script is what no longer fits.
+      ["BASH_ENV, allowed, with another value than the loader sets", (_s, plan) => invocations(plan).forEach((i) => (i.env.BASH_ENV = "/nonexistent/rc")), (f) => expect(f).toEqual(["args[last]"])],
+      ["the working directory", (spec) => (spec.cwd = path.join(t.root, "sub")), (f) => expect(f).toContain("cwd")],
+      ["the shell's path", (_s, plan) => {
+        plan.shell = { ...plan.shell, path: bashLink };
+        invocations(plan).forEach((i) => (i.file = bashLink));
+      }, (f) => expect(f.some((x) => /^args\[\d+\]$/.test(x))).toBe(true)],
+      ["the sandbox's mounts", (spec) => {
+        const plan = spec.sandbox!;
+        spec.sandbox = { ...plan, wrap: (cmd) => plan.wrap!({ ...cmd, runFiles: [...cmd.runFiles, extra] }) };
+      }, (f) => expect(f).toEqual(expect.arrayContaining(["args.length", "policy"]))],
+      ["an output file", (spec) => (spec.outputPath = extra), (f) => expect(f).toContain("outputPath")],
+    ];
+    for (const [what, change, check] of cases) {
+      const r = await offer(t, change);
+      expect({ what, used: r.used, output: r.output }).toEqual({ what, used: false, output: "" });
+      check(r.fields);
+    }
+  });
+});
+
+describe.runIf(hostPlatform().name === "linux")("unsandboxed commands", () => {
+  it("always start cold: no shell is started ahead of them, and a plain one is a bare bash -c", async () => {
+    const t = testCore({ sandbox: NO_SANDBOX });
+    const runs = t.core.sessions.main.service(RUNS);
+    expect(runs.launchersFor(undefined).map((l) => l.kind)).toEqual(["cold"]);
+    for (let i = 0; i < 3; i++) expect((await t.bash({ command: "echo $WAVE_RUN_ID" })).s.output).toBe(`${runs.markerPrefix}${i + 1}\n`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(runs.ahead.waiting).toBeUndefined();
+    expect(waitingShellGroups({ markedWith: runs.markerPrefix }).size).toBe(0);
+    expect(processesWithEnv(RUN_MARKER_VAR, runs.markerPrefix, { includeWaiting: true })).toEqual([]);
+    // The plain fast path: no start-up file, the command line is the command's own.
+    const plain = await t.bash({ command: "tr '\\0' ' ' < /proc/$$/cmdline; echo; echo ${BASH_ENV-none}" });
+    expect(plain.s.output).toMatch(/^\S*bash -c tr .*\nnone\n$/);
   });
 });
 
@@ -353,10 +466,10 @@ describe("the loader", () => {
 
   it("an environment that would trace or hijack the loader gets a shell started for each command", async () => {
     vi.stubEnv("SHELLOPTS", "xtrace");
-    const t = testCore({ sandbox: NO_SANDBOX });
+    const t = testCore();
     await t.bash({ command: "true" });
     await new Promise((r) => setTimeout(r, 200));
-    const prefix = t.core.sessions.main.service(TASKS).markerPrefix;
+    const prefix = t.core.sessions.main.service(RUNS).markerPrefix;
     expect(processesWithEnv(RUN_MARKER_VAR, prefix, { includeWaiting: true })).toEqual([]);
     const r = await t.bash({ command: "echo hi" });
     expect(r.s.output).toMatch(/^\+ echo hi\nhi\n/);
