@@ -1,6 +1,8 @@
-// Sandbox benchmark (issues 12 and 26): a sandboxed Bash `echo hi` through tools/call against a raw
+// Sandbox benchmark (issues 12, 24 and 26): a sandboxed Bash `echo hi` through tools/call against a raw
 // child_process.spawn of the same bubblewrap argv (`bwrap <the core's own options and mounts> --
-// bash -c 'echo hi'`), interleaved in the same run. The argv is the one the core used: read from
+// bash -c 'echo hi'`), interleaved in the same run: with shells started ahead (the default for
+// sandboxed commands, src/shell/run/5-ahead.ts), and without them (WAVE_WARM_SHELL=0: each command
+// starts bwrap cold, as the first command of a session or one after a settings change does). The argv is the one the core used: read from
 // /proc/1/cmdline inside a sandboxed command (bwrap's reaper is pid 1 there and carries it).
 import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
@@ -82,6 +84,21 @@ await compareEchoLatency({
     if (r.structuredContent.output !== "hi\n" || r.structuredContent.sandboxed !== true) throw new Error(`unexpected result: ${JSON.stringify(r.structuredContent)}`);
   },
 });
+
+{
+  const cold = startCore(["--root", root, "--permission-mode", "allow-all"], { env: { ...env, WAVE_WARM_SHELL: "0" }, stdio: ["pipe", "pipe", "inherit"] });
+  await cold.request("initialize", { protocolVersion: "1.0", hostInfo: { name: "bench" } });
+  await compareEchoLatency({
+    name: "  the same, each command starting bwrap cold (WAVE_WARM_SHELL=0), p50",
+    goal: null,
+    callTool: async () => {
+      const msg = await cold.request("tools/call", { name: "Bash", arguments: { command: "echo hi" } });
+      if (msg.error || msg.result.structuredContent.output !== "hi\n" || msg.result.structuredContent.sandboxed !== true) throw new Error(JSON.stringify(msg.error ?? msg.result));
+    },
+    raw,
+  });
+  await cold.close();
+}
 
 await core.close();
 rmSync(root, { recursive: true, force: true });
