@@ -48,6 +48,7 @@ export function launchOf(spec: RunSpec, plan: RunPlan, inv: Invocation): Launch 
  */
 export class SandboxReport {
   private pid: number | undefined;
+  private removed = false;
 
   constructor(readonly file: string) {}
 
@@ -56,8 +57,6 @@ export class SandboxReport {
     if (this.pid === undefined && !this.removed) this.pid = sandboxReaperPid(this.file);
     return this.pid;
   }
-
-  private removed = false;
 
   /** Removes the file (off the result's path), keeping the pid if it was read; `keep` reads it first. */
   remove(keep: boolean): void {

@@ -11,11 +11,11 @@
 //     collectTree); always answers.
 // The answer is then settled (settleCommandLines): a child caught between fork and exec shows the
 // shell's own command line, or none, for a moment.
-import { readProcEntry, isNamespaceInit, lastAllocatedPid, linuxProcessTable, listProcPids, procArguments, procCommandLine, procDescendants, procHasMarker, processTableFor, type ProcessTable } from "../processTable.js";
-import { collectTree } from "../killTree.js";
-import { unwatchGroup } from "../watchdog.js";
 import { statSync } from "node:fs";
 import type { Platform } from "../../util/platform.js";
+import { collectTree } from "../killTree.js";
+import { isNamespaceInit, lastAllocatedPid, linuxProcessTable, listProcPids, procArguments, procCommandLine, procDescendants, procHasMarker, processTableFor, readProcEntry, type ProcessTable } from "../processTable.js";
+import { unwatchGroup } from "../watchdog.js";
 import type { Survivor } from "./1-request.js";
 
 /** What a survivor scan knows of its run. */
