@@ -9,6 +9,8 @@ import { isWithin } from "../util/paths.js";
 import { HARMLESS_DEVICES, baseName, networkPath, normalizedPath, unwrap, writesFile, type CommandPart, type ShellWord } from "./commandParts.js";
 import { holdsWaveState, secretForReadOnly, sensitiveInside, waveStatePath } from "./sensitive.js";
 import { realPath } from "./paths.js";
+import { commonDirOf, discoverRepository } from "../shell/sandbox/git.js";
+import { untrustedGitDir } from "../shell/sandbox/guard.js";
 
 /** `git [global options] SUBCOMMAND args…` → the global options, the subcommand and its arguments. */
 export function gitCommand(inner: readonly ShellWord[]): { globals: ShellWord[]; sub?: string; args: readonly ShellWord[] } {
@@ -186,6 +188,30 @@ export function writeFlags(part: CommandPart): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Why the repository git would use in `cwd` is not the user's to trust, or undefined when it is.
+ * Git's configuration runs programs on reads (`core.fsmonitor` on `git status`, `core.pager`,
+ * `diff.*.textconv`, `core.worktree` turning a bare repository into a work tree), so `git status`
+ * is a quick read only in a repository whose configuration the user stands behind: the one the
+ * allowed directory holding `cwd` belongs to (its submodules and worktrees live in its git
+ * directory), or one whose configuration holds only what `git init` and `git clone` write and no
+ * hook (the allow-list the sandbox sets new repositories aside by, guard.ts untrustedGitDir). A
+ * nested clone (`vendor/x/.git`), a bare repository anywhere (`fixtures/x.git`), a `.git` file
+ * leading elsewhere: judged by their own configuration. No repository at all: git finds none and
+ * runs nothing.
+ */
+export function untrustedRepository(cwd: string | undefined, allowedDirectories: readonly string[]): string | undefined {
+  if (cwd === undefined) return "the folder git runs in is known only at run time";
+  const real = realPath(cwd);
+  const repo = discoverRepository(real);
+  if (!repo) return undefined;
+  const root = allowedDirectories.filter((d) => isWithin(real, d)).sort((a, b) => b.length - a.length)[0];
+  const own = root !== undefined ? discoverRepository(root) : undefined;
+  if (own && (repo.gitDir === own.gitDir || isWithin(repo.gitDir, commonDirOf(own.gitDir)))) return undefined;
+  const why = untrustedGitDir(repo.gitDir);
+  return why === undefined ? undefined : `${repo.at} is in the repository ${repo.gitDir}, not the workspace's, and it has ${why}`;
+}
+
 /** Git subcommands that only read (with the flags above excluded). */
 const GIT_READS = new Set(["status", "log", "diff", "show", "rev-parse", "ls-files", "blame", "shortlog", "describe", "rev-list", "cat-file", "ls-tree", "grep", "whatchanged", "reflog"]);
 
@@ -280,7 +306,7 @@ function namedPaths(w: ShellWord): { text: string; glob: boolean }[] {
  * glob by the folder it expands in) — and the command is found on a PATH the workspace cannot
  * put programs in (checked by the caller).
  */
-export function readOnlyCall(part: CommandPart, places: { home: string; homes?: readonly string[]; stateDirectories?: readonly string[] }): boolean {
+export function readOnlyCall(part: CommandPart, places: { home: string; homes?: readonly string[]; stateDirectories?: readonly string[]; allowedDirectories?: readonly string[] }): boolean {
   if (part.compound || part.assignments.length > 0) return false;
   if (part.hiddenCode.length > 0 || part.dynamicCode || part.startupFiles) return false;
   const words = part.words;
@@ -296,6 +322,7 @@ export function readOnlyCall(part: CommandPart, places: { home: string; homes?: 
   if (writeFlags(part).length > 0) return false;
   if (!check(words.slice(1), words)) return false;
   const cwd = part.cwd;
+  if (name === "git" && untrustedRepository(cwd, places.allowedDirectories ?? []) !== undefined) return false;
   const sensitive = { homes: places.homes ?? [places.home], stateDirectories: places.stateDirectories };
   // A recursive search of the home directory (or above it) reads the credentials in it too.
   const searches = /^(grep|egrep|fgrep|rg)$/.test(name);

@@ -283,3 +283,58 @@ export function findGitMetadata(roots: readonly string[], home: string | undefin
 export function clearGitSearchCache(): void {
   cache.clear();
 }
+
+/** Whether `dir` is a git directory as git's discovery takes one: HEAD, and objects/ and refs/ (or a commondir). */
+function isGitDirectory(dir: string): boolean {
+  const kind = (name: string) => lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+  try {
+    if (!kind("HEAD")) return false;
+    if (kind("commondir")) return true;
+    return statSync(path.join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() === true && statSync(path.join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The repository git run in `cwd` would use, as its discovery finds it. */
+export interface DiscoveredRepository {
+  /** The git directory (canonical where it exists): its config is what git reads. */
+  gitDir: string;
+  /** What led there: a `.git` folder, a `.git` file or link, or the folder itself (a bare repository, or one with `core.worktree`). */
+  via: "dir" | "file" | "bare";
+  /** The folder discovery stopped in. */
+  at: string;
+}
+
+/**
+ * The repository git run in `cwd` (canonical) would use: each folder from `cwd` up, its `.git`
+ * (a folder, or a file or link leading to the git directory) and then the folder itself (a bare
+ * repository). `GIT_CEILING_DIRECTORIES` stops the walk as it stops git. Undefined when there is
+ * none. Errs towards finding one: a `.git` that git would pass over still counts.
+ */
+export function discoverRepository(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): DiscoveredRepository | undefined {
+  const ceilings = (env.GIT_CEILING_DIRECTORIES ?? "").split(":").filter((c) => path.isAbsolute(c)).map((c) => realOrUndefined(c) ?? c);
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, ".git");
+    let st;
+    try {
+      st = lstatSync(dotGit, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) return { gitDir: dotGit, via: "dir", at: dir };
+    if (st) {
+      const target = st.isSymbolicLink() ? realOrUndefined(dotGit) : gitdirOf(dotGit);
+      return { gitDir: (target && realOrUndefined(target)) ?? target ?? dotGit, via: "file", at: dir };
+    }
+    if (isGitDirectory(dir)) return { gitDir: dir, via: "bare", at: dir };
+    const up = path.dirname(dir);
+    if (up === dir || ceilings.includes(up)) return undefined;
+  }
+}
+
+/** The common directory of a git directory (its `commondir`, a linked worktree's main repository), or the directory itself. */
+export function commonDirOf(gitDir: string): string {
+  const [, common] = withCommonDir(gitDir);
+  return common ? (realOrUndefined(common) ?? common) : gitDir;
+}
