@@ -10,7 +10,7 @@
 //  - a hard link is the file it links to: `ln ~/.ssh/id_ed25519 notes.txt` makes `notes.txt` the
 //    key, for Read, Grep and `cat` alike, and a link renamed into place after the check is caught
 //    when the file is opened.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -152,17 +152,22 @@ describe("issue 23: a hard link to a credential is the credential (no sandbox)",
       const tries: Array<[string, object]> = [
         ["Read", { file_path: "notes.txt" }],
         ["Read", { file_path: "docs/setup.md" }],
-        ["Grep", { pattern: SECRET, path: "notes.txt", output_mode: "content" }],
-        ["Grep", { pattern: SECRET, path: "docs", output_mode: "content" }],
-        ["Grep", { pattern: SECRET, path: ".", output_mode: "content" }],
+        ["Grep", { pattern: "TOKEN-9b2e7.", path: "notes.txt", output_mode: "content" }],
+        ["Grep", { pattern: "TOKEN-9b2e7.", path: "docs", output_mode: "content" }],
+        ["Grep", { pattern: "TOKEN-9b2e7.", path: ".", output_mode: "content" }],
+        ["Grep", { pattern: "TOKEN-9b2e7.", path: ".", output_mode: "files_with_matches" }],
+        ["Read", { file_path: `/proc/self/root${l.ws}/notes.txt` }],
+        ["Read", { file_path: `/proc/self/cwd/docs/setup.md` }],
         ["Bash", { command: "cat notes.txt" }],
+        ["Bash", { command: `cat /proc/self/root${l.ws}/notes.txt` }],
         ["Bash", { command: "head -5 docs/setup.md" }],
         ["Bash", { command: "grep -r TOKEN ." }],
         ["Bash", { command: "cat docs/*.md" }],
       ];
       for (const [tool, args] of tries) {
         const r = await call(core, tool, args);
-        expect(text(r), `${tool} ${JSON.stringify(args)}`).not.toContain(SECRET);
+        expect(text(r), `${tool} ${JSON.stringify(args)}`).not.toMatch(new RegExp(`${SECRET}|PRIVATE KEY|aws_secret|notes\\.txt:|setup\\.md:`));
+        if (tool === "Grep" && (args as { output_mode?: string }).output_mode === "files_with_matches") expect(r.structuredContent.filenames).toEqual([]);
       }
       // Each single file is refused as the store it is.
       const read = await call(core, "Read", { file_path: "notes.txt" });
@@ -174,6 +179,35 @@ describe("issue 23: a hard link to a credential is the credential (no sandbox)",
       expect(text(plain)).toContain("plain text");
       const cat = await call(core, "Bash", { command: "cat b.txt" });
       expect(text(cat)).toContain("plain text");
+    });
+  }
+
+  for (const account of testAccounts()) {
+    it(`${account.label}: a hard link renamed over an ordinary file between the check and the open is not read`, async () => {
+      const l = lab(account);
+      writeFileSync(path.join(l.ws, "a.txt"), "plain text\n");
+      spawnSync("chown", ["-R", `${account.uid}:${account.gid}`, l.base]);
+      const core = await start(account, l);
+      // The account flips a.txt between a plain file and a second name of the key, by rename.
+      const key = path.join(l.home, ".ssh", "id_ed25519");
+      const flip = `cd ${l.ws} && end=$(($(date +%s) + 6)); while [ $(date +%s) -lt $end ]; do ln -f ${key} .k && mv -f .k a.txt; printf 'plain text\\n' > .p && mv -f .p a.txt; done`;
+      const [file, ...args] = account.wrap(["sh", "-c", flip]);
+      const flipper = spawn(file!, args, { stdio: "ignore" });
+      const outcomes = new Map<string, number>();
+      try {
+        const until = Date.now() + 4000;
+        while (Date.now() < until) {
+          const r = await call(core, "Read", { file_path: "a.txt" });
+          expect(text(r)).not.toContain(SECRET);
+          const kind = r.isError ? r.structuredContent.errorKind : "read";
+          outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
+        }
+      } finally {
+        flipper.kill("SIGKILL");
+      }
+      // Plain reads went through; the key was refused, by the check or at the open.
+      expect(outcomes.get("read") ?? 0, JSON.stringify([...outcomes])).toBeGreaterThan(0);
+      expect((outcomes.get("denied_by_policy") ?? 0) + (outcomes.get("path_changed") ?? 0), JSON.stringify([...outcomes])).toBeGreaterThan(0);
     });
   }
 });

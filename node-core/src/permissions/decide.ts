@@ -2,7 +2,7 @@
 // file write. Pure apart from reading the file system to resolve symlinks; the service around it
 // does the asking. The static reading is a courtesy that errs toward asking; where an OS sandbox
 // runs the command, the sandbox is the guarantee (docs/user/permissions.md).
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { harmlessBuiltIn } from "./builtins.js";
@@ -10,6 +10,7 @@ import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type Envi
 import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
 import { HARD_LINKED, hardLinkCount, homesOf, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
+import { credentialWithId } from "./hardLinks.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import { sensitiveInside, sensitiveOutsidePath, sensitiveReadPath, sensitiveWritePath, type SensitiveRead } from "./sensitive.js";
 import { accountHome, waveStateDirectories } from "../base/stateDir.js";
@@ -61,6 +62,14 @@ export interface Decision {
    * the folder. The search goes around them; each can be searched by its own path (and is asked).
    */
   around?: string[];
+  /**
+   * Read checks: the credential store, state directory or system secret the path was judged to be
+   * (or lie in). Absent when it was judged an ordinary file: a file that turns out to be a
+   * credential when it is opened (a hard link renamed into place after the check) is not read.
+   */
+  sensitiveRead?: string;
+  /** Read checks of a file: its `dev:ino` when judged, so the tool can tell the file it opens is that one. */
+  fileId?: string;
   /** Every part allowed by a rule, a built-in or the read-only list (not by the sandbox or the mode). */
   allowedByRules: boolean;
   /** Command checks: the command will run inside an active OS sandbox. */
@@ -394,6 +403,16 @@ export function decidePath(target: string, ctx: DecideContext, rules: RuleSet, m
   return decision("ask", `${where} and no rule allows writing it.`, warnings, [suggestion], false);
 }
 
+/** A regular file's `dev:ino` and number of names (undefined for anything else). */
+function fileIdentity(p: string): { id: string; nlink: number } | undefined {
+  try {
+    const st = lstatSync(p, { bigint: true, throwIfNoEntry: false });
+    return st?.isFile() ? { id: `${st.dev}:${st.ino}`, nlink: Number(st.nlink) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where a file tool's path really leads (symlinks and /proc links resolved), and what sensitive place it is in. */
 export function readPlace(target: string, ctx: Pick<DecideContext, "cwd" | "home" | "homes" | "stateDirectories">): { path: string; sensitive?: SensitiveRead } {
   let p = target;
@@ -412,9 +431,17 @@ export function readPlace(target: string, ctx: Pick<DecideContext, "cwd" | "home
  * `Read(…)` denies them in every mode. Symlinks and /proc links are resolved first.
  */
 export function decideRead(target: string, ctx: DecideContext, rules: RuleSet, mode: PermissionMode, lib: SyntaxLibraries, opts: { below?: boolean } = {}): Decision {
-  const { path: abs, sensitive } = readPlace(target, ctx);
+  const { path: abs, sensitive: named } = readPlace(target, ctx);
   const pctx = { root: ctx.root, home: ctx.home };
-  const inside = opts.below && !sensitive ? sensitiveInside(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories }) : [];
+  let inside = opts.below && !named ? sensitiveInside(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories }) : [];
+  // A folder too large to look through for the other names of a hard-linked credential (permissions/hardLinks.ts) is asked whole.
+  const tooLarge = inside.length === 1 && inside[0] === abs;
+  if (tooLarge) inside = [];
+  // The file judged is the one this stat saw: the tool compares what it opens with it (tools/readGuard.ts).
+  const file = fileIdentity(abs);
+  const fileId = file?.id;
+  const linked = !named && file && file.nlink > 1 ? credentialWithId(file.id, abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories }, file.nlink) : undefined;
+  const sensitive = named ?? linked ?? (tooLarge ? { anchor: abs, what: "a folder too large to look through for the other names (hard links) of a credential file that has several" } : undefined);
   const decision = (outcome: Decision["outcome"], reason: string, warnings: Warning[] = [], suggestedRules: string[] = [], allowedByRules = outcome === "allow"): Decision => ({
     outcome,
     mode,
@@ -425,6 +452,8 @@ export function decideRead(target: string, ctx: DecideContext, rules: RuleSet, m
     suggestedRules,
     path: abs,
     ...(inside.length ? { around: inside } : {}),
+    ...(sensitive ? { sensitiveRead: sensitive.anchor } : {}),
+    ...(fileId ? { fileId } : {}),
     allowedByRules,
   });
   if (!sensitive) return decision("allow", `${abs} is not a credential store, a system secret or Wave's state.`);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
+import { hardLinkedCredential, linkedCredentialsInside } from "./hardLinks.js";
 import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME, credentialsFromEnvironment, SYSTEM_CREDENTIALS } from "../base/credentials.js";
 
 /** Shell and login start-up files in the home directory: they run at every login. */
@@ -69,7 +70,9 @@ export function sensitiveReadPath(target: string, places: { homes: readonly stri
   if (named) return { anchor: named, what: "a credential file (a system secret, or one the environment names)" };
   if (SYSTEM_SECRETS.test(target)) return { anchor: target, what: "a system file that holds secrets (password hashes, keys, a process's environment or memory)" };
   const state = waveStatePath(target, places.stateDirectories);
-  return state ? { anchor: state.anchor, what: "Wave's state directory (the endpoints and tokens agents attach with)" } : undefined;
+  if (state) return { anchor: state.anchor, what: "Wave's state directory (the endpoints and tokens agents attach with)" };
+  // A second name of a store's file is that file (hardLinks.ts): only files with several names are compared.
+  return hardLinkedCredential(target, places);
 }
 
 /** The read-only list's test: the places above, and another account's home (it has always asked for /root). */
@@ -93,7 +96,10 @@ export function sensitiveInside(dir: string, places: { homes: readonly string[];
   }
   for (const d of places.stateDirectories ?? []) if (below(d) && existsSync(d)) out.add(d);
   for (const f of namedCredentialFiles()) if (below(f) && existsSync(f)) out.add(f);
+  // Other names (hard links) of store files, wherever they lie below `dir`; `dir` itself when it is too large to look through.
+  for (const f of linkedCredentialsInside(dir, places)) out.add(f);
   // A store inside another one (~/.aws/credentials in ~/.aws) is left out with its folder.
+  if (out.has(dir)) return [dir];
   return [...out].filter((p) => ![...out].some((q) => q !== p && isWithin(p, q))).sort();
 }
 

@@ -15,7 +15,7 @@ import { describeMissing, fileKey, resolveToolPath } from "../fs/paths.js";
 import { READ_STATE, sha256, type ReadRecord } from "../fs/readState.js";
 import { binaryKindByContent, binaryKindByExtension, looksBinary, sniffImage, SNIFF_BYTES, type ImageMime } from "../fs/sniff.js";
 import { decodeText, describeFormat, sniffFormat } from "../fs/textCodec.js";
-import { boundReadPath, openedPath, readPathChanged } from "./readGuard.js";
+import { boundReadPath, openedCredential, openedPath, readPathChanged } from "./readGuard.js";
 
 const READ_DEFAULT_LIMIT = 2000;
 const READ_MAX_LINE_CHARS = 2000;
@@ -388,6 +388,8 @@ export const readTool = defineTool({
       }
       const swapped = specialFileError(abs, st);
       if (swapped) return swapped;
+      const linked = await openedCredential(ctx, fh, abs, real, "Read");
+      if (linked) return linked;
       const file = opened !== undefined ? `/proc/self/fd/${fh.fd}` : real;
       let head: Buffer;
       try {

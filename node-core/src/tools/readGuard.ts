@@ -1,9 +1,14 @@
 // The file tools read where the permission check looked. A Read, Grep or Glob of a credential
 // store, a system secret or Wave's state is asked first (permissions/decide.ts decideRead), judged
 // at its real path; the tool then reads that path and nothing else: if the path leads elsewhere by
-// the time it is opened (a link swapped in between), nothing is read.
+// the time it is opened (a link swapped in between), nothing is read. A file opened with several
+// names is compared once more with the credential stores (permissions/hardLinks.ts): a hard link
+// to a key renamed over the judged name after the check is the key, and is not read either.
 import { readlinkSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { defaultPlaces } from "../permissions/decide.js";
+import { credentialWithId } from "../permissions/hardLinks.js";
 import { physicalPath } from "../util/paths.js";
 
 /** The real path the permission check judged for this call's read, if it judged one. */
@@ -36,4 +41,31 @@ export function openedPath(fd: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An error result when the file opened as `fh` (by the judged name `real`) is not the file the
+ * check judged (a file renamed over the name in between) and is a credential store's file — a
+ * hard link to a key renamed into place after the check; undefined otherwise. One fstat when it
+ * is the judged file. Its number of names is no guide here: the other name may be gone by now.
+ */
+export async function openedCredential(ctx: ToolContext, fh: FileHandle, abs: string, real: string, tool: string): Promise<ToolResult | undefined> {
+  const decision = ctx.permission?.decision;
+  if (decision?.sensitiveRead !== undefined) return undefined;
+  let st;
+  try {
+    st = await fh.stat({ bigint: true });
+  } catch {
+    return undefined;
+  }
+  const id = `${st.dev}:${st.ino}`;
+  if (!st.isFile() || (decision?.fileId === id)) return undefined;
+  const places = defaultPlaces();
+  const cred = credentialWithId(id, real, { homes: places.homes ?? [places.home], stateDirectories: places.stateDirectories });
+  if (!cred) return undefined;
+  return errorResult(
+    "path_changed",
+    `${abs} is now ${cred.what}, which the permission check did not judge it to be (a file was renamed over it in between); nothing was read. Call ${tool} again to have it checked.`,
+    { path: abs },
+  );
 }
