@@ -225,6 +225,36 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     expect(existsSync(path.join(e.ws, "docs/HEAD.wave-untrusted"))).toBe(true);
   });
 
+  it(`SANDBOX-DEPTH: protected names are read-only at every depth, not only at the top; node_modules stays writable; a key cannot be hard-linked out (${label})`, async () => {
+    const e = layout(account);
+    const files = [".envrc", "packages/a/.envrc", "packages/a/.vscode/tasks.json", "sub/dir/x/y/.mcp.json", "apps/web/.npmrc", "tools/.claude/settings.json", "lib/.husky/pre-commit"];
+    for (const f of files) write(path.join(e.ws, f), "ORIGINAL\n");
+    write(path.join(e.ws, "node_modules/pkg/.npmrc"), "ORIGINAL\n");
+    write(path.join(e.ws, "packages/a/src/index.ts"), "ORIGINAL\n");
+    write(path.join(e.home, ".ssh/id_ed25519"), "KEY-MATERIAL\n", 0o600);
+    owned(account, e.ws, e.home);
+    const c = startCore(account, e);
+    await init(c);
+    const r = await bash(c, [
+      ...files.map((f) => `echo EVIL >> ${f} 2>&1 | sed 's/^.*: //'`),
+      // Renaming the folder that holds one away, and putting a writable one in its place.
+      "mv packages/a/.vscode packages/a/.vscode-old 2>&1 | sed 's/^.*: //'",
+      "mv packages/a packages/a-old 2>&1 | sed 's/^.*: //'",
+      "echo FINE >> node_modules/pkg/.npmrc && echo DEPS-WRITABLE",
+      "echo FINE >> packages/a/src/index.ts && echo SOURCES-WRITABLE",
+      // A hard link to a masked key: the key is not there to link, whatever the account.
+      `ln ${e.home}/.ssh/id_ed25519 stolen 2>&1 | sed 's/^.*: //'; cat stolen 2>&1 | tail -1`,
+    ].join("\n"));
+    expect(r.s.sandboxed).toBe(true);
+    expect(r.s.output.match(/Read-only file system/g)?.length, r.s.output).toBe(files.length);
+    expect(r.s.output.match(/Device or resource busy/g)?.length, r.s.output).toBe(2);
+    expect(r.s.output).toContain("DEPS-WRITABLE");
+    expect(r.s.output).toContain("SOURCES-WRITABLE");
+    expect(r.s.output).not.toContain("KEY-MATERIAL");
+    for (const f of files) expect(readFileSync(path.join(e.ws, f), "utf8"), f).toBe("ORIGINAL\n");
+    expect(existsSync(path.join(e.ws, "stolen"))).toBe(false);
+  });
+
   it(`SANDBOX-LAPSE: a protected file replaced by rename outside stops the sandboxed task that could then write it; a folder-level protection keeps holding (${label})`, async () => {
     const e = layout(account);
     write(path.join(e.ws, ".envrc"), "export A=1\n");

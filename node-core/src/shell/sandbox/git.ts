@@ -16,6 +16,24 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../../util/paths.js";
+import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
+
+/**
+ * Whether a name in a writable directory is one of the workspace files that run code or grant
+ * permissions later — the permission gate's list (base/sensitive.ts), so both guard the same
+ * files. Git's metadata is found separately (the rest of this file).
+ */
+export function protectedName(name: string): boolean {
+  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => !e.parent && e.name.test(name));
+}
+
+/**
+ * Protected names found below the top of the writable roots that get a mount of their own, at
+ * most; past this many, the folders that hold the rest are read-only as a whole (fail closed).
+ */
+export const PROTECTED_LIMIT = 256;
+/** Folders whose protected names are not looked for: dependencies, which are code that runs anyway (README "Protected names"). */
+const NOT_PROTECTED_BELOW = /^node_modules$/;
 
 /** Folders searched per policy, over all writable roots. */
 export const SEARCH_LIMIT = 20_000;
@@ -36,6 +54,10 @@ export interface GitProtection {
   entries: string[];
   /** Folders visited. */
   searched: number;
+  /** Protected names (protectedName) at any depth of the roots, outside dependency folders: read-only. */
+  protectedFound: string[];
+  /** Folders holding protected names past PROTECTED_LIMIT: read-only as a whole. */
+  protectedHolders: string[];
 }
 
 interface Listing {
@@ -47,6 +69,8 @@ interface Listing {
   dotGit?: "dir" | "file" | "link";
   dotGitName?: string;
   bare: boolean;
+  /** Entries with a protected name (any kind). */
+  protectedNames: string[];
 }
 
 const cache = new Map<string, Listing>();
@@ -74,7 +98,9 @@ function listing(dir: string): Listing | undefined {
   let head = false;
   let objects = false;
   let refs = false;
+  const protectedNames: string[] = [];
   for (const e of entries) {
+    if (protectedName(e.name)) protectedNames.push(e.name);
     if (e.name.toLowerCase() === ".git") {
       dotGit = e.isDirectory() ? "dir" : e.isSymbolicLink() ? "link" : "file";
       dotGitName = e.name;
@@ -86,7 +112,7 @@ function listing(dir: string): Listing | undefined {
       else if (e.name === "refs") refs = true;
     } else if (e.name === "HEAD" && (e.isFile() || e.isSymbolicLink())) head = true;
   }
-  const l: Listing = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dirs, dotGit, dotGitName, bare: head && objects && refs };
+  const l: Listing = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dirs, dotGit, dotGitName, bare: head && objects && refs, protectedNames };
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(dir, l);
   return l;
@@ -211,7 +237,11 @@ function collapse(dirs: string[], roots: readonly string[]): string[] {
  * Finds the git metadata under `roots` (canonical, existing folders) and what configuration
  * names: see the file's head. `home`/`env` locate the global configuration.
  */
-export function findGitMetadata(roots: readonly string[], home: string | undefined, env: Readonly<Record<string, string | undefined>>, limit = SEARCH_LIMIT): GitProtection {
+export function findGitMetadata(roots: readonly string[], home: string | undefined, env: Readonly<Record<string, string | undefined>>, limit = SEARCH_LIMIT, protectedLimit = PROTECTED_LIMIT): GitProtection {
+  const protectedFound: string[] = [];
+  const protectedHolders: string[] = [];
+  // Dependencies' folders (`node_modules`) and what is below them: no protected names looked for.
+  const dependencies = new Set<string>();
   const readOnly = new Set<string>();
   const entries: string[] = [];
   const configs: Array<{ file: string; workTree?: string }> = [];
@@ -233,6 +263,13 @@ export function findGitMetadata(roots: readonly string[], home: string | undefin
     searched++;
     const l = listing(dir);
     if (!l) continue;
+    const parent = path.dirname(dir);
+    const inDependencies = dependencies.has(parent) || (NOT_PROTECTED_BELOW.test(path.basename(dir)) && !roots.includes(dir));
+    if (inDependencies) dependencies.add(dir);
+    else if (l.protectedNames.length) {
+      if (protectedFound.length + l.protectedNames.length > protectedLimit) protectedHolders.push(dir);
+      else for (const name of l.protectedNames) protectedFound.push(path.join(dir, name));
+    }
     if (l.bare) {
       // git run here (or below) treats this folder as a repository.
       entries.push(dir);
@@ -276,7 +313,7 @@ export function findGitMetadata(roots: readonly string[], home: string | undefin
     while (holder !== path.dirname(holder) && statSync(holder, { throwIfNoEntry: false }) === undefined) holder = path.dirname(holder);
     missingTargetHolders.push(holder);
   }
-  return { readOnly: [...readOnly], missingTargetHolders, unsearched: collapse(unsearched, roots), entries, searched };
+  return { readOnly: [...readOnly], missingTargetHolders, unsearched: collapse(unsearched, roots), entries, searched, protectedFound, protectedHolders: collapse(protectedHolders, roots) };
 }
 
 /** Forgets cached listings (tests). */

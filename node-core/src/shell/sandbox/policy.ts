@@ -19,20 +19,10 @@
 import { accessSync, constants as fsConstants, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { CREDENTIAL_FILTERS, CREDENTIALS_IN_HOME, credentialsFromEnvironment, isSshCredential, REWRITTEN_OFTEN, SYSTEM_CREDENTIALS, type CredentialFilter } from "../../base/credentials.js";
-import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
 import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
 import type { SandboxNetwork } from "../../base/settings.js";
-import { findGitMetadata, type GitProtection } from "./git.js";
-
-/**
- * Whether a name in a writable directory is one of the workspace files that run code or grant
- * permissions later — the permission gate's list (base/sensitive.ts), so both guard the same
- * files. Git's metadata is found at every depth by git.ts instead.
- */
-function protectedName(name: string): boolean {
-  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => !e.parent && e.name.test(name));
-}
+import { findGitMetadata, protectedName, type GitProtection } from "./git.js";
 
 /**
  * In the home directory, read-only whenever the home directory (or the file a link leads to) is
@@ -458,10 +448,12 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     if (inside(holder, writableAll)) notes.push(`${holder} is read-only: git's configuration names a file or folder in it that does not exist yet (create it outside the sandbox to make ${holder} writable again)`);
   }
   if (git.unsearched.length) notes.push(`the search for git repositories stopped after ${git.searched} folders: ${git.unsearched.join(", ")} ${git.unsearched.length === 1 ? "is" : "are"} read-only`);
-  const protectedList = [...roots.flatMap((r) => protectedCandidates(r, fs)), ...git.readOnly, ...git.missingTargetHolders, ...git.unsearched, ...(input.coreFiles ?? [])];
+  if (git.protectedHolders.length) notes.push(`more than ${git.protectedFound.length} protected names (.envrc, .vscode, …) lie below the top of the writable folders: ${git.protectedHolders.join(", ")} ${git.protectedHolders.length === 1 ? "is" : "are"} read-only as a whole`);
+  // Protected names at the top of each root (through `fs`), and at every depth below it (the git search's walk, outside node_modules).
+  const protectedList = [...roots.flatMap((r) => protectedCandidates(r, fs)), ...git.protectedFound, ...git.protectedHolders, ...git.readOnly, ...git.missingTargetHolders, ...git.unsearched, ...(input.coreFiles ?? [])];
   for (const h of homesGiven) protectedList.push(...PROTECTED_IN_HOME.map((rel) => path.join(h, rel)));
   // A writable root itself is made read-only only by what must fail closed (a repository, a folder not searched).
-  const forced = new Set(existing([...git.unsearched, ...git.missingTargetHolders, ...git.readOnly]));
+  const forced = new Set(existing([...git.unsearched, ...git.missingTargetHolders, ...git.readOnly, ...git.protectedHolders]));
   const readOnly = outermost(existing(protectedList).filter((p) => inside(p, writableAll) && !inside(p, deniedPaths) && (!writableAll.includes(p) || forced.has(p))));
 
   // A writable entry inside a protected or denied one loses: the protection is the point.
