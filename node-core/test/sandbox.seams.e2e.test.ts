@@ -255,6 +255,32 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     expect(existsSync(path.join(e.ws, "stolen"))).toBe(false);
   });
 
+  it(`SANDBOX-DEPTH: a protected name a sandboxed command creates where none was is set aside when it ends; the user's own Write is kept (${label})`, async () => {
+    const e = layout(account);
+    write(path.join(e.ws, "packages/b/src/index.ts"), "ORIGINAL\n");
+    owned(account, e.ws);
+    const c = startCore(account, e);
+    await init(c);
+    const made = [".envrc", "packages/b/.envrc", ".vscode/tasks.json", "sub/.mcp.json"];
+    const r = await bash(c, [...made.map((f) => `mkdir -p $(dirname ${f}) && echo EVIL > ${f}`), "echo NEW > packages/b/src/new.ts", "true"].join("\n"));
+    expect(r.s.sandboxed).toBe(true);
+    for (const f of made) {
+      const top = f.startsWith(".vscode/") ? ".vscode" : f;
+      expect(existsSync(path.join(e.ws, top)), f).toBe(false);
+      expect(existsSync(path.join(e.ws, `${top}.wave-untrusted`)), f).toBe(true);
+    }
+    expect(r.text).toMatch(/set aside a file made while a sandboxed command ran/);
+    expect(readFileSync(path.join(e.ws, "packages/b/src/new.ts"), "utf8")).toBe("NEW\n");
+    // While a sandboxed background task lives, the user's Write of a protected name stays.
+    const bg = await bash(c, "sleep 30", { run_in_background: true });
+    const w = await c.request("tools/call", { name: "Write", arguments: { file_path: path.join(e.ws, "packages/b/.envrc"), content: "use flake\n" } });
+    expect((w.result as { isError?: boolean }).isError, JSON.stringify(w.result)).toBeFalsy();
+    expect(bg.s.backgroundTaskId).toBeTruthy();
+    await c.request("tasks/stop", { taskId: bg.s.backgroundTaskId });
+    await bash(c, "true");
+    expect(readFileSync(path.join(e.ws, "packages/b/.envrc"), "utf8")).toBe("use flake\n");
+  });
+
   it(`SANDBOX-LAPSE: a protected file replaced by rename outside stops the sandboxed task that could then write it; a folder-level protection keeps holding (${label})`, async () => {
     const e = layout(account);
     write(path.join(e.ws, ".envrc"), "export A=1\n");

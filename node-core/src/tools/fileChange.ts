@@ -6,6 +6,7 @@
 import type { Stats } from "node:fs";
 import type { Session } from "../base/session.js";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
+import { sandboxGuard } from "../shell/sandbox/guard.js";
 import { PathChanged, TargetChanged, writeFileAtomic, type AtomicWriteHooks, type WriteExpectation, type WriteOutcome } from "../fs/atomicWrite.js";
 import { fileKey } from "../fs/paths.js";
 import { READ_STATE, checkFreshness, deferredSha256, sha256, type ReadSource } from "../fs/readState.js";
@@ -174,6 +175,8 @@ export async function commitChange(
     if (err instanceof PathChanged) return errorResult("path_changed", err.message, { filePath: abs });
     return fsErrorResult(err, abs, "writing");
   }
+  // A protected name written here is the user's (asked), not a sandboxed command's to be set aside.
+  sandboxGuard.madeOutside(outcome.path);
   ctx.session.service(READ_STATE).set(fileKey(abs), {
     mtimeMs: outcome.stat.mtimeMs,
     size: outcome.stat.size,

@@ -24,7 +24,7 @@
 import { lstatSync, readdirSync, readFileSync, renameSync, statSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { createLogger } from "../../util/log.js";
-import { findGitMetadata, gitdirOf, type GitProtection } from "./git.js";
+import { findGitMetadata, gitdirOf, protectedName, type GitProtection } from "./git.js";
 import type { SandboxPolicy } from "./policy.js";
 
 const log = createLogger("sandbox");
@@ -95,7 +95,7 @@ class SandboxGuard {
    */
   beforeRun(roots: readonly string[], home: string | undefined): GitProtection {
     const found = findGitMetadata(roots, home, process.env);
-    return this.review(found.entries, roots).length ? findGitMetadata(roots, home, process.env) : found;
+    return this.review(reviewed(found), roots).length ? findGitMetadata(roots, home, process.env) : found;
   }
 
   /** Starts guarding a sandboxed run built on `policy` (roots: its writable roots searched for git metadata). */
@@ -160,7 +160,7 @@ class SandboxGuard {
     for (const [run, entry] of this.live) {
       if (run.running || groupAlive(run.pid)) continue;
       this.live.delete(run);
-      for (const note of this.review(findGitMetadata(entry.roots, entry.home, process.env).entries, entry.roots)) run.addSandboxNote(note);
+      for (const note of this.review(reviewed(findGitMetadata(entry.roots, entry.home, process.env)), entry.roots)) run.addSandboxNote(note);
       for (const w of this.files.values()) w.runs.delete(run);
     }
     for (const [file, w] of this.files) if (w.runs.size === 0) this.files.delete(file);
@@ -184,7 +184,7 @@ class SandboxGuard {
     if (!entry || survivors) return [];
     this.live.delete(run);
     for (const w of this.files.values()) w.runs.delete(run);
-    return this.review(findGitMetadata(entry.roots, entry.home, process.env).entries, entry.roots);
+    return this.review(reviewed(findGitMetadata(entry.roots, entry.home, process.env)), entry.roots);
   }
 
   /** Compares found git metadata with what is known; new entries made while a sandboxed run lived are set aside. */
@@ -194,13 +194,20 @@ class SandboxGuard {
     const sandboxed = [...this.sandboxedRoots];
     this.sandboxedRoots = new Set([...this.live.values()].flatMap((l) => l.roots));
     for (const e of fresh) {
-      const why = sandboxed.some((r) => e === r || e.startsWith(r + path.sep)) ? untrustedGitDir(e) : undefined;
+      const made = sandboxed.some((r) => e === r || e.startsWith(r + path.sep));
+      const isProtected = protectedName(path.basename(e));
+      const why = !made ? undefined : isProtected ? `${path.basename(e)}, a file that runs code or grants permissions later` : untrustedGitDir(e);
       if (!why) {
         this.known.add(e);
         continue;
       }
-      const moved = quarantine(e);
-      if (moved) {
+      const moved = isProtected ? quarantineProtected(e) : quarantine(e);
+      if (moved && isProtected) {
+        log.warn(`a protected file made in the sandbox was set aside: ${e} -> ${moved}`);
+        notes.push(
+          `The sandbox set aside a file made while a sandboxed command ran (${why}): ${e} is now ${moved}, so nothing outside the sandbox (direnv, an editor, an agent, npm) runs or obeys what a sandboxed command wrote. Create it outside the sandbox (Write asks you; or dangerouslyDisableSandbox), or rename it back after checking it.`,
+        );
+      } else if (moved) {
         log.warn(`git metadata made in the sandbox was set aside: ${e} -> ${moved}`);
         notes.push(
           `The sandbox set aside git metadata made while a sandboxed command ran (${why}): ${e} is now ${moved}, so git run there outside the sandbox does not run what a sandboxed command wrote. Set up such a repository outside the sandbox (dangerouslyDisableSandbox, which the user is asked about), or rename it back (and its HEAD${QUARANTINE_SUFFIX}) after checking its config and hooks.`,
@@ -211,6 +218,15 @@ class SandboxGuard {
     const present = new Set(entries);
     for (const k of this.known) if (!present.has(k) && roots.some((r) => k === r || k.startsWith(r + path.sep))) this.known.delete(k);
     return notes;
+  }
+
+  /**
+   * A file the core itself wrote outside the sandbox (Write, Edit — asked when it is a protected
+   * name): it and the protected folders it lies in are known, not set aside by the next review
+   * though a sandboxed run lived while it appeared.
+   */
+  madeOutside(file: string): void {
+    for (let p = file; p !== path.dirname(p); p = path.dirname(p)) if (protectedName(path.basename(p))) this.known.add(p);
   }
 
   /** Forgets everything (tests). */
@@ -278,6 +294,27 @@ export function untrustedGitDir(entry: string): string | undefined {
     // no hooks folder
   }
   if (hooks.length) return `hooks (${hooks.slice(0, 3).join(", ")})`;
+  return undefined;
+}
+
+/** Git metadata and the protected names (git.ts protectedName) found: what is reviewed after a sandboxed run. */
+function reviewed(found: GitProtection): string[] {
+  return [...found.entries, ...found.protectedFound];
+}
+
+/** Renames a protected file or folder out of the way (`.envrc` → `.envrc.wave-untrusted`); the new path, or undefined. */
+function quarantineProtected(entry: string): string | undefined {
+  for (let n = 0; n < 100; n++) {
+    const to = `${entry}${QUARANTINE_SUFFIX}${n ? `-${n}` : ""}`;
+    if (lstatSync(to, { throwIfNoEntry: false })) continue;
+    try {
+      renameSync(entry, to);
+      return to;
+    } catch (err) {
+      log.warn(`could not set aside a protected file made in the sandbox: ${entry}`, { error: (err as Error).message });
+      return undefined;
+    }
+  }
   return undefined;
 }
 
