@@ -82,10 +82,37 @@ function folder(dir: string, st: BigIntStats): FolderListing {
   return l;
 }
 
+const homeListings = new Map<string, { key: string; names: Set<string> }>();
+
+/** The names in a home directory (undefined when it cannot be listed: every store is then asked about). */
+function homeNames(home: string): Set<string> | undefined {
+  let st;
+  try {
+    st = statSync(home, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (!st?.isDirectory()) return undefined;
+  const key = `${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+  const hit = homeListings.get(home);
+  if (hit?.key === key) return hit.names;
+  try {
+    const names = new Set(readdirSync(home));
+    homeListings.set(home, { key, names });
+    return names;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The files of every credential store and state directory (each only where it exists), and whether the list is whole. */
 export function credentialFiles(places: Places): { files: Credential[]; complete: boolean } {
   const roots = new Set<string>();
-  for (const home of places.homes) for (const rel of [...CREDENTIAL_FOLDERS_IN_HOME, ...CREDENTIALS_IN_HOME]) roots.add(path.join(home, rel));
+  for (const home of places.homes) {
+    // Most stores are missing: one listing of the home directory (kept while it holds) rules them out by their first name.
+    const names = homeNames(home);
+    for (const rel of [...CREDENTIAL_FOLDERS_IN_HOME, ...CREDENTIALS_IN_HOME]) if (!names || names.has(rel.split("/")[0]!)) roots.add(path.join(home, rel));
+  }
   for (const p of [...SYSTEM_CREDENTIALS, ...credentialsFromEnvironment(process.env), ...(places.stateDirectories ?? [])]) roots.add(p);
   const files: Credential[] = [];
   let budget = STORE_WALK_LIMIT;
@@ -183,4 +210,5 @@ export function linkedCredentialsInside(dir: string, places: Places): string[] {
 /** Forgets the cached store listings (tests). */
 export function clearHardLinkCache(): void {
   folders.clear();
+  homeListings.clear();
 }
