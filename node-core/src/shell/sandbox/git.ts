@@ -24,8 +24,13 @@ import { SENSITIVE_WORKSPACE } from "../../base/sensitive.js";
  * files. Git's metadata is found separately (the rest of this file).
  */
 export function protectedName(name: string): boolean {
-  return name.toLowerCase() !== ".git" && SENSITIVE_WORKSPACE.some((e) => !e.parent && e.name.test(name));
+  return name.toLowerCase() !== ".git" && PROTECTED_NAMES.test(name);
 }
+/** The list's names in one expression: the walk tests every entry of every folder it lists. */
+const PROTECTED_NAMES = new RegExp(
+  SENSITIVE_WORKSPACE.filter((e) => !e.parent).map((e) => `(?:${e.name.source})`).join("|"),
+  SENSITIVE_WORKSPACE.every((e) => e.name.flags.includes("i")) ? "i" : "",
+);
 
 /**
  * Protected names found below the top of the writable roots that get a mount of their own, at
