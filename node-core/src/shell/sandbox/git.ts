@@ -7,7 +7,12 @@
 //    (a folder with HEAD, objects/ and refs/: git run inside one uses its config);
 //  - what their configuration, and the user's global configuration, names outside them:
 //    `include.path` / `includeIf.*.path` files and the `core.hooksPath` folder. One that does not
-//    exist yet cannot be held by a mount: its nearest existing folder is made read-only instead.
+//    exist yet cannot be held by a mount: its nearest existing folder is made read-only instead;
+//  - the same walk finds the protected names (`.envrc`, `.vscode/`, `.mcp.json`, … — the gate's
+//    sensitive workspace list) at every depth, except below `node_modules` (dependencies are code
+//    that runs anyway: writing one's `.npmrc` gives a command nothing its `index.js` does not).
+//    Past PROTECTED_LIMIT of them, the folders holding the rest are read-only whole.
+// It also answers the gate's question which repository git run in a folder uses (discoverRepository).
 // The search has no skip list and no depth limit. It stops after SEARCH_LIMIT folders; the folders
 // it did not reach are then read-only as a whole (fail closed: a repository in there stays
 // unchangeable, and a write there fails with "Read-only file system", which the model may retry

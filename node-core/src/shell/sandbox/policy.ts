@@ -441,7 +441,8 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   const denied: DeniedPath[] = deniedPaths.map((p) => ({ path: p, directory: fs.kind(p) === "dir" }));
   const filteredKept = filtered.filter((f) => !inside(f.path, deniedPaths));
 
-  // Git metadata at any depth of the writable roots (git.ts), the protected names at their top,
+  // Git metadata and the protected names at any depth of the writable roots (git.ts; protected
+  // names outside node_modules, PROTECTED_LIMIT of them),
   // home start-up files, and the core's own files that it runs outside the sandbox.
   const git = input.git ?? findGitMetadata(roots, home, input.env, input.gitSearchLimit);
   for (const holder of git.missingTargetHolders) {
