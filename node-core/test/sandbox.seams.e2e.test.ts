@@ -225,7 +225,7 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     expect(existsSync(path.join(e.ws, "docs/HEAD.wave-untrusted"))).toBe(true);
   });
 
-  it(`SANDBOX-DEPTH: protected names are read-only at every depth, not only at the top; node_modules stays writable; a key cannot be hard-linked out (${label})`, async () => {
+  it(`SANDBOX-DEPTH: protected names are read-only at every depth, not only at the top; node_modules stays writable; a key cannot be hard-linked out, and a hard link made before is masked (${label})`, async () => {
     const e = layout(account);
     const files = [".envrc", "packages/a/.envrc", "packages/a/.vscode/tasks.json", "sub/dir/x/y/.mcp.json", "apps/web/.npmrc", "tools/.claude/settings.json", "lib/.husky/pre-commit"];
     for (const f of files) write(path.join(e.ws, f), "ORIGINAL\n");
@@ -233,6 +233,9 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     write(path.join(e.ws, "packages/a/src/index.ts"), "ORIGINAL\n");
     write(path.join(e.home, ".ssh/id_ed25519"), "KEY-MATERIAL\n", 0o600);
     owned(account, e.ws, e.home);
+    // A second name of the key made before (outside the sandbox): masked by that name too.
+    const [ln, ...lnArgs] = account.wrap(["ln", path.join(e.home, ".ssh/id_ed25519"), path.join(e.ws, "packages/a/notes.txt")]);
+    expect(spawnSync(ln!, lnArgs).status).toBe(0);
     const c = startCore(account, e);
     await init(c);
     const r = await bash(c, [
@@ -244,6 +247,7 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
       "echo FINE >> packages/a/src/index.ts && echo SOURCES-WRITABLE",
       // A hard link to a masked key: the key is not there to link, whatever the account.
       `ln ${e.home}/.ssh/id_ed25519 stolen 2>&1 | sed 's/^.*: //'; cat stolen 2>&1 | tail -1`,
+      "cat packages/a/notes.txt 2>&1 | sed 's/^.*: //'",
     ].join("\n"));
     expect(r.s.sandboxed).toBe(true);
     expect(r.s.output.match(/Read-only file system/g)?.length, r.s.output).toBe(files.length);

@@ -10,7 +10,7 @@ import { baseName, splitCommand, unwrap, writesFile, type CommandPart, type Envi
 import { dedupeWarnings, globalWarnings, opaqueCode, partWarnings, type Warning } from "./danger.js";
 import { HARD_LINKED, hardLinkCount, homesOf, isInsideAllowed, realPath, withPathMemo, type Places } from "./paths.js";
 import { readOnlyCall, writeFlags } from "./readOnly.js";
-import { credentialWithId } from "./hardLinks.js";
+import { credentialWithId } from "../base/hardLinks.js";
 import { commandRuleMatches, denyRuleCouldMatch, pathRuleMatches, pathRuleNames, suggestRule, type CommandRule, type PathRule, type Rule } from "./rules.js";
 import { sensitiveInside, sensitiveOutsidePath, sensitiveReadPath, sensitiveWritePath, type SensitiveRead } from "./sensitive.js";
 import { accountHome, waveStateDirectories } from "../base/stateDir.js";
@@ -434,7 +434,7 @@ export function decideRead(target: string, ctx: DecideContext, rules: RuleSet, m
   const { path: abs, sensitive: named } = readPlace(target, ctx);
   const pctx = { root: ctx.root, home: ctx.home };
   let inside = opts.below && !named ? sensitiveInside(abs, { homes: homesOf(ctx), stateDirectories: ctx.stateDirectories }) : [];
-  // A folder too large to look through for the other names of a hard-linked credential (permissions/hardLinks.ts) is asked whole.
+  // A folder too large to look through for the other names of a hard-linked credential (base/hardLinks.ts) is asked whole.
   const tooLarge = inside.length === 1 && inside[0] === abs;
   if (tooLarge) inside = [];
   // The file judged is the one this stat saw: the tool compares what it opens with it (tools/readGuard.ts).

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isWithin } from "../util/paths.js";
-import { hardLinkedCredential, linkedCredentialsInside } from "./hardLinks.js";
+import { hardLinkedCredential, linkedCredentialsInside } from "../base/hardLinks.js";
 import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME, credentialsFromEnvironment, SYSTEM_CREDENTIALS } from "../base/credentials.js";
 
 /** Shell and login start-up files in the home directory: they run at every login. */

@@ -2,13 +2,13 @@
 // store, a system secret or Wave's state is asked first (permissions/decide.ts decideRead), judged
 // at its real path; the tool then reads that path and nothing else: if the path leads elsewhere by
 // the time it is opened (a link swapped in between), nothing is read. A file opened with several
-// names is compared once more with the credential stores (permissions/hardLinks.ts): a hard link
+// names is compared once more with the credential stores (base/hardLinks.ts): a hard link
 // to a key renamed over the judged name after the check is the key, and is not read either.
 import { readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { defaultPlaces } from "../permissions/decide.js";
-import { credentialWithId } from "../permissions/hardLinks.js";
+import { credentialWithId } from "../base/hardLinks.js";
 import { physicalPath } from "../util/paths.js";
 
 /** The real path the permission check judged for this call's read, if it judged one. */

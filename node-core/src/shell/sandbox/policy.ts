@@ -23,6 +23,7 @@ import { LOCK_FOLDER } from "../../base/stateDir.js";
 import { isWithin } from "../../util/paths.js";
 import type { SandboxNetwork } from "../../base/settings.js";
 import { findGitMetadata, protectedName, type GitProtection } from "./git.js";
+import { linkedCredentialFiles, linkedCredentialsInside } from "../../base/hardLinks.js";
 
 /**
  * In the home directory, read-only whenever the home directory (or the file a link leads to) is
@@ -422,6 +423,21 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     }
   }
   for (const p of input.systemCredentials ?? SYSTEM_CREDENTIALS) if (fs.readable(p)) denyCandidates.push(p);
+  // A store file with several names (hard links) is masked by its name; its other names in the
+  // writable folders are masked too (base/hardLinks.ts: looked for only when a store file has
+  // several). Names elsewhere on the disk cannot be found per command: the log says so.
+  if (!input.fs) {
+    const places = { homes: homesGiven, stateDirectories: input.stateDirectories };
+    const { linked, complete } = linkedCredentialFiles(places);
+    if (linked.length && complete) {
+      for (const r of roots) {
+        const found = linkedCredentialsInside(r, places);
+        if (found.length === 1 && found[0] === r) notes.push(`${r} holds too many files to look for the other names (hard links) of ${linked.map((f) => f.path).join(", ")}: a name in there stays readable`);
+        else denyCandidates.push(...found);
+      }
+      notes.push(`${linked.map((f) => f.path).join(", ")} ${linked.length === 1 ? "has" : "have"} several names (hard links): the ones in the writable folders are masked too, a name elsewhere stays readable inside the sandbox`);
+    }
+  }
   // A state directory that holds a writable place or a home directory (WAVE_STATE_DIR=~) cannot
   // be masked whole: then its lock folder is.
   const holdsOthers = (dir: string) => homes.some((h) => isWithin(h, dir)) || writableAll.some((w) => isWithin(w, dir));

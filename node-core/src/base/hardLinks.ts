@@ -17,7 +17,7 @@
 // several names count as possibly a credential (fail closed).
 import { lstatSync, readdirSync, statSync, type BigIntStats } from "node:fs";
 import path from "node:path";
-import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME, credentialsFromEnvironment, SYSTEM_CREDENTIALS } from "../base/credentials.js";
+import { CREDENTIAL_FOLDERS_IN_HOME, CREDENTIALS_IN_HOME, credentialsFromEnvironment, SYSTEM_CREDENTIALS } from "./credentials.js";
 
 /** Entries of the credential stores compared at most (all homes together). */
 export const STORE_WALK_LIMIT = 20_000;
@@ -211,4 +211,23 @@ export function linkedCredentialsInside(dir: string, places: Places): string[] {
 export function clearHardLinkCache(): void {
   folders.clear();
   homeListings.clear();
+  linkedCache.clear();
+}
+
+const linkedCache = new Map<string, { at: number; linked: Credential[]; complete: boolean }>();
+
+/**
+ * The store files that have several names, looked at again at most every `maxAgeMs` (the sandbox
+ * asks before every command; a second name is made rarely, and one made within that time is
+ * found by the next look).
+ */
+export function linkedCredentialFiles(places: Places, maxAgeMs = 5000): { linked: Credential[]; complete: boolean } {
+  const key = JSON.stringify([places.homes, places.stateDirectories ?? []]);
+  const hit = linkedCache.get(key);
+  const now = Date.now();
+  if (hit && now - hit.at < maxAgeMs) return hit;
+  const { files, complete } = credentialFiles(places);
+  const entry = { at: now, linked: files.filter((f) => f.nlink > 1), complete };
+  linkedCache.set(key, entry);
+  return entry;
 }
