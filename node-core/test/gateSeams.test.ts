@@ -210,4 +210,30 @@ describe("issue 23: a hard link to a credential is the credential (no sandbox)",
       expect((outcomes.get("denied_by_policy") ?? 0) + (outcomes.get("path_changed") ?? 0), JSON.stringify([...outcomes])).toBeGreaterThan(0);
     });
   }
+
+  for (const account of testAccounts()) {
+    it(`${account.label}: Grep of a folder into which a hard link to the key is renamed while it searches hands out nothing`, async () => {
+      const l = lab(account);
+      mkdirSync(path.join(l.ws, "docs"));
+      for (let i = 0; i < 200; i++) writeFileSync(path.join(l.ws, "docs", `f${i}.md`), `plain TOKEN-9b2e7x ${i}\n`);
+      spawnSync("chown", ["-R", `${account.uid}:${account.gid}`, l.base]);
+      const core = await start(account, l);
+      const key = path.join(l.home, ".ssh", "id_ed25519");
+      const flip = `cd ${l.ws}/docs && end=$(($(date +%s) + 6)); while [ $(date +%s) -lt $end ]; do ln -f ${key} .k && mv -f .k zz.md; rm -f zz.md; done`;
+      const [file, ...args] = account.wrap(["sh", "-c", flip]);
+      const flipper = spawn(file!, args, { stdio: "ignore" });
+      let runs = 0;
+      try {
+        const until = Date.now() + 4000;
+        while (Date.now() < until) {
+          const r = await call(core, "Grep", { pattern: "TOKEN-9b2e7.", path: "docs", output_mode: "content" });
+          expect(text(r)).not.toContain(SECRET);
+          runs++;
+        }
+      } finally {
+        flipper.kill("SIGKILL");
+      }
+      expect(runs).toBeGreaterThan(3);
+    });
+  }
 });

@@ -12,7 +12,7 @@ import { trustedRipgrepLookup } from "./sandbox.js";
 import { findRipgrep, RecordSplitter, RIPGREP_MISSING, runRipgrep } from "../fs/ripgrep.js";
 import { clipText, jsonBytes } from "../util/text.js";
 import { isWithin } from "../util/paths.js";
-import { boundReadPath } from "./readGuard.js";
+import { boundReadPath, secondNameCheck } from "./readGuard.js";
 
 export const GREP_MAX_OUTPUT_CHARS = 30_000;
 /**
@@ -190,6 +190,9 @@ export const grepTool = defineTool({
       const real = path.join(bound.real, path.relative(path.resolve(cwd, target), path.resolve(cwd, shown)));
       return around.some((a) => isWithin(real, a.real));
     };
+    // A hard link to a store's file renamed into the folder after the check is that file (readGuard.ts).
+    const laterLinks = new Set<string>();
+    const laterLink = secondNameCheck((p) => path.resolve(cwd, p), laterLinks);
     const args = ripgrepArgs(input, mode, target, around.map((a) => (path.isAbsolute(a.shown) ? a.shown.slice(path.parse(a.shown).root.length) : a.shown)));
     const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
     const headLimit = input.head_limit === 0 ? undefined : input.head_limit;
@@ -209,7 +212,7 @@ export const grepTool = defineTool({
     const onRecord = (record: Buffer) => {
       if (mode === "files_with_matches") {
         const p = stripDotSlash(record.toString("utf8"));
-        if (around.length && skipped(p)) return;
+        if ((around.length && skipped(p)) || laterLink(p)) return;
         const fileAbs = path.resolve(cwd, p);
         numFiles++;
         files.push({ path: p, abs: fileAbs, mtimeMs: 0 });
@@ -226,7 +229,7 @@ export const grepTool = defineTool({
         return;
       }
       const p = stripDotSlash(line.slice(0, nul));
-      if (around.length && skipped(p)) return;
+      if ((around.length && skipped(p)) || laterLink(p)) return;
       const rest = line.slice(nul + 1);
       if (p !== lastFile) {
         numFiles++;
@@ -292,6 +295,10 @@ export const grepTool = defineTool({
           .map((a) => displayPath(a.real, cwd))
           .join(", ")}${around.length > 4 ? ", …" : ""}). The model is asked before it reads them: Grep or Read one by its own path.]`
       : undefined;
+    const linkNote = laterLinks.size
+      ? `[Left out: ${laterLinks.size} ${laterLinks.size === 1 ? "file that is" : "files that are"} another name (a hard link) of a credential store's file, made after the permission check (${[...laterLinks].slice(0, 4).map((f) => displayPath(f, cwd)).join(", ")}). Grep or Read one by its own path to be asked.]`
+      : undefined;
+    const leftOut = [aroundNote, linkNote].filter(Boolean).join("\n");
     const meta = {
       mode,
       numFiles,
@@ -302,7 +309,7 @@ export const grepTool = defineTool({
       truncated: pager.truncated,
       timedOut: run.timedOut,
       ...(filenames ? { filenames } : {}),
-      ...(around.length ? { notSearched: around.map((a) => a.real) } : {}),
+      ...(around.length || laterLinks.size ? { notSearched: [...around.map((a) => a.real), ...laterLinks] } : {}),
     };
 
     if (pager.seen === 0) {
@@ -310,7 +317,7 @@ export const grepTool = defineTool({
       const text = run.timedOut
         ? `Search timed out after ${Math.round(timeoutMs / 1000)} s before anything matched (partial results: none). Narrow path, glob or type.`
         : `No matches found for ${JSON.stringify(clipText(input.pattern, ECHOED_PATTERN_CHARS))} in ${where}. Files ignored by .gitignore, .ignore or .rgignore (such as node_modules or build output) and version-control directories (.git, ...) were not searched (hidden files were). To search ignored or other directories, set path to that directory or file, e.g. path: "node_modules/<package>".`;
-      return textResult(aroundNote ? `${text}\n${aroundNote}` : text, meta);
+      return textResult(leftOut ? `${text}\n${leftOut}` : text, meta);
     }
 
     const notes: string[] = [];
@@ -321,7 +328,7 @@ export const grepTool = defineTool({
         `[Showing ${unit} ${offset + 1}-${offset + pager.kept.length} of ${pager.seen}${pager.cutBy === "text" ? ` (output capped at ${GREP_MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters)` : pager.cutBy === "reply" ? ` (the result, which also gives each path in full, is capped at ${GREP_MAX_REPLY_BYTES / 1024} KB)` : ""}. Use offset=${offset + pager.kept.length} to see more, or narrow the search.]`,
       );
     }
-    if (aroundNote) notes.push(aroundNote);
+    if (leftOut) notes.push(leftOut);
     if (failed && stderr) notes.push(`[ripgrep reported problems: ${stderr.split("\n").slice(0, 3).join("; ")}]`);
     const header =
       mode === "files_with_matches"

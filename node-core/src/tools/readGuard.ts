@@ -4,7 +4,7 @@
 // the time it is opened (a link swapped in between), nothing is read. A file opened with several
 // names is compared once more with the credential stores (base/hardLinks.ts): a hard link
 // to a key renamed over the judged name after the check is the key, and is not read either.
-import { readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { errorResult, type ToolContext, type ToolResult } from "../core/tool.js";
 import { defaultPlaces } from "../permissions/decide.js";
@@ -68,4 +68,45 @@ export async function openedCredential(ctx: ToolContext, fh: FileHandle, abs: st
     `${abs} is now ${cred.what}, which the permission check did not judge it to be (a file was renamed over it in between); nothing was read. Call ${tool} again to have it checked.`,
     { path: abs },
   );
+}
+
+/**
+ * For a search: whether a file it read (`shown` as the search printed it) is another name of a
+ * credential store's file — a hard link made after the check, which the search went into. One
+ * lstat per file (kept per call); the stores are compared only for files with several names.
+ * Such files are added to `found`. A file gone by the time its result is looked at is left out
+ * too (it may have been such a name, renamed away again). Not caught: a name swapped for another
+ * file with one name between the search reading it and this look.
+ */
+export function secondNameCheck(resolve: (shown: string) => string, found: Set<string>): (shown: string) => boolean {
+  const seen = new Map<string, boolean>();
+  let places: ReturnType<typeof defaultPlaces> | undefined;
+  return (shown) => {
+    const hit = seen.get(shown);
+    if (hit !== undefined) return hit;
+    const abs = resolve(shown);
+    let verdict = false;
+    try {
+      const st = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+      // Gone since the search read it (renamed away, removed): what it was cannot be told, so it is left out.
+      if (st === undefined) verdict = true;
+      else if (st.isFile() && st.nlink > 1n) {
+        places ??= defaultPlaces();
+        verdict = credentialWithId(`${st.dev}:${st.ino}`, abs, { homes: places.homes ?? [places.home], stateDirectories: places.stateDirectories }, 1) !== undefined;
+      }
+    } catch {
+      verdict = false;
+    }
+    if (verdict && existsNow(abs)) found.add(abs);
+    seen.set(shown, verdict);
+    return verdict;
+  };
+}
+
+function existsNow(p: string): boolean {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
