@@ -42,7 +42,7 @@ const PROTECTED_NAMES = new RegExp(
  * most; past this many, the folders that hold the rest are read-only as a whole (fail closed).
  */
 export const PROTECTED_LIMIT = 256;
-/** Folders whose protected names are not looked for: dependencies, which are code that runs anyway (README "Protected names"). */
+/** Folders whose protected names are not looked for: dependencies, which are code that runs anyway (docs/user/sandbox.md, "Protected names"). */
 const NOT_PROTECTED_BELOW = /^node_modules$/;
 
 /** Folders searched per policy, over all writable roots. */
