@@ -3,7 +3,7 @@
 // and asks the caller's channel when the decision is "ask".
 import path from "node:path";
 import { z } from "zod";
-import type { EventBus } from "../base/events.js";
+import type { CoreEventMap, EventBus } from "../base/events.js";
 import type { SessionManager } from "../base/session.js";
 import type { CallOrigin } from "../base/origin.js";
 import type { Workspace } from "../base/workspace.js";
@@ -383,7 +383,7 @@ export class PermissionService {
     return added;
   }
 
-  private changed(change: { type: string; kind?: RuleKind; rules?: string[]; mode?: PermissionMode }): void {
+  private changed(change: CoreEventMap["permission/rulesChanged"]["change"]): void {
     this.deps.events.emit("permission/rulesChanged", {
       mode: this.mode,
       ...(this.host.mode ? { hostMode: this.host.mode } : {}),
