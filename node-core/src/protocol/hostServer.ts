@@ -1,5 +1,5 @@
 // `wave-core serve`: the host protocol (JSON-RPC 2.0, one JSON object per line on stdio).
-import { z } from "zod";
+import type { z } from "zod";
 import { DuplicateCallId, UnknownSession, type WaveCore } from "../core/runtime.js";
 import { InvalidToolArguments, UnknownTool } from "../core/registry.js";
 import { createLogger } from "../util/log.js";
@@ -9,20 +9,12 @@ import { CORE_VERSION, PROTOCOL_VERSION, SERVER_NAME } from "./version.js";
 import { checkRoot, hostMethods } from "./methods/index.js";
 import { hostAsker } from "./askers/host.js";
 import type { PermissionAsker } from "../permissions/types.js";
+import { initializeParamsSchema as initializeParams, type initializeResultSchema } from "./wire.js";
 
 const log = createLogger("host-server");
 
 /** How long answers to calls cut short by the end of input may take to go out. */
 const IDLE_WAIT_MS = 5000;
-
-const initializeParams = z.object({
-  protocolVersion: z.string().optional(),
-  hostInfo: z.object({ name: z.string(), version: z.string().optional() }).passthrough().optional(),
-  workspaceRoot: z.string().min(1).optional(),
-  additionalDirectories: z.array(z.string().min(1)).optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
-  capabilities: z.object({ permissionRequests: z.boolean().optional() }).passthrough().optional(),
-});
 
 export interface HostServerOptions {
   core: WaveCore;
@@ -102,7 +94,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     }
   };
 
-  const initialize = (params: unknown) => {
+  const initialize = (params: unknown): z.input<typeof initializeResultSchema> => {
     if (initialized) throw new RpcError(ErrorCode.AlreadyInitialized, "initialize was already called on this connection.");
     const parsed = initializeParams.safeParse(params ?? {});
     if (!parsed.success) {

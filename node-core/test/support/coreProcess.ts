@@ -5,6 +5,7 @@ import { chmodSync, copyFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { assertErrorKind, assertSummaryErrorKind } from "./errorKinds.js";
 import { scratchDir } from "./scratch.js";
+import { assertOnWire } from "./wire.js";
 
 export const BUNDLE = path.resolve(__dirname, "..", "..", "dist", "wave-core.js");
 
@@ -43,6 +44,8 @@ export class CoreProcess {
   private buffer = "";
   private waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
   private nextId = 1;
+  /** The method of each request sent, by id: its response is checked against that method's result schema. */
+  private readonly sentMethods = new Map<string | number, string>();
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   /**
@@ -96,6 +99,8 @@ export class CoreProcess {
       // A tools/call (or calls/result) response, and tool/finished's summary of one.
       assertErrorKind(msg.result, `response ${String(msg.id)}`);
       if (msg.method === "tool/finished") assertSummaryErrorKind(msg.params, `tool/finished ${String(msg.params?.callId)}`);
+      // Every message fits the protocol's schema (test/support/wire.ts).
+      assertOnWire(msg, (id) => this.sentMethods.get(id));
       const i = this.waiters.findIndex((w) => w.match(msg));
       if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(msg);
     }
@@ -111,6 +116,8 @@ export class CoreProcess {
   }
 
   send(message: object): void {
+    const m = message as { id?: unknown; method?: unknown };
+    if ((typeof m.id === "string" || typeof m.id === "number") && typeof m.method === "string") this.sentMethods.set(m.id, m.method);
     this.sendRaw(JSON.stringify(message));
   }
 

@@ -1,6 +1,7 @@
 // Host methods of the core itself: tool calls, sessions, workspace directories,
 // settings and in-flight call control.
 import { z } from "zod";
+import { callToolResultSchema, clientInfoSchema, listedToolSchema } from "../wire.js";
 import { isDirectory } from "../../util/files.js";
 import { canonicalDir } from "../../util/paths.js";
 import { osString } from "../../core/tool.js";
@@ -14,6 +15,7 @@ const sessionId = z.string().min(1).optional().describe("Session to act on; the 
 const toolsList = defineHostMethod({
   name: "tools/list",
   params: z.object({}).passthrough(),
+  result: z.strictObject({ tools: z.array(listedToolSchema) }),
   handle: (_p, { core }) => serializeOnce(core.registry.listResult()),
 });
 
@@ -25,6 +27,7 @@ const toolsCall = defineHostMethod({
     sessionId,
     callId: z.string().min(1).max(200).optional(),
   }),
+  result: callToolResultSchema,
   handle: (p, { core, signal, asker }) =>
     core.callTool({
       name: p.name,
@@ -40,22 +43,24 @@ const toolsCall = defineHostMethod({
 const callsMoveToBackground = defineHostMethod({
   name: "calls/moveToBackground",
   params: z.object({ callId: z.string().min(1) }),
+  result: z.union([z.strictObject({ moved: z.literal(true), taskId: z.string() }), z.strictObject({ moved: z.literal(false), reason: z.string() })]),
   handle: (p, { core }) => {
     const call = core.inFlightCalls().find((c) => c.callId === p.callId);
-    if (!call) return { moved: false, reason: `No running call with id "${p.callId}".` };
+    if (!call) return { moved: false as const, reason: `No running call with id "${p.callId}".` };
     if (call.awaitingPermission) {
-      return { moved: false, reason: `The ${call.name} call "${p.callId}" is waiting for permission; nothing runs yet. Answer the question first, then move it.` };
+      return { moved: false as const, reason: `The ${call.name} call "${p.callId}" is waiting for permission; nothing runs yet. Answer the question first, then move it.` };
     }
     const taskId = core.moveToBackground(p.callId);
     return taskId
-      ? { moved: true, taskId }
-      : { moved: false, reason: `The ${call.name} call "${p.callId}" cannot be moved to the background.` };
+      ? { moved: true as const, taskId }
+      : { moved: false as const, reason: `The ${call.name} call "${p.callId}" cannot be moved to the background.` };
   },
 });
 
 const callsResult = defineHostMethod({
   name: "calls/result",
   params: z.object({ callId: z.string().min(1).max(200) }),
+  result: callToolResultSchema,
   handle: (p, { core }) => {
     const result = core.finishedResult(p.callId);
     if (result) return result;
@@ -78,6 +83,7 @@ function formatMegabytes(bytes: number): string {
 const callsList = defineHostMethod({
   name: "calls/list",
   params: z.object({ sessionId }),
+  result: z.strictObject({ calls: z.array(z.strictObject({ callId: z.string(), sessionId: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()), startedAt: z.string(), canMoveToBackground: z.boolean(), awaitingPermission: z.boolean() })) }),
   handle: (p, { core }) => ({
     calls: core
       .inFlightCalls()
@@ -104,6 +110,7 @@ const sessionsCreate = defineHostMethod({
     // like an attached agent's (session/opened, session/closed) and its results carry task notices.
     client: z.object({ name: z.string().min(1).max(200), version: z.string().max(200).optional() }).optional(),
   }),
+  result: z.strictObject({ sessionId: z.string(), cwd: z.string() }),
   handle: (p, { core }) => {
     let s;
     try {
@@ -124,6 +131,7 @@ const sessionsCreate = defineHostMethod({
 const sessionsDispose = defineHostMethod({
   name: "sessions/dispose",
   params: z.object({ sessionId: z.string().min(1), reason: z.string().min(1).max(500).optional() }),
+  result: z.strictObject({ disposed: z.literal(true) }),
   handle: async (p, { core }) => {
     if (p.sessionId === core.sessions.main.id) {
       throw new RpcError(ErrorCode.InvalidParams, "The main session lives as long as the core; use shutdown to end it.");
@@ -135,13 +143,14 @@ const sessionsDispose = defineHostMethod({
     if (session?.relayedByHost && session.client) {
       core.events.emit("session/closed", { sessionId: p.sessionId, client: session.client, reason: p.reason ?? "the host ended the session" });
     }
-    return { disposed: true };
+    return { disposed: true as const };
   },
 });
 
 const sessionsList = defineHostMethod({
   name: "sessions/list",
   params: z.object({}).passthrough(),
+  result: z.strictObject({ sessions: z.array(z.strictObject({ sessionId: z.string(), parentSessionId: z.string().optional(), cwd: z.string(), originalCwd: z.string(), client: clientInfoSchema.optional() })) }),
   handle: (_p, { core }) => ({
     sessions: core.sessions.list().map((s) => ({
       sessionId: s.id,
@@ -156,6 +165,7 @@ const sessionsList = defineHostMethod({
 const workspaceAddDirectory = defineHostMethod({
   name: "workspace/addDirectory",
   params: z.object({ path: osString("path").min(1), sessionId }),
+  result: z.strictObject({ directory: z.string(), sessionId: z.string().optional() }),
   handle: (p, { core }) => {
     try {
       if (p.sessionId) {
@@ -182,6 +192,7 @@ const workspaceAddDirectory = defineHostMethod({
 const settingsUpdate = defineHostMethod({
   name: "settings/update",
   params: z.object({ settings: z.record(z.string(), z.unknown()) }),
+  result: z.strictObject({ settings: z.record(z.string(), z.unknown()) }),
   handle: (p, { core }) => {
     core.workspace.updateSettings(p.settings);
     return { settings: core.workspace.settings.asGiven() };

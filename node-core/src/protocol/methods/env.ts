@@ -1,5 +1,6 @@
 // Host methods of the login-environment concern (PROTOCOL.md `env/status`).
 import { z } from "zod";
+import { envStatusResultSchema } from "../wire.js";
 import { defineHostMethod } from "../hostMethod.js";
 import { loginEnvironmentStatus } from "../../env/index.js";
 import { SHELL_ENGINE } from "../../shell/engine.js";
@@ -8,6 +9,7 @@ import { SHELL_ENGINE } from "../../shell/engine.js";
 const envStatus = defineHostMethod({
   name: "env/status",
   params: z.object({}).passthrough(),
+  result: envStatusResultSchema,
   handle: async (_p, { core }) => ({ ...loginEnvironmentStatus(), searchHelpers: await core.services.get(SHELL_ENGINE).searchHelpers(), sandbox: await core.sandbox.status() }),
 });
 

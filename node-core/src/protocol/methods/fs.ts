@@ -1,5 +1,6 @@
 // Host methods of the file tools (see PROTOCOL.md).
 import { z } from "zod";
+
 import { defineHostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
 import { clearReadState } from "../../fs/readState.js";
@@ -15,6 +16,7 @@ export const readStateClear = defineHostMethod({
     sessionId: z.string().min(1).optional(),
     paths: z.array(z.string().min(1)).optional(),
   }),
+  result: z.strictObject({ cleared: z.number().int() }),
   handle: (p, { core }) => {
     const session = core.sessions.get(p.sessionId);
     if (!session) throw new RpcError(ErrorCode.InvalidParams, `Unknown session "${p.sessionId}".`);

@@ -1,6 +1,7 @@
 // Host methods for the permission layer: list and edit the rules, set the mode, preview a
 // decision, and run a full check (which may ask the host through `permission/request`).
 import { z } from "zod";
+import { decisionSchema, permissionOutcomeSchema, permissionStateFields, permissionStateSchema } from "../wire.js";
 import { osString } from "../../core/tool.js";
 import { defineHostMethod, type HostMethod } from "../hostMethod.js";
 import { ErrorCode, RpcError } from "../jsonrpc.js";
@@ -52,18 +53,21 @@ async function userErrors<T>(fn: () => Promise<T>): Promise<T> {
 const permissionsList = defineHostMethod({
   name: "permissions/list",
   params: z.object({}).passthrough(),
+  result: z.strictObject({ ...permissionStateFields, canAsk: z.boolean() }),
   handle: async (_p, { core, asker }) => ({ ...(await core.permissions.state()), canAsk: asker !== undefined }),
 });
 
 const permissionsSetMode = defineHostMethod({
   name: "permissions/setMode",
   params: z.object({ mode: z.enum(PERMISSION_MODES) }),
+  result: permissionStateSchema,
   handle: (p, { core }) => userErrors(() => core.permissions.setMode(p.mode)),
 });
 
 const permissionsAddRule = defineHostMethod({
   name: "permissions/addRule",
   params: z.object({ rule: z.string(), kind }),
+  result: z.strictObject({ rule: z.string(), ...permissionStateFields }),
   handle: (p, { core }) =>
     userErrors(async () => {
       const rule = await core.permissions.addRule(p.rule, p.kind);
@@ -74,6 +78,7 @@ const permissionsAddRule = defineHostMethod({
 const permissionsRemoveRule = defineHostMethod({
   name: "permissions/removeRule",
   params: z.object({ rule: z.string(), kind }),
+  result: permissionStateSchema,
   handle: (p, { core }) =>
     userErrors(async () => {
       await core.permissions.removeRule(p.rule, p.kind);
@@ -84,6 +89,7 @@ const permissionsRemoveRule = defineHostMethod({
 const permissionsSetRules = defineHostMethod({
   name: "permissions/setRules",
   params: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
+  result: permissionStateSchema,
   handle: (p, { core }) =>
     userErrors(async () => {
       await core.permissions.setRules(p);
@@ -100,6 +106,7 @@ const SHELL_TOOLS = new Set(["Bash", "run_shell_command"]);
 const permissionsEvaluate = defineHostMethod({
   name: "permissions/evaluate",
   params: checkParams,
+  result: decisionSchema,
   handle: (p, { core }) =>
     userErrors(async () => {
       const check = toCheck(p);
@@ -115,6 +122,7 @@ const permissionsEvaluate = defineHostMethod({
 const permissionsCheck = defineHostMethod({
   name: "permissions/check",
   params: checkParams,
+  result: permissionOutcomeSchema,
   handle: (p, { core, signal, asker }) => userErrors(() => core.permissions.check(toCheck(p), { signal, asker, origin: "host" })),
 });
 
