@@ -24,7 +24,7 @@ export const taskInfoSchema = o({
   pid: z.number().int().optional(),
   startedAt: z.string(),
   endedAt: z.string().optional(),
-  runtimeMs: z.number(),
+  runtimeMs: z.number().int(),
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   outputPath: z.string(),
@@ -44,7 +44,7 @@ export const sandboxStatusSchema = o({
 export const envStatusFields = {
   state: z.enum(["pending", "ok", "degraded", "failed"]),
   shell: z.string().nullable(),
-  durationMs: z.number().nullable(),
+  durationMs: z.number().int().nullable(),
   attempts: z.number().int(),
   parseMode: z.enum(["nul", "lines"]).nullable(),
   adoptedKeys: z.array(z.string()),
@@ -77,7 +77,7 @@ export const coreEventSchemas = {
     sessionId: z.string(),
     name: z.string(),
     isError: z.boolean(),
-    durationMs: z.number(),
+    durationMs: z.number().int(),
     /** A bounded summary of the result (core/callSummary.ts), never the result itself. */
     summary: toolCallSummarySchema,
   }),

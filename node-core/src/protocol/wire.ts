@@ -77,7 +77,9 @@ export const permissionStateFields = {
   allow: z.array(o({ rule: z.string(), source: ruleSource, sessionId: z.string().optional() })),
   deny: z.array(o({ rule: z.string(), source: ruleSource })),
   rejected: z.array(o({ rule: z.string(), kind: z.enum(["allow", "deny"]), reason: z.string() })),
-  askTimeoutMs: z.number(),
+  askTimeoutMs: z.number().int(),
+  /** This connection declared `capabilities.permissionRequests` (it answers `permission/request`). */
+  canAsk: z.boolean(),
 };
 
 export const permissionStateSchema = o(permissionStateFields).describe("PermissionState: the mode and rules in force.");
@@ -106,7 +108,7 @@ export const permissionPromptSchema = o({
   suggestedRules: z.array(z.string()),
   sandboxed: z.boolean().optional(),
   outsideSandboxReason: z.string().optional(),
-  timeoutMs: z.number(),
+  timeoutMs: z.number().int(),
 }).describe("PermissionPrompt: what the person is asked to allow.");
 
 export const permissionOutcomeSchema = o({

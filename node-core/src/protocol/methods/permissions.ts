@@ -8,7 +8,8 @@ import { ErrorCode, RpcError } from "../jsonrpc.js";
 import { PERMISSION_MODES } from "../../base/settings.js";
 import { RuleSyntaxError } from "../../permissions/rules.js";
 import { PolicyError } from "../../permissions/service.js";
-import type { PermissionCheck } from "../../permissions/types.js";
+import type { PermissionAsker, PermissionCheck } from "../../permissions/types.js";
+import type { PermissionState } from "../../permissions/service.js";
 
 const kind = z.enum(["allow", "deny"]).default("allow").describe("allow (default) or deny");
 
@@ -50,28 +51,33 @@ async function userErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Every PermissionState answer says whether this connection answers `permission/request`. */
+function withCanAsk(state: PermissionState, asker: PermissionAsker | undefined): PermissionState & { canAsk: boolean } {
+  return { ...state, canAsk: asker !== undefined };
+}
+
 const permissionsList = defineHostMethod({
   name: "permissions/list",
   params: z.object({}).passthrough(),
-  result: z.strictObject({ ...permissionStateFields, canAsk: z.boolean() }),
-  handle: async (_p, { core, asker }) => ({ ...(await core.permissions.state()), canAsk: asker !== undefined }),
+  result: permissionStateSchema,
+  handle: async (_p, { core, asker }) => withCanAsk(await core.permissions.state(), asker),
 });
 
 const permissionsSetMode = defineHostMethod({
   name: "permissions/setMode",
   params: z.object({ mode: z.enum(PERMISSION_MODES) }),
   result: permissionStateSchema,
-  handle: (p, { core }) => userErrors(() => core.permissions.setMode(p.mode)),
+  handle: (p, { core, asker }) => userErrors(async () => withCanAsk(await core.permissions.setMode(p.mode), asker)),
 });
 
 const permissionsAddRule = defineHostMethod({
   name: "permissions/addRule",
   params: z.object({ rule: z.string(), kind }),
   result: z.strictObject({ rule: z.string(), ...permissionStateFields }),
-  handle: (p, { core }) =>
+  handle: (p, { core, asker }) =>
     userErrors(async () => {
       const rule = await core.permissions.addRule(p.rule, p.kind);
-      return { rule, ...(await core.permissions.state()) };
+      return { rule, ...withCanAsk(await core.permissions.state(), asker) };
     }),
 });
 
@@ -79,10 +85,10 @@ const permissionsRemoveRule = defineHostMethod({
   name: "permissions/removeRule",
   params: z.object({ rule: z.string(), kind }),
   result: permissionStateSchema,
-  handle: (p, { core }) =>
+  handle: (p, { core, asker }) =>
     userErrors(async () => {
       await core.permissions.removeRule(p.rule, p.kind);
-      return core.permissions.state();
+      return withCanAsk(await core.permissions.state(), asker);
     }),
 });
 
@@ -90,10 +96,10 @@ const permissionsSetRules = defineHostMethod({
   name: "permissions/setRules",
   params: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
   result: permissionStateSchema,
-  handle: (p, { core }) =>
+  handle: (p, { core, asker }) =>
     userErrors(async () => {
       await core.permissions.setRules(p);
-      return core.permissions.state();
+      return withCanAsk(await core.permissions.state(), asker);
     }),
 });
 

@@ -439,9 +439,14 @@ data class SessionCwdChanged(
     val reset: Boolean = false,
 )
 
+/** `session/created`. */
 data class SessionEvent(val sessionId: String = "", val parentSessionId: String? = null, val cwd: String? = null)
 
-data class TaskEvent(val sessionId: String? = null, val task: TaskInfo = TaskInfo(), val stoppedBy: String? = null)
+/** `session/disposed`: only the id (its directory and parent went with it). */
+data class SessionDisposedEvent(val sessionId: String = "")
+
+/** `task/started` and `task/finished` (the tool window reads the task; `task.status` says how it ended). */
+data class TaskEvent(val sessionId: String? = null, val task: TaskInfo = TaskInfo())
 
 /** `session/opened`: an agent connected over MCP and has its own session. */
 data class AgentSessionOpened(val sessionId: String = "", val client: ClientInfo = ClientInfo(), val cwd: String = "", val transport: String = "")
@@ -484,7 +489,7 @@ interface CoreEvents {
     fun toolFinished(event: ToolFinished) {}
     fun cwdChanged(event: SessionCwdChanged) {}
     fun sessionCreated(event: SessionEvent) {}
-    fun sessionDisposed(event: SessionEvent) {}
+    fun sessionDisposed(event: SessionDisposedEvent) {}
     fun agentSessionOpened(event: AgentSessionOpened) {}
     fun agentSessionClosed(event: AgentSessionClosed) {}
     fun taskStarted(task: TaskInfo) {}
