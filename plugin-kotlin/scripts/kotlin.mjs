@@ -21,7 +21,8 @@ const pluginDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
 const repoRoot = path.resolve(pluginDir, "..");
 const buildDir = path.join(pluginDir, "build", "kotlin");
 const waveSources = path.join(pluginDir, "src", "main", "kotlin", "dev", "wavetools", "wave");
-const mainSources = ["bridge", "ui", "ide"].map((d) => path.join(waveSources, d));
+// All of src/main/kotlin (bridge/, ui/, ide/ and whatever joins them): a folder added later is compiled too.
+const mainSources = [path.join(pluginDir, "src", "main", "kotlin")];
 const ideSources = path.join(waveSources, "ide");
 const platformApiKotlin = path.join(pluginDir, "src", "platformApi", "kotlin");
 const platformApiJava = path.join(pluginDir, "src", "platformApi", "java");
@@ -129,6 +130,21 @@ function hashOf(files, extra) {
  * 35 s on 2 cores, which matters because CI always compiles cold.
  */
 const KOTLINC_JAVA_OPTS = "-Xmx1g -Xss4m -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC";
+
+/**
+ * Every Kotlin and Java source under plugin-kotlin/src is in one of the sets compiled here (main,
+ * test, platformTest, platformApi): a source set this script does not know would otherwise be
+ * left out silently, and its errors would first show in the Gradle build.
+ */
+export function uncompiledSources(srcDir, compiled) {
+  const set = new Set(compiled);
+  return listFiles([srcDir], ".kt").concat(listFiles([srcDir], ".java")).filter((f) => !set.has(f));
+}
+
+function checkEverySourceCompiled(compiled) {
+  const left = uncompiledSources(path.join(pluginDir, "src"), compiled);
+  if (left.length) fail(`these sources are in no source set kotlin.mjs compiles (add their folder to it):\n  ${left.map((f) => path.relative(pluginDir, f)).join("\n  ")}`);
+}
 
 /**
  * Main and test sources are compiled by one kotlinc run (one JVM warm-up instead of two), which
@@ -307,7 +323,10 @@ export function checkPlatformUse({ mainFiles, apiFiles, ideDir }) {
     const inIde = f.startsWith(ideDir + path.sep);
     const text = readFileSync(f, "utf8");
     const refs = new Set();
-    for (const m of text.matchAll(/^import ([\w.]+)(?: as \w+)?$/gm)) refs.add(m[1]);
+    // A star import names a package: `import com.intellij.openapi.wm.*` is a use of the platform too.
+    for (const m of text.matchAll(/^import ([\w.]+?)(\.\*)?(?: as \w+)?\s*$/gm)) refs.add(m[2] ? `${m[1]}.*` : m[1]);
+    // bridge/ and ui/ run without the IDE: they may not reach the platform through ide/ either.
+    if (!inIde) for (const m of text.matchAll(/^import (dev\.wavetools\.wave\.ide\b[\w.*]*)/gm)) problems.push(`${rel} imports ${m[1]}: bridge/ and ui/ may not depend on ide/ (it needs the IntelliJ Platform)`);
     for (const line of text.split("\n")) {
       if (/^\s*(import|package) /.test(line) || /^\s*(\/\/|\*)/.test(line)) continue;
       // Names in string literals (a class looked up by reflection) are not uses the compiler sees.
@@ -319,7 +338,8 @@ export function checkPlatformUse({ mainFiles, apiFiles, ideDir }) {
         problems.push(`${rel} uses ${ref}: only ide/ may use the IntelliJ Platform (bridge/ and ui/ run without it)`);
         continue;
       }
-      if (declared.has(ref)) used.add(ref);
+      if (ref.endsWith(".*")) problems.push(`${rel} imports ${ref}: import each platform class by name, so that src/platformApi can be checked against what ide/ uses`);
+      else if (declared.has(ref)) used.add(ref);
       else problems.push(`${rel} uses ${ref}, which src/platformApi does not declare: transcribe its signature from the platform's source (name the path and commit in the file's first line)`);
     }
   }
@@ -435,6 +455,7 @@ async function main() {
   const testFiles = listKotlin(testSources);
   const apiKotlin = listKotlin([platformApiKotlin]);
   const apiJava = listFiles([platformApiJava], ".java");
+  checkEverySourceCompiled([...mainFiles, ...testFiles, ...apiKotlin, ...apiJava]);
   checkMainIndependentOfTests(mainFiles, testFiles);
   const headers = checkDeclarationHeaders([...apiKotlin, ...apiJava]);
   const useProblems = checkPlatformUse({ mainFiles, apiFiles: [...apiKotlin, ...apiJava], ideDir: ideSources });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { checkDeclarationHeaders, checkPlatformUse, declaredNames } from "./kotlin.mjs";
+import { checkDeclarationHeaders, checkPlatformUse, declaredNames, uncompiledSources } from "./kotlin.mjs";
 
 function tree(files) {
   const root = mkdtempSync(path.join(tmpdir(), "wave-kotlin-check-"));
@@ -67,6 +67,32 @@ test("a declaration must name its source path and commit", () => {
     assert.match(r.problems[1], /W\.java: the first line must be/);
     assert.equal(r.unverified, 1);
     assert.equal(r.notInIndex, 1);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a star import of a platform package, and an import of ide/, are reported from bridge/ and ui/", () => {
+  const { root, out } = tree({
+    "api/com/intellij/openapi/wm/ToolWindow.java": HEADER + "package com.intellij.openapi.wm;\npublic interface ToolWindow {}\n",
+    "main/bridge/A.kt": "package a\nimport com.intellij.openapi.wm.*\n",
+    "main/ui/B.kt": "package b\nimport dev.wavetools.wave.ide.WaveToolWindowFactory\n",
+    "main/ide/C.kt": "package c\nimport com.intellij.openapi.wm.*\nfun f(t: ToolWindow) = t\n",
+  });
+  try {
+    const problems = checkPlatformUse({ mainFiles: [out["main/bridge/A.kt"], out["main/ui/B.kt"], out["main/ide/C.kt"]], apiFiles: [out["api/com/intellij/openapi/wm/ToolWindow.java"]], ideDir: path.join(root, "main", "ide") });
+    assert.ok(problems.some((p) => /A\.kt uses com\.intellij\.openapi\.wm\.\*: only ide\//.test(p)), problems.join("\n"));
+    assert.ok(problems.some((p) => /B\.kt imports dev\.wavetools\.wave\.ide\.WaveToolWindowFactory: bridge\/ and ui\/ may not depend on ide\//.test(p)), problems.join("\n"));
+    assert.ok(problems.some((p) => /C\.kt imports com\.intellij\.openapi\.wm\.\*: import each platform class by name/.test(p)), problems.join("\n"));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a source outside the compiled sets is reported", () => {
+  const { root, out } = tree({ "main/kotlin/a/A.kt": "package a\n", "other/kotlin/b/B.kt": "package b\n", "other/java/C.java": "class C {}\n" });
+  try {
+    assert.deepEqual(uncompiledSources(root, [out["main/kotlin/a/A.kt"]]).sort(), [out["other/java/C.java"], out["other/kotlin/b/B.kt"]].sort());
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
