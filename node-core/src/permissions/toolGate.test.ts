@@ -9,6 +9,7 @@ import { WaveCore } from "../core/runtime.js";
 import { defineTool, textResult, type ToolDefinition } from "../core/tool.js";
 import { createHostServer, type HostServer } from "../protocol/hostServer.js";
 import { scratchDir } from "../../test/support/scratch.js";
+import { assertOnWire } from "../../test/support/wire.js";
 
 /** Creates the file `marker` when it runs: the proof that a denied call left nothing behind. */
 const probeTool = defineTool({
@@ -32,6 +33,7 @@ class InProcessHost {
   answer: Answer = "never";
   private waiters: Array<{ match: (m: Msg) => boolean; resolve: (m: Msg) => void }> = [];
   private nextId = 1;
+  private readonly sentMethods = new Map<string | number, string>();
 
   constructor(root: string) {
     this.core = new WaveCore({ root, tools: [probeTool as ToolDefinition] });
@@ -41,6 +43,8 @@ class InProcessHost {
   private onLine(line: string): void {
     const msg = JSON.parse(line) as Msg;
     this.received.push(msg);
+    // Every message fits the protocol's schema (test/support/wire.ts).
+    assertOnWire(msg, (id) => this.sentMethods.get(id));
     if (msg.method === "permission/request" && msg.id !== undefined && this.answer !== "never") {
       const reply = this.answer(msg.params);
       this.send(reply instanceof Error ? { jsonrpc: "2.0", id: msg.id, error: { code: -32000, message: reply.message } } : { jsonrpc: "2.0", id: msg.id, result: reply });
@@ -50,6 +54,8 @@ class InProcessHost {
   }
 
   send(msg: object): void {
+    const m = msg as Msg;
+    if (m.id !== undefined && m.method !== undefined) this.sentMethods.set(m.id, m.method);
     this.server.push(Buffer.from(JSON.stringify(msg) + "\n"));
   }
 
