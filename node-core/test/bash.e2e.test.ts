@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
-import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
+import { isAlive, processesOfCore, tempDir, waitFor } from "./support/processes.js";
 
 const clients: CoreProcess[] = [];
 beforeAll(() => {

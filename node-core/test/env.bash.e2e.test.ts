@@ -1,7 +1,6 @@
 // BASH-ENV test (d) through the Bash tool itself: the core probes a fake HOME's login shell, and a
 // Bash-tool `echo $PATH` shows the merged PATH while the command ran with plain `-c`, without the
 // profile.
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeFakeHome, secretValue, SHELL_PATHS, writeProfile, type FakeHome } from "./support/loginEnv.js";
 import { CoreProcess } from "./support/coreProcess.js";

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CoreProcess, Message } from "./support/coreProcess.js";
-import { isAlive, processesOfCore, processesWithEnv, waitFor } from "./support/processes.js";
+import { isAlive, processesOfCore, waitFor } from "./support/processes.js";
 import { attachedAgent, startListeningCore, stateDirForTest, type AttachedAgent } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";
 

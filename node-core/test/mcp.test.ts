@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
-import { processesOfCore, processesWithEnv } from "./support/processes.js";
+import { processesOfCore } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
 let client: Client | undefined;

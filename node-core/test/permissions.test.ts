@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUNDLE, CoreProcess, type Message } from "./support/coreProcess.js";
-import { processesOfCore, processesWithEnv, tempDir } from "./support/processes.js";
+import { processesOfCore, tempDir } from "./support/processes.js";
 import { makeWorkspace } from "./transcript.js";
 
 const cores: CoreProcess[] = [];

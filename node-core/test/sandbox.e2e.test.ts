@@ -6,7 +6,7 @@ import { chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE, bundleExists, bundleForAnyUser, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
-import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor } from "./support/processes.js";
+import { isAlive, processesOfCore, tempDir, waitFor } from "./support/processes.js";
 
 const clients: CoreProcess[] = [];
 beforeAll(() => {

@@ -56,7 +56,7 @@ export function recordChanges(walk: Walk, cmd: U.Command, part: MutablePart, wor
     const integer = name === "integer" || name === "float" || options.some((o) => INTEGER_OPTION.test(o));
     if (integer) walk.integers = true;
     const nameref = options.some((o) => /^-[a-zA-Z]*n/.test(o));
-    declarationOperands(walk, name, args, rawArgs, part, analysis, { integer, nameref });
+    declarationOperands(walk, name, args, rawArgs, analysis, { integer, nameref });
     if (options.some((o) => /^-[a-zA-Z]*[nTf]/.test(o)) || args.some((w) => w.value === undefined && !w.text.includes("="))) {
       // Name references, tied arrays, exported functions, names known only at run time.
       walk.anyVariable = true;
@@ -128,7 +128,7 @@ export function recordChanges(walk: Walk, cmd: U.Command, part: MutablePart, wor
  * name reference (`declare -n r='a[…]'`: every use of r evaluates that subscript), and a name
  * known only at run time (it may carry a subscript).
  */
-function declarationOperands(walk: Walk, name: string, args: readonly ShellWord[], raw: readonly (U.Word | U.Assignment | U.Redirection)[], part: MutablePart, analysis: WordAnalysis, how: { integer: boolean; nameref: boolean }): void {
+function declarationOperands(walk: Walk, name: string, args: readonly ShellWord[], raw: readonly (U.Word | U.Assignment | U.Redirection)[], analysis: WordAnalysis, how: { integer: boolean; nameref: boolean }): void {
   let afterOption = false;
   args.forEach((w, i) => {
     const node = raw[i];

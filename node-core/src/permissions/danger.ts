@@ -119,15 +119,15 @@ export function partWarnings(part: CommandPart, places: Places): Warning[] {
 
 const CHECKS: [WarningId, Check][] = [
   ["delete-outside-workspace", checkDelete],
-  ["force-push", (p, inner) => gitPushWarnings(inner).force],
-  ["delete-remote-branch", (p, inner) => gitPushWarnings(inner).deletes],
-  ["discard-changes", (p, inner) => checkDiscard(inner)],
+  ["force-push", (_p, inner) => gitPushWarnings(inner).force],
+  ["delete-remote-branch", (_p, inner) => gitPushWarnings(inner).deletes],
+  ["discard-changes", (_p, inner) => checkDiscard(inner)],
   ["pipe-to-shell", checkPipeToShell],
   ["privilege", checkPrivilege],
   ["broad-permissions", checkPermissionsChange],
   ["device-write", checkDeviceWrite],
-  ["broad-kill", (p, inner) => checkKill(inner)],
-  ["system-power", (p, inner) => checkPower(inner)],
+  ["broad-kill", (_p, inner) => checkKill(inner)],
+  ["system-power", (_p, inner) => checkPower(inner)],
   ["write-outside-workspace", checkWriteOutside],
   ["sensitive-path", checkSensitiveWrite],
   ["network", checkNetwork],
@@ -324,7 +324,7 @@ function checkPipeToShell(part: CommandPart, inner: readonly ShellWord[]): strin
   return [];
 }
 
-function checkPrivilege(part: CommandPart, inner: readonly ShellWord[], places: Places, wrappers: string[]): string[] {
+function checkPrivilege(_part: CommandPart, inner: readonly ShellWord[], _places: Places, wrappers: string[]): string[] {
   const used = wrappers.filter((w) => PRIVILEGE.has(w));
   if (nameOf(inner) === "su") used.push("su");
   if (used.length === 0) return [];
@@ -489,7 +489,7 @@ function writtenFiles(part: CommandPart, inner: readonly ShellWord[]): { word: S
     case "touch":
     case "mkdir":
     case "truncate":
-      for (const w of name === "truncate" ? ops.filter((w, i) => !(inner[inner.indexOf(w) - 1]?.value === "-s")) : ops) out.push({ word: w, how: `${name} writes to` });
+      for (const w of name === "truncate" ? ops.filter((w) => !(inner[inner.indexOf(w) - 1]?.value === "-s")) : ops) out.push({ word: w, how: `${name} writes to` });
       break;
     case "cp":
     case "mv":

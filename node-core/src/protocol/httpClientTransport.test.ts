@@ -25,7 +25,10 @@ describe("StreamableHttpClient", () => {
         requests++;
         seen.push(`${n}:${/"method":"([^"]+)"/.exec(text)?.[1]}`);
         // The first connection's second request comes as the server gives the connection up.
-        if (n === 1 && requests === 2) return socket.resetAndDestroy();
+        if (n === 1 && requests === 2) {
+          socket.resetAndDestroy();
+          return;
+        }
         socket.write("HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\nconnection: keep-alive\r\n\r\n");
       });
     });

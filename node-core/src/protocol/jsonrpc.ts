@@ -553,7 +553,7 @@ export class JsonRpcPeer {
   }
 
   private send(message: object): unknown {
-    if (this.closed && !("id" in message)) return;
+    if (this.closed && !("id" in message)) return undefined;
     let line: string;
     try {
       line = messageJson(message);
@@ -570,6 +570,7 @@ export class JsonRpcPeer {
       return this.write(line);
     } catch (err) {
       log.warn("could not write to the transport", { error: err });
+      return undefined;
     }
   }
 
