@@ -10,10 +10,10 @@
 // Windows, where the mode bits do not say that, the check fails and no cache is used).
 // WAVE_COMPILE_CACHE=0 turns all of this off.
 (function startWaveCore() {
-  const fs = require("fs");
-  const path = require("path");
-  const vm = require("vm");
-  const os = require("os");
+  const fs = require("node:fs");
+  const path = require("node:path");
+  const vm = require("node:vm");
+  const os = require("node:os");
   const MARKER = "/*\0WAVE-CORE-CODE\n";
   const file = fs.readFileSync(__filename, "latin1");
   const start = file.indexOf(MARKER) + MARKER.length;
@@ -58,7 +58,7 @@
         for (const name of fs.readdirSync(dir)) {
           const other = path.join(dir, name);
           const st = /^code-.*\.cache$/.test(name) && other !== cacheFile ? lstat(other) : undefined;
-          if (st && st.isFile() && st.mtimeMs < weekAgo) fs.rmSync(other, { force: true });
+          if (st?.isFile() && st.mtimeMs < weekAgo) fs.rmSync(other, { force: true });
         }
       } catch {
         // No cache this time: the next start compiles as usual.

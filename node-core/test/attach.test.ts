@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureLockDir, writeLock, type IdeLock } from "../src/protocol/ideLock.js";
-import { BUNDLE, CoreProcess } from "./support/coreProcess.js";
+import { BUNDLE, type CoreProcess } from "./support/coreProcess.js";
 import { isAlive, NO_SUCH_PID, processesOfCore, waitFor } from "./support/processes.js";
 import { attachedAgent, startListeningCore, stateDirForTest, type AttachedAgent, type ListeningCore } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";

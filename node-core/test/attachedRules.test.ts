@@ -9,7 +9,7 @@ import { ElicitRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CoreProcess } from "./support/coreProcess.js";
+import type { CoreProcess } from "./support/coreProcess.js";
 import { waitFor } from "./support/processes.js";
 import { attachedAgent, startListeningCore, stateDirForTest, type AttachedAgent } from "./support/listening.js";
 import { makeWorkspace } from "./transcript.js";

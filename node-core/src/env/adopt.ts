@@ -52,7 +52,7 @@ export function isAdoptable(key: string, platform: PlatformName): boolean {
 }
 
 function findKey(env: NodeJS.ProcessEnv, name: string, platform: PlatformName): string | undefined {
-  if (platform !== "win32") return Object.prototype.hasOwnProperty.call(env, name) ? name : undefined;
+  if (platform !== "win32") return Object.hasOwn(env, name) ? name : undefined;
   const wanted = name.toUpperCase();
   return Object.keys(env).find((k) => k.toUpperCase() === wanted);
 }

@@ -80,7 +80,7 @@ export interface ProbeWait {
  */
 export function startProbeWaitClock(): (() => ProbeWait) | undefined {
   const probe = processProbe;
-  if (!probe || probe.status.state !== "pending") return undefined;
+  if (probe?.status.state !== "pending") return undefined;
   const started = probe.now();
   return () => ({ waitedMs: Math.max(0, Math.min(probe.now(), probe.waitEnd) - started), status: probe.status });
 }

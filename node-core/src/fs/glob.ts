@@ -170,7 +170,7 @@ class NewestFirst {
 
 function mtimeOf(file: string): number | undefined {
   const st = statSync(file, { throwIfNoEntry: false });
-  return st && st.isFile() ? st.mtimeMs : undefined;
+  return st?.isFile() ? st.mtimeMs : undefined;
 }
 
 // A fact about a binary on disk, the same for every core: asked once per process.
@@ -264,7 +264,7 @@ export function partitionForListing(base: string, groups: number, root = base, l
   }
   if (dirs.reduce((n, p) => n + p.length + 3, 0) > MAX_PATH_ARG_CHARS) return whole;
   const out: string[][] = Array.from({ length: Math.min(groups, dirs.length) }, () => []);
-  dirs.forEach((p, i) => out[i % out.length]!.push(p));
+  for (const [i, p] of dirs.entries()) out[i % out.length]!.push(p);
   return { groups: out, files };
 }
 
@@ -295,7 +295,7 @@ function vcsNameAbove(root: string, base: string): boolean {
 
 /** Is `real` (or does it lie in) one of the places a listing goes around? */
 function isAround(real: string, around: readonly string[] | undefined): boolean {
-  return around !== undefined && around.some((a) => isWithin(real, a));
+  return around?.some((a) => isWithin(real, a)) ?? false;
 }
 
 function relativeTo(compiled: CompiledGlob, abs: string, win: boolean): string {

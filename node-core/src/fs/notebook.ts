@@ -76,7 +76,7 @@ function renderOutput(out: RawOutput, cellNo: number, images: NotebookImage[]): 
       break;
     }
   }
-  const textual = data["text/plain"] ?? data["text/markdown"] ?? data["text"];
+  const textual = data["text/plain"] ?? data["text/markdown"] ?? data.text;
   if (textual !== undefined) parts.push(`<output type="${kind}">\n${cutOutput(joinSource(textual)).replace(ANSI, "")}\n</output>`);
   if (parts.length === 0) {
     const mimes = Object.keys(data).filter((k) => k.includes("/"));

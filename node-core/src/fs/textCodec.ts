@@ -177,7 +177,7 @@ export async function sniffFormat(head: Uint8Array, complete: boolean): Promise<
 }
 
 function trimPartialUtf8(buf: Uint8Array): Uint8Array {
-  let end = buf.length;
+  const end = buf.length;
   for (let i = 1; i <= 3 && end - i >= 0; i++) {
     const b = buf[end - i]!;
     if ((b & 0xc0) === 0xc0) return buf.subarray(0, end - i); // a lead byte whose tail was cut

@@ -194,7 +194,7 @@ function targetChanges(walk: Walk, name: string, args: ShellWord[], part: Mutabl
     const opts = valued[name] ?? [];
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value;
-      if (v !== undefined && v.startsWith("-") && name !== "unset") {
+      if (v?.startsWith("-") && name !== "unset") {
         if (opts.includes(v)) {
           if (v === "-a" || v === "-A") targets.push(args[i + 1] ?? { text: "" });
           i++;

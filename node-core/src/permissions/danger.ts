@@ -395,7 +395,7 @@ const SHARED_DIRECTORIES = /^\/dev\/(shm|mqueue)(\/|$)/;
 
 function deviceTarget(word: ShellWord | undefined): string | undefined {
   const v = word?.value === undefined ? undefined : normalizedPath(word.value);
-  return v !== undefined && v.startsWith("/dev/") && !HARMLESS_DEVICES.test(v) && !SHARED_DIRECTORIES.test(v) && !networkPath(v) ? v : undefined;
+  return v?.startsWith("/dev/") && !HARMLESS_DEVICES.test(v) && !SHARED_DIRECTORIES.test(v) && !networkPath(v) ? v : undefined;
 }
 
 function checkDeviceWrite(part: CommandPart, inner: readonly ShellWord[]): string[] {
@@ -431,7 +431,7 @@ function checkKill(inner: readonly ShellWord[]): string[] {
     const first = inner[1]?.value;
     if (first === "-l" || first === "-L" || first === "--list") return [];
     if (first === "-s" || first === "-n") i = 3;
-    else if (first !== undefined && first.startsWith("-") && first !== "--" && first !== "-1") i = 2;
+    else if (first?.startsWith("-") && first !== "--" && first !== "-1") i = 2;
     if (inner[i]?.value === "--") i++;
     const out: string[] = [];
     for (const w of inner.slice(i)) {
@@ -450,7 +450,7 @@ function checkKill(inner: readonly ShellWord[]): string[] {
     let pattern: ShellWord | undefined;
     for (let i = 1; i < inner.length; i++) {
       const v = inner[i]!.value;
-      if (v !== undefined && v.startsWith("-") && v !== "-") {
+      if (v?.startsWith("-") && v !== "-") {
         if (valued.has(v)) i++;
         continue;
       }

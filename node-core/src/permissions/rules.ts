@@ -85,7 +85,7 @@ function parseCommandRule(raw: string, spec: string, lib: SyntaxLibraries): Comm
   if (script.errors?.length) throw new RuleSyntaxError(raw, `${script.errors[0]!.message}. ${RULE_HELP}`);
   const st = script.commands;
   const cmd = st.length === 1 && !st[0]!.background ? st[0]!.command : undefined;
-  if (!cmd || cmd.type !== "Command" || !cmd.name) {
+  if (cmd?.type !== "Command" || !cmd.name) {
     throw new RuleSyntaxError(raw, `a rule is one simple command, without &&, ||, ;, |, & or compound commands (write one rule per command). ${RULE_HELP}`);
   }
   if (cmd.redirects.length > 0) throw new RuleSyntaxError(raw, "a rule cannot contain redirections; they are checked separately.");
@@ -95,7 +95,7 @@ function parseCommandRule(raw: string, spec: string, lib: SyntaxLibraries): Comm
     new RuleSyntaxError(raw, `${t} is not a plain word: rules cannot contain variables, substitutions or globs (a trailing :* or * is the only wildcard).`);
   for (const p of cmd.prefix) {
     if (p.type !== "Assignment") continue;
-    if (p.value.type !== "Word" || (p.value.parts && p.value.parts.some((x) => x.type !== "Literal" && x.type !== "SingleQuoted" && x.type !== "DoubleQuoted"))) throw dynamic(p.text);
+    if (p.value.type !== "Word" || p.value.parts?.some((x) => x.type !== "Literal" && x.type !== "SingleQuoted" && x.type !== "DoubleQuoted")) throw dynamic(p.text);
     assignments.push(`${p.name}=${p.value.value}`);
   }
   for (const w of [cmd.name, ...cmd.args]) {

@@ -200,7 +200,7 @@ export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
     for (; j < words.length; j++) {
       const v = words[j]!.value;
       if (v === ";" || v === "+") break;
-      run.push(v !== undefined && v.includes("{}") ? each : words[j]!);
+      run.push(v?.includes("{}") ? each : words[j]!);
     }
     if (run.length > 0) runs.push(run);
     i = j;
@@ -260,7 +260,7 @@ export function xargsCommand(words: readonly ShellWord[]): ShellWord[] {
   }
   const run = words.slice(i);
   if (replace === undefined || replace === "") return run;
-  return run.map((w) => (w.value !== undefined && w.value.includes(replace!) ? { text: w.text, expansion: `${replace} (input)`, oneWord: true } : w));
+  return run.map((w) => (w.value?.includes(replace!) ? { text: w.text, expansion: `${replace} (input)`, oneWord: true } : w));
 }
 
 const WATCH_VALUED = new Set(["-n", "--interval", "-d", "-q", "--equexit"]);

@@ -114,7 +114,7 @@ export class LineTransport implements Transport {
       return;
     }
     if (parsed.kind === "notification" && (message as { method: string }).method === "notifications/cancelled") {
-      const requestId = ((message as { params?: { requestId?: unknown } }).params ?? {}).requestId;
+      const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
       if (typeof requestId === "string" || typeof requestId === "number") {
         // Not started: it never will (a cancelled request gets no answer). Running: the SDK stops
         // it without an answer, so its place is free now.

@@ -65,7 +65,7 @@ export const BASH_RC = `# wave-core: read by bash through BASH_ENV before the co
 __wave_cwd_file=\${${CWD_FILE_VAR}-}
 __wave_cwd_start=\${${CWD_START_VAR}-}
 __wave_shims=\${${SHIMS_FILE_VAR}-}
-if [ -n "\${${USER_BASH_ENV_VAR}+x}" ]; then BASH_ENV=\$${USER_BASH_ENV_VAR}; else unset BASH_ENV; fi
+if [ -n "\${${USER_BASH_ENV_VAR}+x}" ]; then BASH_ENV=$${USER_BASH_ENV_VAR}; else unset BASH_ENV; fi
 unset ${CWD_FILE_VAR} ${CWD_START_VAR} ${SHIMS_FILE_VAR} ${USER_BASH_ENV_VAR}
 if [ -n "$__wave_cwd_file" ]; then
   builtin printf -v __wave_cwd_file '%q' "$__wave_cwd_file"; builtin printf -v __wave_cwd_start '%q' "$__wave_cwd_start"
@@ -92,7 +92,7 @@ export const ZSH_RC = `# wave-core: read by zsh as $ZDOTDIR/.zshenv before the c
 __wave_cwd_file=\${${CWD_FILE_VAR}-}
 __wave_cwd_start=\${${CWD_START_VAR}-}
 __wave_shims=\${${SHIMS_FILE_VAR}-}
-if (( \${+${USER_ZDOTDIR_VAR}} )); then export ZDOTDIR=\$${USER_ZDOTDIR_VAR}; else unset ZDOTDIR; fi
+if (( \${+${USER_ZDOTDIR_VAR}} )); then export ZDOTDIR=$${USER_ZDOTDIR_VAR}; else unset ZDOTDIR; fi
 unset ${CWD_FILE_VAR} ${CWD_START_VAR} ${SHIMS_FILE_VAR} ${USER_ZDOTDIR_VAR}
 if [[ -n $__wave_cwd_file ]]; then trap "{ builtin cd -q -P . && builtin test \\"\\$PWD\\" = \${(qq)__wave_cwd_start} || builtin pwd -P >| \${(q)__wave_cwd_file}; } 2>/dev/null" EXIT; fi
 unset __wave_cwd_file __wave_cwd_start

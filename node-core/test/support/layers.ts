@@ -76,7 +76,7 @@ export interface LayerRules {
 /** Every breach of the layer rule, one readable line each; empty when the graph is clean. */
 export function layerViolations(graph: ImportGraph, rules: LayerRules = { layers: LAYERS }): string[] {
   const rank = new Map<string, number>();
-  rules.layers.forEach((folders, i) => folders.forEach((f) => rank.set(f, i)));
+  for (const [i, folders] of rules.layers.entries()) for (const f of folders) rank.set(f, i);
   const violations: string[] = [];
 
   const folders = new Set<string>();

@@ -18,10 +18,10 @@ interface Capture {
 }
 
 let testCaptures: Capture[] = [];
-let fileCaptures: Capture[] = [];
+const fileCaptures: Capture[] = [];
 /** Unclaimed lines of the running test, and of the file's hooks outside any test. */
 let leakedInTest: LogRecord[] = [];
-let leakedInFile: LogRecord[] = [];
+const leakedInFile: LogRecord[] = [];
 let inTest = false;
 
 const lineOf = (r: LogRecord) => `${r.level.toUpperCase()} ${r.scope}: ${r.message}`;

@@ -93,7 +93,7 @@ function listing(dir: string): Listing | undefined {
   } catch {
     return undefined;
   }
-  if (!st || !st.isDirectory()) return undefined;
+  if (!st?.isDirectory()) return undefined;
   const hit = cache.get(dir);
   if (hit && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs && hit.ino === st.ino) return hit;
   let entries: Dirent[];
@@ -131,7 +131,7 @@ function listing(dir: string): Listing | undefined {
 function readSmall(file: string): string | undefined {
   try {
     const st = statSync(file, { throwIfNoEntry: false });
-    if (!st || !st.isFile() || st.size > CONFIG_MAX_BYTES) return undefined;
+    if (!st?.isFile() || st.size > CONFIG_MAX_BYTES) return undefined;
     return readFileSync(file, "utf8");
   } catch {
     return undefined;

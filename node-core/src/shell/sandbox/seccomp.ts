@@ -159,7 +159,7 @@ export function runProgram(program: readonly Insn[], call: { arch: number; nr: n
   const data = Buffer.alloc(64);
   data.writeInt32LE(call.nr, OFFSET_NR);
   data.writeUInt32LE(call.arch >>> 0, OFFSET_ARCH);
-  (call.args ?? []).forEach((a, i) => data.writeUInt32LE(a >>> 0, argLow(i)));
+  for (const [i, a] of (call.args ?? []).entries()) data.writeUInt32LE(a >>> 0, argLow(i));
   let acc = 0;
   for (let pc = 0; pc < program.length; ) {
     const i = program[pc]!;

@@ -15,7 +15,7 @@ export function listedSockets(text: string): string[] {
   for (const line of text.split("\n").slice(1)) {
     const cols = line.trim().split(/\s+/);
     const p = cols.length >= 8 ? cols.slice(7).join(" ") : undefined;
-    if (p && p.startsWith("/")) out.add(p);
+    if (p?.startsWith("/")) out.add(p);
   }
   return [...out];
 }

@@ -99,7 +99,7 @@ export function removeAbandonedShimDirs(parent: string): void {
 function isFileOfSize(file: string, size: number): boolean {
   try {
     const s = statSync(file, { throwIfNoEntry: false });
-    return s !== undefined && s.isFile() && s.size === size;
+    return s?.isFile() === true && s.size === size;
   } catch {
     return false;
   }
