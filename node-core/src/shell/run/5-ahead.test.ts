@@ -402,15 +402,15 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("the allow-list: a
     const extra = path.join(tempDir(), "extra.log");
     writeFileSync(extra, "");
     const cases: Array<[string, Change, (fields: string[]) => void]> = [
-      ["a variable added", (_s, plan) => invocations(plan).forEach((i) => (i.env.WAVE_TEST_ADDED = "1")), (f) => expect(f).toContain("env.WAVE_TEST_ADDED")],
-      ["a variable changed", (_s, plan) => invocations(plan).forEach((i) => (i.env.PATH = `${i.env.PATH}:/nonexistent`)), (f) => expect(f).toContain("env.PATH")],
-      ["a variable removed", (_s, plan) => invocations(plan).forEach((i) => delete i.env.HOME), (f) => expect(f).toContain("env.HOME")],
+      ["a variable added", (_s, plan) => { for (const i of invocations(plan)) i.env.WAVE_TEST_ADDED = "1"; }, (f) => expect(f).toContain("env.WAVE_TEST_ADDED")],
+      ["a variable changed", (_s, plan) => { for (const i of invocations(plan)) i.env.PATH = `${i.env.PATH}:/nonexistent`; }, (f) => expect(f).toContain("env.PATH")],
+      ["a variable removed", (_s, plan) => { for (const i of invocations(plan)) delete i.env.HOME; }, (f) => expect(f).toContain("env.HOME")],
       // BASH_ENV may differ (the loader sets it back), but only to the value its script names: the script is what no longer fits.
-      ["BASH_ENV, allowed, with another value than the loader sets", (_s, plan) => invocations(plan).forEach((i) => (i.env.BASH_ENV = "/nonexistent/rc")), (f) => expect(f).toEqual(["args[last]"])],
+      ["BASH_ENV, allowed, with another value than the loader sets", (_s, plan) => { for (const i of invocations(plan)) i.env.BASH_ENV = "/nonexistent/rc"; }, (f) => expect(f).toEqual(["args[last]"])],
       ["the working directory", (spec) => (spec.cwd = path.join(t.root, "sub")), (f) => expect(f).toContain("cwd")],
       ["the shell's path", (_s, plan) => {
         plan.shell = { ...plan.shell, path: bashLink };
-        invocations(plan).forEach((i) => (i.file = bashLink));
+        for (const i of invocations(plan)) i.file = bashLink;
       }, (f) => expect(f.some((x) => /^args\[\d+\]$/.test(x))).toBe(true)],
       ["the sandbox's mounts", (spec) => {
         const plan = spec.sandbox!;
