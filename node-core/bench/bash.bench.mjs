@@ -132,7 +132,9 @@ await compareEchoLatency({
   const hwmKb = peakRssKb(core.child.pid);
   report({ name: "1 GiB of output: wall, median of 3", value: median(viaCore), baseline: median(baseline), baselineName: "same command > file", goal: 1.5 });
   const peakMiB = hwmKb / 1024;
-  console.log(`1 GiB of output: core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (peak before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.output.length} chars)`);
+  console.log(
+    `1 GiB of output: core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (peak before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.output.length} chars)`,
+  );
 }
 
 // 3. Stop a TERM-ignoring three-level tree.

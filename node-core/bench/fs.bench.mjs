@@ -140,7 +140,10 @@ async function benchRead() {
   const after = status(core.child.pid);
   await core.close();
 
-  const ourLines = first.content[0].text.split("\n").slice(0, 101).map((l) => l.slice(l.indexOf("\t") + 1));
+  const ourLines = first.content[0].text
+    .split("\n")
+    .slice(0, 101)
+    .map((l) => l.slice(l.indexOf("\t") + 1));
   if (ourLines.join("\n") + "\n" !== sedOut) throw new Error("Read returned different lines than sed");
 
   // The same Read in a process that does nothing else, for its absolute peak RSS.

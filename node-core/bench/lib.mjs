@@ -27,9 +27,7 @@ export const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 export function report({ name, value, baseline, unit = "ms", goal, baselineName = "baseline" }) {
   const ratio = value / baseline;
   const verdict = goal === undefined ? "" : ` [goal ≤ ${goal}× ${ratio <= goal ? "OK" : "MISSED"}]`;
-  console.log(
-    `${name}: ${value.toFixed(2)} ${unit} (${baselineName}: ${baseline.toFixed(2)} ${unit}) ratio ${ratio.toFixed(2)}×${verdict}`,
-  );
+  console.log(`${name}: ${value.toFixed(2)} ${unit} (${baselineName}: ${baseline.toFixed(2)} ${unit}) ratio ${ratio.toFixed(2)}×${verdict}`);
   return ratio;
 }
 

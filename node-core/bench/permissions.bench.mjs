@@ -10,8 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { median, nowMs, percentile, report, startCore } from "./lib.mjs";
 
-const COMMAND =
-  "cd packages/app && npm run test:unit -- --reporter=dot 2>&1 | tee /tmp/test.log && git status --short && rm -rf build dist $(git rev-parse --show-toplevel)/tmp";
+const COMMAND = "cd packages/app && npm run test:unit -- --reporter=dot 2>&1 | tee /tmp/test.log && git status --short && rm -rf build dist $(git rev-parse --show-toplevel)/tmp";
 const RULES = ["--allow", "npm run test:*", "--allow", "git status:*", "--allow", "rm:*", "--deny", "git push --force:*"];
 
 const root = mkdtempSync(path.join(os.tmpdir(), "wave-bench-perm-"));

@@ -58,14 +58,17 @@ await compareEchoLatency({
     const r = await rsc({ command: cmd, timeout: 600_000 });
     viaCore.push(nowMs() - t);
     last = r.structuredContent;
-    if (last.stdoutBytes !== GiB || last.stderrBytes !== 1048576 || !last.stdoutTruncated) throw new Error(`unexpected result: ${JSON.stringify({ ...last, stdout: last.stdout.length, stderr: last.stderr.length })}`);
+    if (last.stdoutBytes !== GiB || last.stderrBytes !== 1048576 || !last.stdoutTruncated)
+      throw new Error(`unexpected result: ${JSON.stringify({ ...last, stdout: last.stdout.length, stderr: last.stderr.length })}`);
     rmSync(last.stdoutPath, { force: true });
     rmSync(last.stderrPath, { force: true });
   }
   const hwmKb = peakRssKb(core.child.pid);
   report({ name: "1 GiB stdout + 1 MiB stderr: wall, median of 3", value: median(viaCore), baseline: median(baseline), baselineName: "same command > two files", goal: 1.5 });
   const peakMiB = hwmKb / 1024;
-  console.log(`  core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.stdout.length + last.stderr.length} chars)`);
+  console.log(
+    `  core peak RSS ${peakMiB.toFixed(1)} MiB [goal ≤ 100 MiB ${peakMiB <= 100 ? "OK" : "MISSED"}] (before these runs: ${(hwmBeforeKb / 1024).toFixed(1)} MiB; result ${last.stdout.length + last.stderr.length} chars)`,
+  );
 }
 
 // 3. Progress rate

@@ -48,14 +48,19 @@ for (let i = 0; i < options.length; i++) {
 }
 // The seccomp program the core hands bwrap on descriptor 5 (--seccomp 5): the baseline gives it the same file.
 const seccompAt = options.indexOf("--seccomp");
-const seccompFile = seccompAt < 0 ? undefined : readdirSync(outDir).map((d) => path.join(outDir, d, "sandbox", "seccomp-no-unix.bpf")).find((f) => {
-  try {
-    closeSync(openSync(f, "r"));
-    return true;
-  } catch {
-    return false;
-  }
-});
+const seccompFile =
+  seccompAt < 0
+    ? undefined
+    : readdirSync(outDir)
+        .map((d) => path.join(outDir, d, "sandbox", "seccomp-no-unix.bpf"))
+        .find((f) => {
+          try {
+            closeSync(openSync(f, "r"));
+            return true;
+          } catch {
+            return false;
+          }
+        });
 if (seccompAt >= 0 && !seccompFile) throw new Error("the core runs bwrap with --seccomp, but its program was not found");
 const raw = () =>
   new Promise((resolve, reject) => {

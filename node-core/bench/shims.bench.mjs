@@ -108,7 +108,10 @@ async function compare(cases, runs, warmup = 2) {
 const version = (argv) => run(argv).stdout.split("\n")[0];
 const ugrepLaunch = resolveLaunch(join(vendorRoot, "linux-x64", "ugrep"));
 console.log(
-  `tools: bundled ${version([join(vendorRoot, "linux-x64", "ugrep"), "--version"]).split(" ").slice(0, 2).join(" ")}, ` +
+  `tools: bundled ${version([join(vendorRoot, "linux-x64", "ugrep"), "--version"])
+    .split(" ")
+    .slice(0, 2)
+    .join(" ")}, ` +
     `${version([join(vendorRoot, "linux-x64", "bfs"), "--version"])}, ${version([join(vendorRoot, "linux-x64", "rg"), "--version"])}; ` +
     `system ${version(["grep", "--version"])}, ${version(["find", "--version"])}`,
 );
@@ -216,7 +219,13 @@ if (parts.has("grep")) {
   report({ name: "grep -rn NEEDLE . through the Bash tool vs GNU grep -r run directly", value: g.tool, baseline: g.gnu, baselineName: "GNU grep", goal: 0.1 });
   console.log(`grep -rn: the Bash tool's grep is ${(g.gnu / g.tool).toFixed(1)}× faster than GNU grep -r [goal ≥ 10× ${g.gnu / g.tool >= 10 ? "OK" : "MISSED"}]`);
   report({ name: "grep -rn NEEDLE . through the Bash tool vs the bundled ugrep run directly", value: g.tool, baseline: g.ugrep, baselineName: "ugrep", goal: 1.2 });
-  report({ name: "grep -rn NEEDLE . through the Bash tool vs the same ugrep typed into the Bash tool (in-shell)", value: g.tool, baseline: g.ugrepInTool, baselineName: "cd . && ugrep in the tool", goal: 1.2 });
+  report({
+    name: "grep -rn NEEDLE . through the Bash tool vs the same ugrep typed into the Bash tool (in-shell)",
+    value: g.tool,
+    baseline: g.ugrepInTool,
+    baselineName: "cd . && ugrep in the tool",
+    goal: 1.2,
+  });
   report({ name: "  same, vs the ugrep command line alone in the Bash tool (a plain bash -c)", value: g.tool, baseline: g.ugrepPlain, baselineName: "ugrep alone in the tool" });
   const t = await compare({ tool: () => on.call("true") }, 30);
   console.log(`grep -rn: of the ${(g.tool - g.ugrep).toFixed(1)} ms over ugrep run directly, ${t.tool.toFixed(1)} ms is the Bash tool's own \`true\` (core round trip + shell start)`);

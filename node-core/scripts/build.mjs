@@ -15,9 +15,7 @@ mkdirSync(dirname(outfile), { recursive: true });
 const englishOnlyZodLocales = {
   name: "english-only-zod-locales",
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(root, "scripts", "zod-locales-en.mjs") } : undefined,
-    );
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: join(root, "scripts", "zod-locales-en.mjs") } : undefined));
   },
 };
 

@@ -21,23 +21,37 @@ import { fileURLToPath } from "node:url";
 export const TOOLS = ["ugrep", "bfs", "rg"];
 
 /** The shared libraries every glibc-based Linux has (libc, libm, the loader, the GCC runtime). */
-const GLIBC_BASE = new Set([
-  "libc.so.6",
-  "libm.so.6",
-  "libdl.so.2",
-  "libpthread.so.0",
-  "librt.so.1",
-  "libgcc_s.so.1",
-  "ld-linux-x86-64.so.2",
-  "ld-linux-aarch64.so.1",
-]);
+const GLIBC_BASE = new Set(["libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1", "libgcc_s.so.1", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"]);
 
 /** DLLs that are part of every supported Windows (10 and later); anything else must sit beside the .exe. */
 const WINDOWS_SYSTEM_DLLS = new Set([
-  "kernel32.dll", "kernelbase.dll", "ntdll.dll", "advapi32.dll", "user32.dll", "gdi32.dll", "shell32.dll",
-  "ole32.dll", "oleaut32.dll", "ws2_32.dll", "bcrypt.dll", "bcryptprimitives.dll", "crypt32.dll", "secur32.dll",
-  "userenv.dll", "shlwapi.dll", "version.dll", "psapi.dll", "dbghelp.dll", "ucrtbase.dll", "msvcrt.dll",
-  "comdlg32.dll", "iphlpapi.dll", "rpcrt4.dll", "synchronization.dll", "netapi32.dll", "mswsock.dll",
+  "kernel32.dll",
+  "kernelbase.dll",
+  "ntdll.dll",
+  "advapi32.dll",
+  "user32.dll",
+  "gdi32.dll",
+  "shell32.dll",
+  "ole32.dll",
+  "oleaut32.dll",
+  "ws2_32.dll",
+  "bcrypt.dll",
+  "bcryptprimitives.dll",
+  "crypt32.dll",
+  "secur32.dll",
+  "userenv.dll",
+  "shlwapi.dll",
+  "version.dll",
+  "psapi.dll",
+  "dbghelp.dll",
+  "ucrtbase.dll",
+  "msvcrt.dll",
+  "comdlg32.dll",
+  "iphlpapi.dll",
+  "rpcrt4.dll",
+  "synchronization.dll",
+  "netapi32.dll",
+  "mswsock.dll",
 ]);
 
 const ELF_MACHINES = { x64: 62, arm64: 183 };
@@ -225,7 +239,12 @@ function checkLinuxTool(file, arch) {
   if (!head.startsWith("#!")) return checkElf(file, arch, null);
   const m = MARKER.exec(head);
   if (!m) return [`${file} is a script without a wave-vendor-launch marker; only launch scripts from vendor-linux-x64.sh are allowed`];
-  const fields = Object.fromEntries(m[1].trim().split(/\s+/).map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)]));
+  const fields = Object.fromEntries(
+    m[1]
+      .trim()
+      .split(/\s+/)
+      .map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)]),
+  );
   const dir = path.dirname(file);
   const problems = [];
   for (const key of ["loader", "libs", "binary"]) {
@@ -293,7 +312,10 @@ export function checkPlatformDir(dir) {
 /** `{ platforms, problems }` for a whole vendor directory; `required` platforms must have at least one tool. */
 export function checkVendorDir(vendorDir, required = []) {
   const platforms = existsSync(vendorDir)
-    ? readdirSync(vendorDir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name).sort()
+    ? readdirSync(vendorDir, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+        .map((e) => e.name)
+        .sort()
     : [];
   const problems = [];
   for (const tag of platforms) problems.push(...checkPlatformDir(path.join(vendorDir, tag)));
@@ -314,7 +336,10 @@ function main(argv) {
         console.error("check-vendor: --require needs a comma-separated list of platforms");
         return 2;
       }
-      required = argv[++i].split(",").map((s) => s.trim()).filter(Boolean);
+      required = argv[++i]
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     } else if (argv[i] === "-h" || argv[i] === "--help") {
       console.log("Usage: check-vendor.mjs [--require linux-x64,darwin-arm64,...] [VENDOR_DIR]");
       return 0;

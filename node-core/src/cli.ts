@@ -274,8 +274,7 @@ async function serve(argv: string[]): Promise<void> {
     write: (line) => new Promise<void>((resolve) => void process.stdout.write(line + "\n", () => resolve())),
     onExit: exitAfterFlush,
     onInitialized: ({ hostInfo }) => listener?.setHostInfo(hostInfo),
-    agents: () =>
-      listener && { url: listener.endpoint.url, lockFile: listener.lockFile ?? null, ...(listener.problem ? { problem: listener.problem } : {}) },
+    agents: () => listener && { url: listener.endpoint.url, lockFile: listener.lockFile ?? null, ...(listener.problem ? { problem: listener.problem } : {}) },
   });
   if (address) {
     const { startListening } = await import("./protocol/listen.js");
@@ -291,9 +290,7 @@ async function serve(argv: string[]): Promise<void> {
       await core.shutdown();
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(
-        code === "EADDRINUSE"
-          ? `--listen ${values.listen}: the port is in use; use port 0 to pick a free one.`
-          : `--listen ${values.listen}: cannot listen (${(err as Error).message}).`,
+        code === "EADDRINUSE" ? `--listen ${values.listen}: the port is in use; use port 0 to pick a free one.` : `--listen ${values.listen}: cannot listen (${(err as Error).message}).`,
       );
     }
   }
@@ -355,10 +352,7 @@ async function attach(values: CoreOptionValues, required: boolean): Promise<numb
     note("wave-core: --permission-mode, --allow, --deny, --add-dir, --sandbox and --sandbox-network apply only to a local core; the IDE's settings (its sandbox included) decide for its core.");
   let localCore: WaveCore | undefined;
   const localFallback = async () => {
-    const [{ InMemoryTransport }, { createMcpSessionServer }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/inMemory.js"),
-      import("./protocol/mcpServer.js"),
-    ]);
+    const [{ InMemoryTransport }, { createMcpSessionServer }] = await Promise.all([import("@modelcontextprotocol/sdk/inMemory.js"), import("./protocol/mcpServer.js")]);
     localCore = await createCore(localCoreOptions);
     const [forProxy, forServer] = InMemoryTransport.createLinkedPair();
     await createMcpSessionServer(localCore, localCore.sessions.main).server.connect(forServer);
@@ -388,7 +382,7 @@ async function call(argv: string[]): Promise<number> {
     return 0;
   }
   const [name, rawArgs, ...rest] = positionals;
-  if (!name) throw new UsageError("call needs a tool name, e.g. wave-core call Read '{\"file_path\":\"README.md\"}'");
+  if (!name) throw new UsageError('call needs a tool name, e.g. wave-core call Read \'{"file_path":"README.md"}\'');
   if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}. Pass the tool arguments as one JSON string.`);
   // The tool and its arguments are checked before a core starts: a typo costs nothing.
   const registry = new ToolRegistry(allTools);
@@ -410,7 +404,7 @@ async function call(argv: string[]): Promise<number> {
   // One command for a person or a script: stderr carries its warnings, not the core's info logs.
   if (!process.env.WAVE_LOG_LEVEL) setLogLevel("warn");
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
-    throw new UsageError("The arguments must be a JSON object, e.g. '{\"command\":\"ls\"}'.");
+    throw new UsageError('The arguments must be a JSON object, e.g. \'{"command":"ls"}\'.');
   }
   const core = await coreFromOptions(values, "allow-all");
   core.events.subscribe((method, params) => {

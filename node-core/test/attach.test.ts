@@ -93,11 +93,9 @@ describe("mcp --attach", () => {
 
     // Progress for the agent's own token.
     const updates: Progress[] = [];
-    const result = await a.client.callTool(
-      { name: "run_shell_command", arguments: { command: "for i in $(seq 1 30); do echo tick$i; sleep 0.05; done" } },
-      undefined,
-      { onprogress: (p) => void updates.push(p) },
-    );
+    const result = await a.client.callTool({ name: "run_shell_command", arguments: { command: "for i in $(seq 1 30); do echo tick$i; sleep 0.05; done" } }, undefined, {
+      onprogress: (p) => void updates.push(p),
+    });
     expect(result.structuredContent).toMatchObject({ stdout: expect.stringContaining("tick30"), sandboxed: true });
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates[0]!.message).toMatch(/tick\d+/);
@@ -235,7 +233,13 @@ describe("mcp --attach", () => {
       proxy.stdin.write("this is not json\n");
       const huge = JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "Write", arguments: { file_path: "big.txt", content: "x".repeat(11 * 1024 * 1024) } }, id: 9 });
       proxy.stdin.write(huge + "\n");
-      proxy.stdin.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"big.txt","content":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}}\n')]));
+      proxy.stdin.write(
+        Buffer.concat([
+          Buffer.from('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"big.txt","content":"'),
+          Buffer.from([0xc3, 0x28]),
+          Buffer.from('"}}}\n'),
+        ]),
+      );
       proxy.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) + "\n");
       expect(await waitFor(() => lines.length >= 4, 20_000)).toBe(true);
       expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });

@@ -222,7 +222,7 @@ describe("host-relayed client sessions", () => {
 });
 
 describe("CLI and environment", () => {
-  it("README: `call Bash '{\"command\":\"git status\"}'` works from the repository root", () => {
+  it('README: `call Bash \'{"command":"git status"}\'` works from the repository root', () => {
     const repoRoot = path.resolve(path.dirname(BUNDLE), "..", "..");
     const r = spawnSync(process.execPath, [BUNDLE, "call", "Bash", '{"command":"git status"}'], { cwd: repoRoot, encoding: "utf8" });
     expect(r.stderr).toBe("");

@@ -23,7 +23,9 @@ describe("scripts/build-helpers.sh", () => {
     const dest = path.join(dir, "vendor");
     const r = spawnSync("bash", [SCRIPT, "win32-arm64", dest], { encoding: "utf8", env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/ripgrep-15\.1\.0-aarch64-pc-windows-msvc\.zip from https:\/\/github\.com\/BurntSushi\/ripgrep\/releases\/download\/15\.1\.0\/\S+ has SHA-256 [0-9a-f]{64}, not the pinned 00d931fb5237c9696ca49308818edb76d8eb6fc132761cb2a1bd616b2df02f8e; nothing was built/);
+    expect(r.stderr).toMatch(
+      /ripgrep-15\.1\.0-aarch64-pc-windows-msvc\.zip from https:\/\/github\.com\/BurntSushi\/ripgrep\/releases\/download\/15\.1\.0\/\S+ has SHA-256 [0-9a-f]{64}, not the pinned 00d931fb5237c9696ca49308818edb76d8eb6fc132761cb2a1bd616b2df02f8e; nothing was built/,
+    );
     expect(existsSync(dest)).toBe(false);
   });
 

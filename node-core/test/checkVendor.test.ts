@@ -53,7 +53,10 @@ function machO(cpu: number, dylibs: string[]): Buffer {
   header.writeUInt32LE(cpu, 4);
   header.writeUInt32LE(2, 12); // MH_EXECUTE
   header.writeUInt32LE(commands.length, 16);
-  header.writeUInt32LE(commands.reduce((n, c) => n + c.length, 0), 20);
+  header.writeUInt32LE(
+    commands.reduce((n, c) => n + c.length, 0),
+    20,
+  );
   return Buffer.concat([header, ...commands]);
 }
 
@@ -142,7 +145,7 @@ describe("check-vendor: Linux", () => {
   it("a binary for another CPU, a script that is not a launcher, and a non-executable file are refused", () => {
     const wrongCpu = vendorWith({}, { "linux-arm64/rg": staticRipgrep() });
     expect(checkVendorDir(wrongCpu).problems[0]).toContain("built for ELF machine 62, not arm64");
-    const script = vendorWith({ "linux-x64/ugrep": "#!/bin/sh\nexec /usr/bin/ugrep \"$@\"\n" });
+    const script = vendorWith({ "linux-x64/ugrep": '#!/bin/sh\nexec /usr/bin/ugrep "$@"\n' });
     expect(checkVendorDir(script).problems[0]).toContain("without a wave-vendor-launch marker");
     const escaping = vendorWith({ "linux-x64/bfs": "#!/bin/sh\n# wave-vendor-launch: loader=/lib64/ld-linux-x86-64.so.2 libs=lib argv0=bfs binary=libexec/bfs\n" });
     expect(checkVendorDir(escaping).problems[0]).toContain("loader must be a path inside the folder");

@@ -8,7 +8,12 @@ import { makeWorkspace } from "./transcript.js";
 
 /** The host's network interfaces, as /proc/net/dev lists them. */
 function tailOfProcNetDev(): string[] {
-  return readFileSync("/proc/net/dev", "utf8").split("\n").slice(2).map((l) => l.split(":")[0]!.trim()).filter(Boolean).sort();
+  return readFileSync("/proc/net/dev", "utf8")
+    .split("\n")
+    .slice(2)
+    .map((l) => l.split(":")[0]!.trim())
+    .filter(Boolean)
+    .sort();
 }
 
 function run(args: string[], input?: string) {
@@ -42,7 +47,10 @@ describe("wave-core CLI", () => {
     const off = run(["call", "Bash", '{"command":"echo plain"}', "--root", root, "--sandbox", "off"]);
     expect(off.stdout).toBe("plain\nRan outside the sandbox: sandbox mode is off.\n");
     // The interfaces the command's network namespace has: only its own loopback with deny.
-    const interfaces = (extra: string[]) => run(["call", "Bash", `{"command":"tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort"}`, "--root", root, ...extra]).stdout.trim().split("\n");
+    const interfaces = (extra: string[]) =>
+      run(["call", "Bash", `{"command":"tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort"}`, "--root", root, ...extra])
+        .stdout.trim()
+        .split("\n");
     expect(interfaces(["--sandbox-network", "deny"])).toEqual(["lo"]);
     expect(interfaces([])).toEqual(tailOfProcNetDev());
     for (const [flag, value, message] of [
@@ -148,9 +156,7 @@ describe("wave-core CLI", () => {
     expect(jsn.stderr).toBe("wave-core: Unknown option --jsn. Did you mean --json? See wave-core call --help.\n");
     const bash = run(["call", "bash", '{"command":"true"}', "--root", root]);
     expect(bash.code).toBe(2);
-    expect(bash.stderr).toBe(
-      'wave-core: Unknown tool "bash". Did you mean Bash? Tool names are case-sensitive. Available tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.\n',
-    );
+    expect(bash.stderr).toBe('wave-core: Unknown tool "bash". Did you mean Bash? Tool names are case-sensitive. Available tools: Bash, TaskStop, Read, Edit, Write, Glob, Grep, run_shell_command.\n');
     const bare = run(["call", "Read", "--root", root]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toBe(`wave-core: Give Read's arguments as JSON, e.g. wave-core call Read '{"file_path":"…"}' (required: file_path). See wave-core call --help.\n`);

@@ -10,12 +10,7 @@ import { scratchDir } from "./support/scratch.js";
 const REPO = path.join(__dirname, "..", "..");
 
 function documentation(): string[] {
-  return [
-    path.join(REPO, "README.md"),
-    path.join(REPO, "CONTRIBUTING.md"),
-    ...markdownFiles(path.join(REPO, "docs")),
-    path.join(REPO, "node-core", "PROTOCOL.md"),
-  ];
+  return [path.join(REPO, "README.md"), path.join(REPO, "CONTRIBUTING.md"), ...markdownFiles(path.join(REPO, "docs")), path.join(REPO, "node-core", "PROTOCOL.md")];
 }
 
 describe("documentation links", () => {

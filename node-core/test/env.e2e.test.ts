@@ -148,7 +148,9 @@ describe("`wave-core env`", () => {
     const json = runEnv(["--json"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
     expect(JSON.parse(json.stdout).sandbox).toEqual({ active: true, kind: "bubblewrap", network: "allow" });
     const missing = runEnv([], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0", PATH: "/nonexistent" }));
-    expect(missing.stdout).toContain("\nSandbox: none (bubblewrap not usable)\n  reason  bubblewrap (bwrap) is not installed (not found on PATH). Commands run unsandboxed.\n  remedy  Install bubblewrap: sudo apt-get install bubblewrap");
+    expect(missing.stdout).toContain(
+      "\nSandbox: none (bubblewrap not usable)\n  reason  bubblewrap (bwrap) is not installed (not found on PATH). Commands run unsandboxed.\n  remedy  Install bubblewrap: sudo apt-get install bubblewrap",
+    );
     const bad = runEnv(["--sandbox", "off"], coreEnv(fake.home, "bash", { WAVE_LOGIN_ENV: "0" }));
     expect(bad.status).toBe(2);
   });

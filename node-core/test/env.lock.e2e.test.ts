@@ -166,7 +166,9 @@ describe("BASH-ENV-1 a core that ends while its probe runs the profile leaves no
     const call = await core.request("tools/call", { name: "Bash", arguments: { command: "echo $HTTPS_PROXY" } });
     const text = (call.result.content as Array<{ text: string }>).map((c) => c.text);
     expect(text[0]).toBe("http://proxy.example:3128");
-    expect(text[1]).toMatch(/^Note: this call waited \d+\.\d s for the user's login shell to report its environment \(PATH, proxies\); their shell profile is slow\. Later calls do not wait for it\.$/);
+    expect(text[1]).toMatch(
+      /^Note: this call waited \d+\.\d s for the user's login shell to report its environment \(PATH, proxies\); their shell profile is slow\. Later calls do not wait for it\.$/,
+    );
     expect(call.result.structuredContent.loginEnvironment).toMatchObject({ state: "ok" });
     expect((await core.close()).code).toBe(0);
   }, 30_000);

@@ -85,9 +85,13 @@ describe("file tools end to end", () => {
     const big = "x".repeat(64 * 1024);
     // ulimit -f 16 (16 KiB) makes the temp file's write fail with EFBIG; SIGXFSZ is ignored so
     // the process sees the error instead of dying.
-    const { responses } = await session(root, [call("Read", { file_path: "data.txt" }), call("Write", { file_path: "data.txt", content: big }), call("Edit", { file_path: "data.txt", old_string: "original", new_string: big })], {
-      wrap: (argv) => ["bash", "-c", 'ulimit -f 16; trap "" XFSZ; exec "$@"', "bash", ...argv],
-    });
+    const { responses } = await session(
+      root,
+      [call("Read", { file_path: "data.txt" }), call("Write", { file_path: "data.txt", content: big }), call("Edit", { file_path: "data.txt", old_string: "original", new_string: big })],
+      {
+        wrap: (argv) => ["bash", "-c", 'ulimit -f 16; trap "" XFSZ; exec "$@"', "bash", ...argv],
+      },
+    );
     expect(responses[0]!.result!.isError).toBe(false);
     for (const r of responses.slice(1)) {
       expect(r.result!.isError).toBe(true);

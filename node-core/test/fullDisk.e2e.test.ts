@@ -49,7 +49,9 @@ describe.skipIf(!asRoot)("a full disk under the command's output (a real 1 MB tm
     const text = result.content[0]!.text;
     const outDir = path.join(disk!, "out");
     expect(status).toBe(1);
-    expect(text).toMatch(/^Exit code 1\nThe disk holding the command's output \(([^)]+)\) is full \(\d[\d,]* bytes free\): what the command printed is missing or cut short, and a failed write may be why it failed\. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room, then run the command again\.\nRan outside the sandbox: sandbox mode is off\.$/);
+    expect(text).toMatch(
+      /^Exit code 1\nThe disk holding the command's output \(([^)]+)\) is full \(\d[\d,]* bytes free\): what the command printed is missing or cut short, and a failed write may be why it failed\. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room, then run the command again\.\nRan outside the sandbox: sandbox mode is off\.$/,
+    );
     expect(/\(([^)]+)\) is full/.exec(text)![1]!.startsWith(outDir + path.sep)).toBe(true);
     expect(result.structuredContent).toMatchObject({ errorKind: "out_of_resources", exitCode: 1 });
   });
@@ -65,7 +67,9 @@ describe.skipIf(!asRoot)("a full disk under the command's output (a real 1 MB tm
     for (const tool of ["Bash", "run_shell_command"]) {
       const { result } = call(tool, { command: "touch ran" });
       expect(result.structuredContent.errorKind, tool).toBe("out_of_resources");
-      expect(result.content[0]!.text, tool).toMatch(/Could not write the command's files in .+ \(ENOSPC\): the disk holding it is full\. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room; nothing ran\./);
+      expect(result.content[0]!.text, tool).toMatch(
+        /Could not write the command's files in .+ \(ENOSPC\): the disk holding it is full\. Free space on that disk, or set WAVE_OUTPUT_DIR to a directory on one with room; nothing ran\./,
+      );
     }
   });
 

@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CoreProcess } from "./support/coreProcess.js";
 import { makeWorkspace } from "./transcript.js";
 
-const recorded = JSON.parse(readFileSync(path.resolve(__dirname, "..", "..", "test-fixtures", "agents", "codex-0.171.0-initialize.json"), "utf8")) as { message: { id: number; params: Record<string, unknown> } };
+const recorded = JSON.parse(readFileSync(path.resolve(__dirname, "..", "..", "test-fixtures", "agents", "codex-0.171.0-initialize.json"), "utf8")) as {
+  message: { id: number; params: Record<string, unknown> };
+};
 const cores: CoreProcess[] = [];
 afterEach(() => {
   for (const c of cores.splice(0)) c.kill();
@@ -57,7 +59,10 @@ describe("a['$(cmd)']=1 in deny-all without a sandbox (bundled core)", () => {
     mcp.send(recorded.message);
     await mcp.waitFor((m) => m.id === recorded.message.id);
     mcp.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    for (const [id, name] of [[11, "Bash"], [12, "run_shell_command"]] as const) {
+    for (const [id, name] of [
+      [11, "Bash"],
+      [12, "run_shell_command"],
+    ] as const) {
       mcp.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { command } } });
       const r = await mcp.waitFor((m) => m.id === id);
       expect(r.result.isError, name).toBe(true);

@@ -75,15 +75,7 @@ const text = (r: { content: Array<{ text?: string }> }) => r.content.map((c) => 
 
 /** A repository whose configuration runs `touch marker` on git status (fsmonitor), on a pager, and on a diff (textconv). */
 function evilConfig(marker: string): string {
-  return [
-    "[core]",
-    "\trepositoryformatversion = 0",
-    `\tfsmonitor = "touch ${marker}; false"`,
-    `\tpager = "touch ${marker}; cat"`,
-    "[diff \"x\"]",
-    `\ttextconv = "touch ${marker}; cat"`,
-    "",
-  ].join("\n");
+  return ["[core]", "\trepositoryformatversion = 0", `\tfsmonitor = "touch ${marker}; false"`, `\tpager = "touch ${marker}; cat"`, '[diff "x"]', `\ttextconv = "touch ${marker}; cat"`, ""].join("\n");
 }
 
 /** fixtures/evil.git: a bare repository (what an archive or a checked-in fixture can carry) whose work tree is its parent, so git status there runs its fsmonitor. */
@@ -103,7 +95,11 @@ describe("issue 26: git run in a repository the workspace carries is not a quick
       writeFileSync(path.join(l.ws, "vendor/x/.git/config"), evilConfig(l.marker));
       bareRepository(account, l);
       // linked/: a .git file leading to a git directory outside the workspace's repository.
-      sh(account, `mkdir -p linked ../elsewhere && git init -q --bare ../elsewhere/g.git && git -C ../elsewhere/g.git config core.bare false && git -C ../elsewhere/g.git config core.fsmonitor "touch ${l.marker}; false" && printf 'gitdir: ../../elsewhere/g.git\\n' > linked/.git`, l.ws);
+      sh(
+        account,
+        `mkdir -p linked ../elsewhere && git init -q --bare ../elsewhere/g.git && git -C ../elsewhere/g.git config core.bare false && git -C ../elsewhere/g.git config core.fsmonitor "touch ${l.marker}; false" && printf 'gitdir: ../../elsewhere/g.git\\n' > linked/.git`,
+        l.ws,
+      );
       spawnSync("chown", ["-R", `${account.uid}:${account.gid}`, l.base]);
       const core = await start(account, l);
       // Sanity: the workspace's own repository is read without a question.

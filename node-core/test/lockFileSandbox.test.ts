@@ -55,7 +55,7 @@ describe("a sandboxed command and the discovery lock files", () => {
     const file = path.join(stateDir, "ide", `${lock.pid}.json`);
 
     const read = await agent.client.callTool({ name: "Bash", arguments: { command: `cat ${file}; ls -a ${stateDir}/ide; grep -r token ${stateDir}; cat ${stateDir}/ide/*.json` } });
-    const out = (read.structuredContent as { output: string; sandboxed: boolean });
+    const out = read.structuredContent as { output: string; sandboxed: boolean };
     expect(out.sandboxed).toBe(true);
     expect(out.output).not.toContain(lock.token);
     expect(out.output).toContain(`cat: ${file}: Permission denied`);

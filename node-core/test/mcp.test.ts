@@ -16,10 +16,7 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function connect(
-  root: string,
-  opts: { args?: string[]; answer?: (params: ElicitRequestFormParams) => ElicitResult } = {},
-): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function connect(root: string, opts: { args?: string[]; answer?: (params: ElicitRequestFormParams) => ElicitResult } = {}): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = stdioTransport({ command: process.execPath, args: [BUNDLE, "mcp", "--root", root, ...(opts.args ?? [])], stderr: "pipe" });
   client = new Client({ name: "wave-test-client", version: "1.0.0" }, { capabilities: opts.answer ? { elicitation: { form: {} } } : {} });
   const answer = opts.answer;
@@ -126,7 +123,9 @@ describe("permissions over MCP with the real tools (official SDK client)", () =>
     const first = await connect(root, { args: ["--sandbox", "off"] });
     const denied = await first.client.callTool({ name: "Bash", arguments: { command: "touch made.txt" } });
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain("this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with --allow 'touch:*' (repeatable) or --permission-mode allow-all.");
+    expect(textOf(denied)).toContain(
+      "this MCP client does not support elicitation. It did not run. To allow it, the user can start wave-core mcp with --allow 'touch:*' (repeatable) or --permission-mode allow-all.",
+    );
     expect(existsSync(path.join(root, "made.txt"))).toBe(false);
     await first.client.close();
 
@@ -141,11 +140,9 @@ describe("permissions over MCP with the real tools (official SDK client)", () =>
   it("RSC progress: run_shell_command sends notifications/progress for the caller's progress token, at most one a second", async () => {
     const { client } = await connect(makeWorkspace(), { args: ["--permission-mode", "allow-all"] });
     const updates: Progress[] = [];
-    const result = await client.callTool(
-      { name: "run_shell_command", arguments: { command: "for i in $(seq 1 50); do echo tick$i; sleep 0.05; done" } },
-      undefined,
-      { onprogress: (p) => void updates.push(p) },
-    );
+    const result = await client.callTool({ name: "run_shell_command", arguments: { command: "for i in $(seq 1 50); do echo tick$i; sleep 0.05; done" } }, undefined, {
+      onprogress: (p) => void updates.push(p),
+    });
     const s = result.structuredContent as { durationMs: number; stdout: string };
     expect(s.stdout.split("\n")[49]).toBe("tick50");
     expect(updates.length).toBeGreaterThanOrEqual(1);
@@ -191,10 +188,17 @@ describe("bad input over MCP (real process)", () => {
       expect((await big).error).toMatchObject({ code: -32600, message: expect.stringContaining("Pass large content by file path instead.") });
 
       // Bytes that are not UTF-8 are refused, not read as U+FFFD: the Write never runs.
-      const latin1 = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"latin1.txt","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}}}')]);
+      const latin1 = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"Write","arguments":{"file_path":"latin1.txt","content":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"}}}'),
+      ]);
       const refused = core.waitFor((m) => m.id === 42);
       core.sendBytes(latin1);
-      expect((await refused).error).toMatchObject({ code: -32700, message: expect.stringMatching(/^Parse error: the message is not valid UTF-8 \(byte \d+ of \d+: e9 22 7d 7d\), so it was not run\./) });
+      expect((await refused).error).toMatchObject({
+        code: -32700,
+        message: expect.stringMatching(/^Parse error: the message is not valid UTF-8 \(byte \d+ of \d+: e9 22 7d 7d\), so it was not run\./),
+      });
       expect(existsSync(path.join(root, "latin1.txt"))).toBe(false);
 
       const read = await core.request("tools/call", { name: "Read", arguments: { file_path: "notes.txt" } });

@@ -251,7 +251,9 @@ describe("the real tools ask the host (bundled core, host protocol)", () => {
     answer(core, ask2, { decision: "deny", message: "not now" });
     const d = (await denied).result;
     expect(d).toMatchObject({ isError: true, structuredContent: { errorKind: "denied_by_user" } });
-    expect(d.content[0].text).toBe("Permission denied: the user did not allow Bash to run `sleep 300 & touch denied.txt`. The user said: not now. Do not retry the same thing without asking the user.");
+    expect(d.content[0].text).toBe(
+      "Permission denied: the user did not allow Bash to run `sleep 300 & touch denied.txt`. The user said: not now. Do not retry the same thing without asking the user.",
+    );
     expect(existsSync(path.join(root, "denied.txt"))).toBe(false);
     expect(childrenOf(core)).toEqual([]);
     expect(core.notifications("tool/finished").find((n) => n.params.callId === "b2")!.params).toMatchObject({ name: "Bash", isError: true });

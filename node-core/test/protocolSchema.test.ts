@@ -42,7 +42,9 @@ describe("the protocol's JSON Schema", () => {
     } catch {}
     // Not toEqual on the text: a 100 KB diff says less than the instruction.
     if (committed !== protocolJsonSchemaText()) {
-      throw new Error(`${path.relative(process.cwd(), SCHEMA_FILE)} is out of date with the zod schemas: run \`npm run protocol:schema\` (at the repository root or in node-core) and commit the file.`);
+      throw new Error(
+        `${path.relative(process.cwd(), SCHEMA_FILE)} is out of date with the zod schemas: run \`npm run protocol:schema\` (at the repository root or in node-core) and commit the file.`,
+      );
     }
   });
 
@@ -57,7 +59,7 @@ describe("the protocol's JSON Schema", () => {
     }
   });
 
-  it("every event the core emits has a schema: each events.emit(\"…\") and peer.notify(\"…\") in src/ names a notification of the map", () => {
+  it('every event the core emits has a schema: each events.emit("…") and peer.notify("…") in src/ names a notification of the map', () => {
     const emitted = new Set<string>();
     for (const file of sources(SRC)) {
       for (const m of readFileSync(file, "utf8").matchAll(/\.(?:emit|notify)\(\s*"([^"]+)"/g)) emitted.add(m[1]!);
@@ -73,7 +75,11 @@ describe("the protocol's JSON Schema", () => {
 
   it("PROTOCOL.md documents exactly the methods and notifications the schema has", () => {
     const requests = [...section("## Requests (host → core)").matchAll(/^### `([^`]+)`(?:, `([^`]+)`)?/gm)].flatMap((m) => [m[1]!, ...(m[2] ? [m[2]] : [])]);
-    expect(requests.sort()).toEqual(wireMethods().map((m) => m.name).sort());
+    expect(requests.sort()).toEqual(
+      wireMethods()
+        .map((m) => m.name)
+        .sort(),
+    );
     const table = (s: string) => [...s.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!).sort();
     // The methods of the table (the ToolCallSummary table below it lists fields, which have no "/").
     expect(table(section("## Notifications (core → host)")).filter((n) => n.includes("/"))).toEqual(Object.keys(coreEventSchemas).sort());
@@ -83,7 +89,19 @@ describe("the protocol's JSON Schema", () => {
 
 describe("the wire check (test/support/wire.ts)", () => {
   const methodOf = (id: string | number) => (id === 7 ? "tasks/list" : undefined);
-  const task = { taskId: "t1", sessionId: "main", command: "sleep 1", origin: "background", status: "running", startedAt: "x", runtimeMs: 1, exitCode: null, signal: null, outputPath: "/o", survivors: [] };
+  const task = {
+    taskId: "t1",
+    sessionId: "main",
+    command: "sleep 1",
+    origin: "background",
+    status: "running",
+    startedAt: "x",
+    runtimeMs: 1,
+    exitCode: null,
+    signal: null,
+    outputPath: "/o",
+    survivors: [],
+  };
 
   it("passes a result and a notification that fit", () => {
     expect(wireProblem({ id: 7, result: { tasks: [task] } }, methodOf)).toBeUndefined();

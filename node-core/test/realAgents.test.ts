@@ -21,11 +21,9 @@ function agentBinary(name: string): string {
 
 /** Runs an agent command without blocking the event loop (the core's output keeps flowing in). */
 async function run(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
-  const { stdout, stderr } = await promisify(execFile)(file, args, { ...opts, encoding: "utf8", timeout: 90_000 }).catch(
-    (err: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`${path.basename(file)} ${args.join(" ")} failed: ${err.message}\n${err.stdout ?? ""}${err.stderr ?? ""}`);
-    },
-  );
+  const { stdout, stderr } = await promisify(execFile)(file, args, { ...opts, encoding: "utf8", timeout: 90_000 }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`${path.basename(file)} ${args.join(" ")} failed: ${err.message}\n${err.stdout ?? ""}${err.stderr ?? ""}`);
+  });
   return stdout + stderr;
 }
 

@@ -76,7 +76,10 @@ describe("docs/requirements.md", () => {
     expect(rows.length).toBe(ids.size);
     for (const r of rows) {
       expect(r.statement.length, r.id).toBeGreaterThan(20);
-      expect(groups.some((g) => r.id.startsWith(`${g}-`)), r.id).toBe(true);
+      expect(
+        groups.some((g) => r.id.startsWith(`${g}-`)),
+        r.id,
+      ).toBe(true);
     }
   });
 

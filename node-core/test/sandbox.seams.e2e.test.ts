@@ -117,15 +117,18 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     const c = startCore(account, e);
     await init(c);
     const current = readFileSync("/proc/sys/kernel/core_pattern", "utf8").trim();
-    const r = await bash(c, [
-      // The same value back: harmless if it went through, which is what this checks.
-      `echo '${current}' > /proc/sys/kernel/core_pattern && echo WROTE-SYSCTL`,
-      "echo 0 > /proc/sys/vm/drop_caches 2>/dev/null && echo WROTE-VM",
-      "ls /sys/kernel >/dev/null && touch /sys/kernel/wave-x 2>&1 | tail -1",
-      "grep -E '^Cap(Eff|Prm|Bnd|Amb):' /proc/self/status",
-      // A variant the issue does not list: a new user namespace would hold every capability again.
-      "unshare -Ur id -u 2>&1 | tail -1",
-    ].join("\n"));
+    const r = await bash(
+      c,
+      [
+        // The same value back: harmless if it went through, which is what this checks.
+        `echo '${current}' > /proc/sys/kernel/core_pattern && echo WROTE-SYSCTL`,
+        "echo 0 > /proc/sys/vm/drop_caches 2>/dev/null && echo WROTE-VM",
+        "ls /sys/kernel >/dev/null && touch /sys/kernel/wave-x 2>&1 | tail -1",
+        "grep -E '^Cap(Eff|Prm|Bnd|Amb):' /proc/self/status",
+        // A variant the issue does not list: a new user namespace would hold every capability again.
+        "unshare -Ur id -u 2>&1 | tail -1",
+      ].join("\n"),
+    );
     expect(r.s.sandboxed).toBe(true);
     expect(r.s.output).not.toContain("WROTE-SYSCTL");
     expect(r.s.output).not.toContain("WROTE-VM");
@@ -143,7 +146,7 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
       if (r.status !== 0) throw new Error(`git ${args}: ${r.stderr}`);
       return r.stdout;
     };
-    write(path.join(e.home, ".gitconfig"), "[user]\n\tname = t\n\temail = t@example.com\n[protocol \"file\"]\n\tallow = always\n");
+    write(path.join(e.home, ".gitconfig"), '[user]\n\tname = t\n\temail = t@example.com\n[protocol "file"]\n\tallow = always\n');
     owned(account, e.home);
     // The main repository with a worktree and a submodule; a library repository to be the submodule.
     const lib = path.join(e.outside, "lib");
@@ -167,20 +170,23 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
 
     const c = startCore(account, e);
     await init(c);
-    const attack = await bash(c, [
-      `git config core.fsmonitor '${hook}' 2>&1 | tail -1`,
-      `echo "gitdir: ${e.outside}/evil" > deps/lib/.git 2>&1`,
-      `echo ../../../outside > .git/worktrees/wt/commondir 2>&1`,
-      `echo "gitdir: ${e.outside}/evil" > wt/.git 2>&1`,
-      `printf '[core]\\n\\tfsmonitor = ${hook}\\n' >> .git/modules/deps/lib/config 2>&1`,
-      `git -C ${deep} config core.fsmonitor '${hook}' 2>&1 | tail -1`,
-      `git -C ${inModules} config core.fsmonitor '${hook}' 2>&1 | tail -1`,
-      `printf '[core]\\n\\tfsmonitor = ${hook}\\n' >> shared.gitconfig 2>&1`,
-      `mkdir -p .git/hooks 2>&1; echo '${hook}' > .git/hooks/post-checkout 2>&1`,
-      // A repository of its own, planted to be found by the next git run there.
-      `mkdir fresh && git -C fresh init -q && git -C fresh config core.fsmonitor '${hook}' && echo MADE-FRESH`,
-      "true",
-    ].join("\n"));
+    const attack = await bash(
+      c,
+      [
+        `git config core.fsmonitor '${hook}' 2>&1 | tail -1`,
+        `echo "gitdir: ${e.outside}/evil" > deps/lib/.git 2>&1`,
+        `echo ../../../outside > .git/worktrees/wt/commondir 2>&1`,
+        `echo "gitdir: ${e.outside}/evil" > wt/.git 2>&1`,
+        `printf '[core]\\n\\tfsmonitor = ${hook}\\n' >> .git/modules/deps/lib/config 2>&1`,
+        `git -C ${deep} config core.fsmonitor '${hook}' 2>&1 | tail -1`,
+        `git -C ${inModules} config core.fsmonitor '${hook}' 2>&1 | tail -1`,
+        `printf '[core]\\n\\tfsmonitor = ${hook}\\n' >> shared.gitconfig 2>&1`,
+        `mkdir -p .git/hooks 2>&1; echo '${hook}' > .git/hooks/post-checkout 2>&1`,
+        // A repository of its own, planted to be found by the next git run there.
+        `mkdir fresh && git -C fresh init -q && git -C fresh config core.fsmonitor '${hook}' && echo MADE-FRESH`,
+        "true",
+      ].join("\n"),
+    );
     expect(attack.s.sandboxed).toBe(true);
     expect(attack.s.output).toContain("MADE-FRESH");
     for (const f of ["deps/lib/.git", ".git/worktrees/wt/commondir", "wt/.git", ".git/modules/deps/lib/config", "shared.gitconfig", ".git/hooks/post-checkout"]) {
@@ -215,10 +221,13 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     expect(run(account, ["git", "init", "-q", "--bare", existing], { home: e.home }).status).toBe(0);
     const c = startCore(account, e);
     await init(c);
-    const r = await bash(c, [
-      "git -C mirror.git config core.sshCommand 'touch /tmp/x' 2>&1 | tail -1",
-      "mkdir -p docs/objects docs/refs && echo 'ref: refs/heads/main' > docs/HEAD && printf '[alias]\\n\\tst = !touch x\\n' > docs/config && echo PLANTED",
-    ].join("\n"));
+    const r = await bash(
+      c,
+      [
+        "git -C mirror.git config core.sshCommand 'touch /tmp/x' 2>&1 | tail -1",
+        "mkdir -p docs/objects docs/refs && echo 'ref: refs/heads/main' > docs/HEAD && printf '[alias]\\n\\tst = !touch x\\n' > docs/config && echo PLANTED",
+      ].join("\n"),
+    );
     expect(r.s.output).toMatch(/could not lock config file (.*mirror\.git\/)?config: Read-only file system/);
     expect(r.s.output).toContain("PLANTED");
     expect(existsSync(path.join(e.ws, "docs/HEAD"))).toBe(false);
@@ -238,17 +247,20 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     expect(spawnSync(ln!, lnArgs).status).toBe(0);
     const c = startCore(account, e);
     await init(c);
-    const r = await bash(c, [
-      ...files.map((f) => `echo EVIL >> ${f} 2>&1 | sed 's/^.*: //'`),
-      // Renaming the folder that holds one away, and putting a writable one in its place.
-      "mv packages/a/.vscode packages/a/.vscode-old 2>&1 | sed 's/^.*: //'",
-      "mv packages/a packages/a-old 2>&1 | sed 's/^.*: //'",
-      "echo FINE >> node_modules/pkg/.npmrc && echo DEPS-WRITABLE",
-      "echo FINE >> packages/a/src/index.ts && echo SOURCES-WRITABLE",
-      // A hard link to a masked key: the key is not there to link, whatever the account.
-      `ln ${e.home}/.ssh/id_ed25519 stolen 2>&1 | sed 's/^.*: //'; cat stolen 2>&1 | tail -1`,
-      "cat packages/a/notes.txt 2>&1 | sed 's/^.*: //'",
-    ].join("\n"));
+    const r = await bash(
+      c,
+      [
+        ...files.map((f) => `echo EVIL >> ${f} 2>&1 | sed 's/^.*: //'`),
+        // Renaming the folder that holds one away, and putting a writable one in its place.
+        "mv packages/a/.vscode packages/a/.vscode-old 2>&1 | sed 's/^.*: //'",
+        "mv packages/a packages/a-old 2>&1 | sed 's/^.*: //'",
+        "echo FINE >> node_modules/pkg/.npmrc && echo DEPS-WRITABLE",
+        "echo FINE >> packages/a/src/index.ts && echo SOURCES-WRITABLE",
+        // A hard link to a masked key: the key is not there to link, whatever the account.
+        `ln ${e.home}/.ssh/id_ed25519 stolen 2>&1 | sed 's/^.*: //'; cat stolen 2>&1 | tail -1`,
+        "cat packages/a/notes.txt 2>&1 | sed 's/^.*: //'",
+      ].join("\n"),
+    );
     expect(r.s.sandboxed).toBe(true);
     expect(r.s.output.match(/Read-only file system/g)?.length, r.s.output).toBe(files.length);
     expect(r.s.output.match(/Device or resource busy/g)?.length, r.s.output).toBe(2);
@@ -344,13 +356,16 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     const c = startCore(account, e);
     await init(c);
     const connect = (target: string) => `node -e 'const s=require("net").connect(${target});s.on("connect",()=>{console.log("CONNECTED");s.end()});s.on("error",e=>console.log("refused",e.code))'`;
-    const r = await bash(c, [
-      `tmux -S ${tmuxSock} send-keys -t w 'touch ${typed}' Enter 2>&1 | tail -1`,
-      connect(JSON.stringify(listenerSock)),
-      connect(JSON.stringify("\0" + abstractName)),
-      // What still works: pipes between the command's own processes (socketpair), TCP on the loopback.
-      `node -e 'const c=require("child_process").spawnSync("echo",["pipes-work"],{stdio:"pipe"});console.log(c.stdout.toString().trim())'`,
-    ].join("\n"));
+    const r = await bash(
+      c,
+      [
+        `tmux -S ${tmuxSock} send-keys -t w 'touch ${typed}' Enter 2>&1 | tail -1`,
+        connect(JSON.stringify(listenerSock)),
+        connect(JSON.stringify("\0" + abstractName)),
+        // What still works: pipes between the command's own processes (socketpair), TCP on the loopback.
+        `node -e 'const c=require("child_process").spawnSync("echo",["pipes-work"],{stdio:"pipe"});console.log(c.stdout.toString().trim())'`,
+      ].join("\n"),
+    );
     expect(r.s.output).toMatch(/error connecting to .*tmux\.sock \(Operation not permitted\)|Operation not permitted/);
     expect(r.s.output.match(/refused EPERM/g)?.length).toBe(2);
     expect(r.s.output).not.toContain("CONNECTED");
@@ -443,7 +458,8 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
       [".ssh/config.d/deploy_key", "sshconfd"],
       [".ssh/known_hosts.d/not-a-known-host", "sshsniffed"],
       [".kube/staging.yaml", "kube"],
-    ] as const) inHome(e.home, rel, rel.startsWith(".ssh/") ? key(tag) : secret(tag));
+    ] as const)
+      inHome(e.home, rel, rel.startsWith(".ssh/") ? key(tag) : secret(tag));
     const kubeconfig = write(path.join(e.outside, "cluster.kubeconfig"), secret("kubeconfig"), 0o600);
     inHome(e.home, ".ssh/config.d/hosts.conf", "Host x");
     inHome(e.home, ".npmrc", `registry=http://127.0.0.1:1/\n//127.0.0.1:1/:_authToken=${secret("npm")}\nproxy=http://proxy.invalid:3128/\n`);
@@ -453,13 +469,16 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     owned(account, e.home, e.outside);
     const c = startCore(account, e, { env: { KUBECONFIG: kubeconfig } });
     await init(c);
-    const r = await bash(c, [
-      `cat ~/.claude/.credentials.json ~/.codex/auth.json ~/.gemini/oauth_creds.json ~/.config/github-copilot/apps.json ~/.cursor/cli-config.json ~/.ssh/work/id_ed25519 ~/.ssh/config.d/deploy_key ~/.ssh/known_hosts.d/not-a-known-host ~/.kube/staging.yaml ${kubeconfig} 2>&1`,
-      "cat ~/.ssh/config.d/hosts.conf; echo",
-      "cat ~/.npmrc",
-      `cat ${account.home}/.git-credentials 2>&1`,
-      `grep -c ' ${account.home}/.npmrc ' /proc/self/mountinfo || true`,
-    ].join("\n"));
+    const r = await bash(
+      c,
+      [
+        `cat ~/.claude/.credentials.json ~/.codex/auth.json ~/.gemini/oauth_creds.json ~/.config/github-copilot/apps.json ~/.cursor/cli-config.json ~/.ssh/work/id_ed25519 ~/.ssh/config.d/deploy_key ~/.ssh/known_hosts.d/not-a-known-host ~/.kube/staging.yaml ${kubeconfig} 2>&1`,
+        "cat ~/.ssh/config.d/hosts.conf; echo",
+        "cat ~/.npmrc",
+        `cat ${account.home}/.git-credentials 2>&1`,
+        `grep -c ' ${account.home}/.npmrc ' /proc/self/mountinfo || true`,
+      ].join("\n"),
+    );
     expect(r.s.sandboxed).toBe(true);
     expect(r.s.output).not.toContain("SECRET-");
     expect(r.s.output).toContain("Host x");
@@ -493,8 +512,14 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     const inside = await bash(c, list);
     const outside = await bash(c, list, { dangerouslyDisableSandbox: true, description: "list descriptors" });
     for (const r of [inside, outside]) {
-      const fds = r.s.output.split("\n").filter(Boolean).map((l: string) => Number(/^fd (\d+)/.exec(l)?.[1]));
-      expect(fds.filter((n: number) => n > 2), r.s.output).toEqual([]);
+      const fds = r.s.output
+        .split("\n")
+        .filter(Boolean)
+        .map((l: string) => Number(/^fd (\d+)/.exec(l)?.[1]));
+      expect(
+        fds.filter((n: number) => n > 2),
+        r.s.output,
+      ).toEqual([]);
     }
     expect(inside.s.sandboxed).toBe(true);
     expect(outside.s.sandboxed).toBe(false);
@@ -516,14 +541,21 @@ describe.each(testAccounts().map((a) => [a.label, a] as const))("the sandbox's s
     cleanups.push(() => registry.close());
     const port = (registry.address() as net.AddressInfo).port;
     write(path.join(e.home, ".npmrc"), `registry=http://127.0.0.1:${port}/\n//127.0.0.1:${port}/:_authToken=SECRET-TOKEN\nfetch-retries=0\n`, 0o600);
-    write(path.join(e.ws, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", scripts: { build: "node build.js", test: "node test.js" }, dependencies: { "wave-seams-missing-pkg": "1.0.0" } }));
+    write(
+      path.join(e.ws, "package.json"),
+      JSON.stringify({ name: "app", version: "1.0.0", scripts: { build: "node build.js", test: "node test.js" }, dependencies: { "wave-seams-missing-pkg": "1.0.0" } }),
+    );
     write(path.join(e.ws, "build.js"), "require('fs').mkdirSync('dist',{recursive:true});require('fs').writeFileSync('dist/out.txt','built');console.log('BUILT')");
     write(path.join(e.ws, "test.js"), "console.log(require('fs').readFileSync('dist/out.txt','utf8')==='built'?'TESTS-PASS':'TESTS-FAIL')");
     owned(account, e.home, e.ws);
     expect(gitAs(account, e, e.ws, "init -q && git -c user.email=t@e -c user.name=t add package.json && git -c user.email=t@e -c user.name=t commit -qm init").status).toBe(0);
     // ask mode with nobody to answer: a question would hang the call (and fail the test).
     // The test runner's own npm settings (npm_config_* when it was started through npm) are not the user's.
-    const clean = Object.fromEntries(Object.keys(process.env).filter((k) => /^npm_/i.test(k)).map((k) => [k, undefined]));
+    const clean = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((k) => /^npm_/i.test(k))
+        .map((k) => [k, undefined]),
+    );
     const c = startCore(account, e, { args: ["--permission-mode", "ask"], env: clean });
     await init(c);
     const install = await bash(c, "npm install --no-audit --no-fund 2>&1 | tail -3; echo rc=$?");

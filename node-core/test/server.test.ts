@@ -30,8 +30,44 @@ function prng(seed: number) {
 function fuzzLines(count: number, seed: number): string[] {
   const rnd = prng(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const methods = ["initialize", "tools/list", "tools/call", "calls/list", "calls/moveToBackground", "sessions/create", "sessions/list", "sessions/dispose", "workspace/addDirectory", "settings/update", "$/cancelRequest", "nope", "", "tools/", "TOOLS/LIST"];
-  const values = () => pick<unknown>([null, true, 0, -1, 1e308, "", "x".repeat(Math.floor(rnd() * 50)), [], {}, [1, "a"], { name: "Read" }, { name: "Read", arguments: { file_path: pick(["notes.txt", "/", "", "../../etc/passwd", "\u0000"]) } }, { name: "Read", arguments: { file_path: 5 } }, { name: "Nope", arguments: {} }, { path: "/nonexistent" }, { sessionId: "ghost" }, { settings: { a: 1 } }, { callId: "c" }]);
+  const methods = [
+    "initialize",
+    "tools/list",
+    "tools/call",
+    "calls/list",
+    "calls/moveToBackground",
+    "sessions/create",
+    "sessions/list",
+    "sessions/dispose",
+    "workspace/addDirectory",
+    "settings/update",
+    "$/cancelRequest",
+    "nope",
+    "",
+    "tools/",
+    "TOOLS/LIST",
+  ];
+  const values = () =>
+    pick<unknown>([
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      "",
+      "x".repeat(Math.floor(rnd() * 50)),
+      [],
+      {},
+      [1, "a"],
+      { name: "Read" },
+      { name: "Read", arguments: { file_path: pick(["notes.txt", "/", "", "../../etc/passwd", "\u0000"]) } },
+      { name: "Read", arguments: { file_path: 5 } },
+      { name: "Nope", arguments: {} },
+      { path: "/nonexistent" },
+      { sessionId: "ghost" },
+      { settings: { a: 1 } },
+      { callId: "c" },
+    ]);
   const lines: string[] = [];
   let id = 1;
   for (let i = 0; i < count; i++) {
@@ -75,7 +111,15 @@ describe("host protocol server", () => {
     for (const line of lines) {
       try {
         const m = JSON.parse(line);
-        if (m && typeof m === "object" && m.jsonrpc === "2.0" && typeof m.method === "string" && typeof m.id === "number" && Number.isInteger(m.id) && (m.params === undefined || (m.params !== null && typeof m.params === "object"))) {
+        if (
+          m &&
+          typeof m === "object" &&
+          m.jsonrpc === "2.0" &&
+          typeof m.method === "string" &&
+          typeof m.id === "number" &&
+          Number.isInteger(m.id) &&
+          (m.params === undefined || (m.params !== null && typeof m.params === "object"))
+        ) {
           mustAnswer.add(m.id);
         }
       } catch {

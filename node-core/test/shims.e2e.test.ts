@@ -5,15 +5,7 @@
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildFixtureTree,
-  LOG_VARIABLE,
-  makeLoggingSystemBin,
-  makeLoggingVendor,
-  readLog,
-  shellExecutable,
-  type FixtureTree,
-} from "./support/shims.js";
+import { buildFixtureTree, LOG_VARIABLE, makeLoggingSystemBin, makeLoggingVendor, readLog, shellExecutable, type FixtureTree } from "./support/shims.js";
 import { BUNDLE, bundleExists, CoreProcess, stopCores, type Message } from "./support/coreProcess.js";
 import { tempDir, waitFor } from "./support/processes.js";
 

@@ -26,9 +26,7 @@ export function mismatch(expected: unknown, actual: unknown, where = "$"): strin
     }
     const re = /^<<regex:([\s\S]*)>>$/.exec(expected);
     if (re) {
-      return typeof actual === "string" && new RegExp(re[1]!).test(actual)
-        ? undefined
-        : `${where}: ${JSON.stringify(actual)} does not match /${re[1]}/`;
+      return typeof actual === "string" && new RegExp(re[1]!).test(actual) ? undefined : `${where}: ${JSON.stringify(actual)} does not match /${re[1]}/`;
     }
     return actual === expected ? undefined : `${where}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
   }
@@ -92,10 +90,7 @@ export async function replay(transcript: Transcript, stepTimeoutMs = 15_000): Pr
         used.add(got);
       }
     }
-    const exit = await Promise.race([
-      core.close(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("core did not exit after stdin closed")), 10_000)),
-    ]);
+    const exit = await Promise.race([core.close(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("core did not exit after stdin closed")), 10_000))]);
     if (exit.code !== (t.exitCode ?? 0)) throw new Error(`core exited with ${exit.code ?? exit.signal}, expected ${t.exitCode ?? 0}`);
   } finally {
     core.kill();

@@ -47,13 +47,7 @@ describe("scripts/vendor-linux-x64.sh", () => {
     const first = runScript(["--dest", dest], bin);
     expect(first.status, first.stderr).toBe(0);
     expect(readFileSync(path.join(dest, "VERSIONS"), "utf8")).toBe(
-      [
-        "recipe 2 mode default",
-        `ugrep 7.8.4 system ${path.join(bin, "ugrep")}`,
-        `bfs 4.0.6 system ${path.join(bin, "bfs")}`,
-        `rg 14.1.1 system ${path.join(bin, "rg")}`,
-        "",
-      ].join("\n"),
+      ["recipe 2 mode default", `ugrep 7.8.4 system ${path.join(bin, "ugrep")}`, `bfs 4.0.6 system ${path.join(bin, "bfs")}`, `rg 14.1.1 system ${path.join(bin, "rg")}`, ""].join("\n"),
     );
     // The copies work on their own (the stand-ins run the real tools).
     const listed = spawnSync(path.join(dest, "bfs"), [path.dirname(dest), "-name", "VERSIONS"], { encoding: "utf8" });

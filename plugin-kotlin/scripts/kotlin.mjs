@@ -138,7 +138,9 @@ const KOTLINC_JAVA_OPTS = "-Xmx1g -Xss4m -XX:TieredStopAtLevel=1 -XX:ReservedCod
  */
 export function uncompiledSources(srcDir, compiled) {
   const set = new Set(compiled);
-  return listFiles([srcDir], ".kt").concat(listFiles([srcDir], ".java")).filter((f) => !set.has(f));
+  return listFiles([srcDir], ".kt")
+    .concat(listFiles([srcDir], ".java"))
+    .filter((f) => !set.has(f));
 }
 
 function checkEverySourceCompiled(compiled) {
@@ -211,7 +213,9 @@ async function checkLeftovers(dir, core) {
   const left = leftovers(dir);
   rmSync(dir, { recursive: true, force: true });
   if (left.length === 0) return true;
-  console.error(`kotlin: the test run left ${left.length} ${left.length === 1 ? "entry" : "entries"} in its temporary directory (tests must remove what they make; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}`);
+  console.error(
+    `kotlin: the test run left ${left.length} ${left.length === 1 ? "entry" : "entries"} in its temporary directory (tests must remove what they make; the core must remove what it makes):\n  ${left.slice(0, 40).join("\n  ")}`,
+  );
   return false;
 }
 
@@ -256,12 +260,17 @@ function kotlinc(compiler, classpath, outDir, files, opts = {}) {
     "bash",
     [
       path.join(compiler.home, "bin", "kotlinc"),
-      "-jvm-target", JVM_TARGET,
-      "-language-version", "2.0",
-      "-api-version", "2.0",
+      "-jvm-target",
+      JVM_TARGET,
+      "-language-version",
+      "2.0",
+      "-api-version",
+      "2.0",
       "-nowarn",
-      "-classpath", classpath.join(path.delimiter),
-      "-d", outDir,
+      "-classpath",
+      classpath.join(path.delimiter),
+      "-d",
+      outDir,
       ...files,
     ],
     { env: { ...process.env, JAVA_HOME: process.env.JAVA_HOME ?? "", JAVA_OPTS: KOTLINC_JAVA_OPTS }, ...opts },
@@ -301,7 +310,8 @@ export function declaredNames(files) {
       names.add(`${pkg}.${path.basename(f, ".java")}`);
       continue;
     }
-    const top = /^(?:(?:public|inline|internal|sealed|abstract|open|data|const|private|fun interface)\s+)*(?:class|interface|object|fun|val|var)\s+(?:<(?:[^<>]|<[^<>]*>)*>\s*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\.)?(\w+)/gm;
+    const top =
+      /^(?:(?:public|inline|internal|sealed|abstract|open|data|const|private|fun interface)\s+)*(?:class|interface|object|fun|val|var)\s+(?:<(?:[^<>]|<[^<>]*>)*>\s*)?(?:[\w.]+(?:<(?:[^<>]|<[^<>]*>)*>)?\.)?(\w+)/gm;
     for (const m of text.matchAll(top)) names.add(`${pkg}.${m[1]}`);
   }
   return names;
@@ -326,7 +336,8 @@ export function checkPlatformUse({ mainFiles, apiFiles, ideDir }) {
     // A star import names a package: `import com.intellij.openapi.wm.*` is a use of the platform too.
     for (const m of text.matchAll(/^import ([\w.]+?)(\.\*)?(?: as \w+)?\s*$/gm)) refs.add(m[2] ? `${m[1]}.*` : m[1]);
     // bridge/ and ui/ run without the IDE: they may not reach the platform through ide/ either.
-    if (!inIde) for (const m of text.matchAll(/^import (dev\.wavetools\.wave\.ide\b[\w.*]*)/gm)) problems.push(`${rel} imports ${m[1]}: bridge/ and ui/ may not depend on ide/ (it needs the IntelliJ Platform)`);
+    if (!inIde)
+      for (const m of text.matchAll(/^import (dev\.wavetools\.wave\.ide\b[\w.*]*)/gm)) problems.push(`${rel} imports ${m[1]}: bridge/ and ui/ may not depend on ide/ (it needs the IntelliJ Platform)`);
     for (const line of text.split("\n")) {
       if (/^\s*(import|package) /.test(line) || /^\s*(\/\/|\*)/.test(line)) continue;
       // Names in string literals (a class looked up by reflection) are not uses the compiler sees.
@@ -344,7 +355,10 @@ export function checkPlatformUse({ mainFiles, apiFiles, ideDir }) {
     }
   }
   const apiText = apiFiles.map((f) => readFileSync(f, "utf8")).join("\n");
-  const ideText = mainFiles.filter((f) => f.startsWith(ideDir + path.sep)).map((f) => readFileSync(f, "utf8")).join("\n");
+  const ideText = mainFiles
+    .filter((f) => f.startsWith(ideDir + path.sep))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
   for (const name of declared) {
     if (used.has(name)) continue;
     const simple = name.slice(name.lastIndexOf(".") + 1);
@@ -431,14 +445,20 @@ function checkGradleWrapper(javaBin) {
 }
 
 function countReports(dir) {
-  let tests = 0, failures = 0, errors = 0, skipped = 0;
+  let tests = 0,
+    failures = 0,
+    errors = 0,
+    skipped = 0;
   if (!existsSync(dir)) return undefined;
   for (const f of readdirSync(dir)) {
     if (!f.endsWith(".xml")) continue;
     const xml = readFileSync(path.join(dir, f), "utf8");
     for (const m of xml.matchAll(/<testsuite\b[^>]*>/g)) {
       const attr = (n) => Number((new RegExp(`\\b${n}="(\\d+)"`).exec(m[0]) ?? [])[1] ?? 0);
-      tests += attr("tests"); failures += attr("failures"); errors += attr("errors"); skipped += attr("skipped");
+      tests += attr("tests");
+      failures += attr("failures");
+      errors += attr("errors");
+      skipped += attr("skipped");
     }
   }
   return { passed: tests - failures - errors - skipped, failed: failures + errors, skipped };
@@ -460,8 +480,10 @@ async function main() {
   const headers = checkDeclarationHeaders([...apiKotlin, ...apiJava]);
   const useProblems = checkPlatformUse({ mainFiles, apiFiles: [...apiKotlin, ...apiJava], ideDir: ideSources });
   if (headers.problems.length || useProblems.length) fail(`the platform declarations do not match the plugin's use:\n  ${[...headers.problems, ...useProblems].join("\n  ")}`);
-  if (headers.notInIndex) console.log(`kotlin: ${headers.notInIndex} of ${apiKotlin.length + apiJava.length} platform declarations have no source in the index; their signatures come from documentation or other copies`);
-  if (headers.unverified) console.log(`kotlin: ${headers.unverified} of ${apiKotlin.length + apiJava.length} platform declarations name no commit (not looked up); their signatures are checked only by the Gradle build`);
+  if (headers.notInIndex)
+    console.log(`kotlin: ${headers.notInIndex} of ${apiKotlin.length + apiJava.length} platform declarations have no source in the index; their signatures come from documentation or other copies`);
+  if (headers.unverified)
+    console.log(`kotlin: ${headers.unverified} of ${apiKotlin.length + apiJava.length} platform declarations name no commit (not looked up); their signatures are checked only by the Gradle build`);
   const classpath = [gson, junit, compiler.annotations, compiler.coroutines];
   const classes = compile({ mainFiles, testFiles, apiKotlin, apiJava }, classpath, compiler, javacOf(javaBin));
   probeUndeclaredUse(compiler, classes, [...apiKotlin, ...apiJava], classpath);
@@ -490,21 +512,26 @@ async function main() {
   for (let i = 0; i < rest.length; i++) if (rest[i] === "--select") selectors.push(`--select-class=${rest[++i]}`);
   const started = Date.now();
   const tmp = runTempDir();
-  const status = run(javaBin, [
-    `-Djava.io.tmpdir=${tmp}`,
-    ...props,
-    "-cp", junit,
-    "org.junit.platform.console.ConsoleLauncher",
-    "--disable-banner",
-    "--details=tree",
-    "--details-theme=ascii",
-    "--disable-ansi-colors",
-    "--exclude-engine=junit-vintage",
-    "--fail-if-no-tests",
-    `--reports-dir=${reports}`,
-    `--class-path=${[...runtime].join(path.delimiter)}`,
-    ...(selectors.length ? selectors : [`--scan-class-path=${classes}`]),
-  ], { env: testEnvironment(tmp) });
+  const status = run(
+    javaBin,
+    [
+      `-Djava.io.tmpdir=${tmp}`,
+      ...props,
+      "-cp",
+      junit,
+      "org.junit.platform.console.ConsoleLauncher",
+      "--disable-banner",
+      "--details=tree",
+      "--details-theme=ascii",
+      "--disable-ansi-colors",
+      "--exclude-engine=junit-vintage",
+      "--fail-if-no-tests",
+      `--reports-dir=${reports}`,
+      `--class-path=${[...runtime].join(path.delimiter)}`,
+      ...(selectors.length ? selectors : [`--scan-class-path=${classes}`]),
+    ],
+    { env: testEnvironment(tmp) },
+  );
   const counts = countReports(reports);
   console.log(`kotlin: tests took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (counts) console.log(`kotlin: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);

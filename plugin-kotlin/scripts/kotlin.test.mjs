@@ -46,8 +46,14 @@ test("bridge/ and ui/ may not use the platform at all, and an unused declaration
     const apiFiles = [out["api/com/intellij/openapi/wm/ToolWindow.java"], out["api/com/intellij/openapi/wm/Unused.kt"]];
     assert.deepEqual([...declaredNames(apiFiles)].sort(), ["com.intellij.openapi.wm.ToolWindow", "com.intellij.openapi.wm.unusedHelper"]);
     const problems = checkPlatformUse({ mainFiles: [out["main/ui/B.kt"]], apiFiles, ideDir: path.join(root, "main", "ide") });
-    assert.ok(problems.some((p) => /B\.kt uses com\.intellij\.openapi\.wm\.ToolWindow: only ide\//.test(p)), problems.join("\n"));
-    assert.ok(problems.some((p) => /declares com\.intellij\.openapi\.wm\.unusedHelper, which nothing uses/.test(p)), problems.join("\n"));
+    assert.ok(
+      problems.some((p) => /B\.kt uses com\.intellij\.openapi\.wm\.ToolWindow: only ide\//.test(p)),
+      problems.join("\n"),
+    );
+    assert.ok(
+      problems.some((p) => /declares com\.intellij\.openapi\.wm\.unusedHelper, which nothing uses/.test(p)),
+      problems.join("\n"),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -80,10 +86,23 @@ test("a star import of a platform package, and an import of ide/, are reported f
     "main/ide/C.kt": "package c\nimport com.intellij.openapi.wm.*\nfun f(t: ToolWindow) = t\n",
   });
   try {
-    const problems = checkPlatformUse({ mainFiles: [out["main/bridge/A.kt"], out["main/ui/B.kt"], out["main/ide/C.kt"]], apiFiles: [out["api/com/intellij/openapi/wm/ToolWindow.java"]], ideDir: path.join(root, "main", "ide") });
-    assert.ok(problems.some((p) => /A\.kt uses com\.intellij\.openapi\.wm\.\*: only ide\//.test(p)), problems.join("\n"));
-    assert.ok(problems.some((p) => /B\.kt imports dev\.wavetools\.wave\.ide\.WaveToolWindowFactory: bridge\/ and ui\/ may not depend on ide\//.test(p)), problems.join("\n"));
-    assert.ok(problems.some((p) => /C\.kt imports com\.intellij\.openapi\.wm\.\*: import each platform class by name/.test(p)), problems.join("\n"));
+    const problems = checkPlatformUse({
+      mainFiles: [out["main/bridge/A.kt"], out["main/ui/B.kt"], out["main/ide/C.kt"]],
+      apiFiles: [out["api/com/intellij/openapi/wm/ToolWindow.java"]],
+      ideDir: path.join(root, "main", "ide"),
+    });
+    assert.ok(
+      problems.some((p) => /A\.kt uses com\.intellij\.openapi\.wm\.\*: only ide\//.test(p)),
+      problems.join("\n"),
+    );
+    assert.ok(
+      problems.some((p) => /B\.kt imports dev\.wavetools\.wave\.ide\.WaveToolWindowFactory: bridge\/ and ui\/ may not depend on ide\//.test(p)),
+      problems.join("\n"),
+    );
+    assert.ok(
+      problems.some((p) => /C\.kt imports com\.intellij\.openapi\.wm\.\*: import each platform class by name/.test(p)),
+      problems.join("\n"),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -25,7 +25,11 @@ export const SENSITIVE_WORKSPACE: readonly SensitiveEntry[] = [
   { name: /^\.git$/i, directory: true, what: "git's configuration, hooks and repository link (core.fsmonitor, hooks, gitdir: run programs on the next git command)" },
   { name: /^\.gitmodules$/i, directory: false, what: "git submodule definitions (what git clones and checks out)" },
   { name: /^\.envrc$/i, directory: false, what: "direnv runs it when a shell enters the directory" },
-  { name: /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.gitconfig)$/i, directory: false, what: "a shell or git start-up file (read when this directory is HOME or ZDOTDIR)" },
+  {
+    name: /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zshenv|\.zprofile|\.zlogin|\.zlogout|\.gitconfig)$/i,
+    directory: false,
+    what: "a shell or git start-up file (read when this directory is HOME or ZDOTDIR)",
+  },
   { name: /^(\.exrc|\.nvimrc|\.nvim\.lua)$/i, directory: false, what: "vim/neovim run it when they open files here (exrc)" },
   { name: /^(\.dir-locals(-2)?\.el)$/i, directory: false, what: "Emacs evaluates its eval: forms when it opens a file here" },
   { name: /^\.claude$/i, directory: true, what: "Claude Code settings: hooks run commands, permissions allow them" },
@@ -45,7 +49,11 @@ export const SENSITIVE_WORKSPACE: readonly SensitiveEntry[] = [
     what: "commands git hooks run",
   },
   { name: /^\.?lefthook(-local)?\.(ya?ml|toml|jsonc?)$/i, parent: /^\.config$/i, directory: false, what: "commands git hooks run (lefthook)" },
-  { name: /^(\.npmrc|\.yarnrc|\.yarnrc\.yml|\.pnpmfile\.cjs|\.pnpmfile\.mjs|bunfig\.toml)$/i, directory: false, what: "package manager settings and hooks (script-shell, node-options, yarnPath, preload run programs)" },
+  {
+    name: /^(\.npmrc|\.yarnrc|\.yarnrc\.yml|\.pnpmfile\.cjs|\.pnpmfile\.mjs|bunfig\.toml)$/i,
+    directory: false,
+    what: "package manager settings and hooks (script-shell, node-options, yarnPath, preload run programs)",
+  },
   { name: /^(\.pnp\.c?js|\.pnp\.loader\.mjs)$/i, directory: false, what: "Yarn Plug'n'Play's runtime: node loads it for every yarn run" },
   { name: /^(releases|plugins)$/i, parent: /^\.yarn$/i, directory: true, what: "Yarn's own release and plugins: every yarn command runs them" },
   {

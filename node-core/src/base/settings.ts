@@ -31,7 +31,12 @@ export interface SandboxSettings {
   problems: string[];
 }
 
-const sandboxPathList = z.array(z.string().min(1).refine((s) => !s.includes("\0"), "paths cannot contain NUL"));
+const sandboxPathList = z.array(
+  z
+    .string()
+    .min(1)
+    .refine((s) => !s.includes("\0"), "paths cannot contain NUL"),
+);
 
 /**
  * Reads `settings.sandbox` field by field. A field that is not valid falls back to its safe

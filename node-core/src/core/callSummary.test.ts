@@ -66,7 +66,9 @@ describe("summarizeResult", () => {
     const structured: Record<string, unknown> = {};
     for (const name of ["signal", "signalName", "backgroundTaskId", "outputPath", "cwd", "stdoutPath", "stderrPath", "filePath", "type", "mode", "taskId", "errorKind"]) structured[name] = hostile;
     const s = summarizeResult({ content: [{ type: "text", text: "\u0001".repeat(100_000) }], structuredContent: structured, isError: true } as ToolResult);
-    const stringBytes = Object.values(s.fields).filter((v) => typeof v === "string").reduce((n, v) => n + jsonBytes(v), 0);
+    const stringBytes = Object.values(s.fields)
+      .filter((v) => typeof v === "string")
+      .reduce((n, v) => n + jsonBytes(v), 0);
     expect(stringBytes).toBeLessThanOrEqual(SUMMARY_STRINGS_BYTES);
     // The budget is shared: the first fields get it, later ones are left out rather than shown empty.
     expect(Object.keys(s.fields).length).toBeGreaterThan(0);

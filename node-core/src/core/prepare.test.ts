@@ -126,12 +126,12 @@ describe("the shell tools' sandbox plan", () => {
       made.push(p);
       return p;
     };
-    const r = await t.call(tool, { command: "echo planned"});
+    const r = await t.call(tool, { command: "echo planned" });
     expect(r.isError).toBe(false);
     expect(made).toHaveLength(1);
     // The result says how the command ran: as that one plan said.
     expect(r.structuredContent.sandboxed).toBe((await made[0]!).sandboxed);
-    const again = await t.call(tool, { command: "echo again"});
+    const again = await t.call(tool, { command: "echo again" });
     expect(again.isError).toBe(false);
     expect(made).toHaveLength(2);
   });

@@ -89,10 +89,7 @@ export class WaveCore {
       cli: opts.sandbox,
       permissionMode: () => this.permissions.effectiveMode(),
     });
-    this.permissions = new PermissionService(
-      { workspace: this.workspace, sessions: this.sessions, events: this.events },
-      opts.permissions,
-    );
+    this.permissions = new PermissionService({ workspace: this.workspace, sessions: this.sessions, events: this.events }, opts.permissions);
     this.onShutdown(() => this.sandbox.dispose());
   }
 
@@ -324,8 +321,7 @@ export class WaveCore {
       setMoveToBackgroundHandler: (handler) => {
         call.moveToBackground = handler;
       },
-      checkPermission: (request) =>
-        this.permissions.check({ ...request, sessionId: session.id }, { signal, asker: req.asker, callId, origin: req.origin }),
+      checkPermission: (request) => this.permissions.check({ ...request, sessionId: session.id }, { signal, asker: req.asker, callId, origin: req.origin }),
     };
   }
 

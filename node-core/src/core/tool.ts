@@ -183,7 +183,5 @@ export function amendResult(result: ToolResult, content: ToolContent[], fields: 
 
 /** Joins the text parts of a result (images are described, not dumped). */
 export function resultText(result: ToolResult): string {
-  return result.content
-    .map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}, ${Math.round((c.data.length * 3) / 4)} bytes]`))
-    .join("\n");
+  return result.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}, ${Math.round((c.data.length * 3) / 4)} bytes]`)).join("\n");
 }

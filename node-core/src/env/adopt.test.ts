@@ -6,9 +6,24 @@ const probed = (entries: Record<string, string>) => new Map(Object.entries(entri
 describe("BASH-ENV-4 adoption: allow-list and no-override", () => {
   it("BASH-ENV-4 the allow-list covers PATH, the agent, Wave's shell, proxies in both spellings and trust stores", () => {
     for (const key of [
-      "PATH", "SSH_AUTH_SOCK", "WAVE_SHELL", "WAVE_GIT_BASH_PATH",
-      "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy",
-      "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO",
+      "PATH",
+      "SSH_AUTH_SOCK",
+      "WAVE_SHELL",
+      "WAVE_GIT_BASH_PATH",
+      "HTTP_PROXY",
+      "HTTPS_PROXY",
+      "ALL_PROXY",
+      "NO_PROXY",
+      "http_proxy",
+      "https_proxy",
+      "all_proxy",
+      "no_proxy",
+      "NODE_EXTRA_CA_CERTS",
+      "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
+      "REQUESTS_CA_BUNDLE",
+      "CURL_CA_BUNDLE",
+      "GIT_SSL_CAINFO",
     ]) {
       expect(ADOPTED_KEYS).toContain(key);
       expect(isAdoptable(key, "linux")).toBe(true);

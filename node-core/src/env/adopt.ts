@@ -32,17 +32,7 @@ const ADOPTED = new Set(ADOPTED_KEYS);
 function isNeverAdopted(key: string): boolean {
   const k = key.toUpperCase();
   if (k === "GIT_SSL_CAINFO") return false;
-  return (
-    k === "NODE_OPTIONS" ||
-    k.startsWith("LD_") ||
-    k.startsWith("DYLD_") ||
-    k.startsWith("GIT_") ||
-    k === "BASH_ENV" ||
-    k === "ENV" ||
-    k === "ZDOTDIR" ||
-    k === "SHELLOPTS" ||
-    k === "BASHOPTS"
-  );
+  return k === "NODE_OPTIONS" || k.startsWith("LD_") || k.startsWith("DYLD_") || k.startsWith("GIT_") || k === "BASH_ENV" || k === "ENV" || k === "ZDOTDIR" || k === "SHELLOPTS" || k === "BASHOPTS";
 }
 
 export function isAdoptable(key: string, platform: PlatformName): boolean {

@@ -86,9 +86,7 @@ export async function runEnvCommand(argv: string[], moreSections: () => Promise<
   const status = probe.status;
   const sections = await moreSections();
   process.stdout.write(
-    json
-      ? JSON.stringify({ ...status, ...Object.fromEntries(sections.map((s) => [s.key, s.value])) }, null, 2) + "\n"
-      : [formatEnvStatus(status), ...sections.map((s) => s.text)].join("\n"),
+    json ? JSON.stringify({ ...status, ...Object.fromEntries(sections.map((s) => [s.key, s.value])) }, null, 2) + "\n" : [formatEnvStatus(status), ...sections.map((s) => s.text)].join("\n"),
   );
   return status.state === "ok" || status.state === "degraded" ? 0 : 1;
 }

@@ -59,7 +59,17 @@ describe("BASH-ENV-2 parsing the probe output", () => {
 
 describe("BASH-ENV-6 keys the parse drops", () => {
   it("BASH-ENV-6 drops PWD, OLDPWD, SHLVL, _ and the anti-noise variables in both modes", () => {
-    const keys = ["PWD=/x", "OLDPWD=/y", "SHLVL=2", "_=/usr/bin/env", "DISABLE_AUTO_UPDATE=true", "ZSH_DISABLE_COMPFIX=true", "SSH_ASKPASS_REQUIRE=never", "DBUS_SESSION_BUS_ADDRESS=disabled:", "KEEP=1"];
+    const keys = [
+      "PWD=/x",
+      "OLDPWD=/y",
+      "SHLVL=2",
+      "_=/usr/bin/env",
+      "DISABLE_AUTO_UPDATE=true",
+      "ZSH_DISABLE_COMPFIX=true",
+      "SSH_ASKPASS_REQUIRE=never",
+      "DBUS_SESSION_BUS_ADDRESS=disabled:",
+      "KEEP=1",
+    ];
     const viaNul = parseProbeOutput(nul(keys), m);
     const viaLines = parseProbeOutput(`${m.start}\n${keys.join("\n")}\n`, m);
     for (const parsed of [viaNul, viaLines]) expect(parsed.ok && [...parsed.variables.keys()]).toEqual(["KEEP"]);

@@ -8,17 +8,7 @@ import { DEFAULT_PROBE_BUDGET, LoginEnvironmentProbe, backoffBefore, probeBudget
 import { createProbeRunner, type ProbeRunRequest, type ProbeRunResult } from "./runProbeShell.js";
 import type { ProbeFileSystem } from "./shellChoice.js";
 import type { EnvStatus } from "./status.js";
-import {
-  SHELL_PATHS,
-  eventually,
-  isAlive,
-  makeFakeHome,
-  readPids,
-  secretValue,
-  writeProfile,
-  type FakeHome,
-  type TestShell,
-} from "../../test/support/loginEnv.js";
+import { SHELL_PATHS, eventually, isAlive, makeFakeHome, readPids, secretValue, writeProfile, type FakeHome, type TestShell } from "../../test/support/loginEnv.js";
 
 const HOST_PATH = "/opt/host-only/bin:/usr/bin:/bin";
 const SHORT: ProbeBudget = { attemptTimeoutMs: 400, maxAttempts: 2, backoffMs: 50 };
@@ -175,7 +165,7 @@ describe.each(["bash", "zsh"] as const)("the login environment from a real %s", 
 
   it(`BASH-ENV-2 (${shell}) keeps a value with a newline intact (NUL parsing)`, async () => {
     fake = makeFakeHome();
-    writeProfile(fake, shell, { rc: ["export NO_PROXY=\"localhost\n.corp.example\""] });
+    writeProfile(fake, shell, { rc: ['export NO_PROXY="localhost\n.corp.example"'] });
     const env = hostEnv(fake.home, shell);
     const status = await probeWith(env);
     expect(status.parseMode).toBe("nul");
@@ -185,17 +175,9 @@ describe.each(["bash", "zsh"] as const)("the login environment from a real %s", 
   it(`BASH-ENV-2 (${shell}) falls back to line parsing when \`env -0\` is unavailable, flags it and drops multi-line values`, async () => {
     fake = makeFakeHome();
     // An `env` like old BSD's: no -0.
-    fake.write(
-      "fakebin/env",
-      '#!/bin/sh\nif [ "$1" = "-0" ]; then echo "env: illegal option -- 0" >&2; echo "usage: env [-iv] [name=value ...]" >&2; exit 1; fi\nexec /usr/bin/env "$@"\n',
-      true,
-    );
+    fake.write("fakebin/env", '#!/bin/sh\nif [ "$1" = "-0" ]; then echo "env: illegal option -- 0" >&2; echo "usage: env [-iv] [name=value ...]" >&2; exit 1; fi\nexec /usr/bin/env "$@"\n', true);
     writeProfile(fake, shell, {
-      rc: [
-        'export PATH="$HOME/fakebin:$PATH"',
-        "export HTTPS_PROXY=http://single-line",
-        "export NO_PROXY=\"localhost\n.corp.example\"",
-      ],
+      rc: ['export PATH="$HOME/fakebin:$PATH"', "export HTTPS_PROXY=http://single-line", 'export NO_PROXY="localhost\n.corp.example"'],
     });
     const env = hostEnv(fake.home, shell);
     const status = await probeWith(env);
@@ -227,12 +209,7 @@ describe.each(["bash", "zsh"] as const)("the login environment from a real %s", 
       fake = makeFakeHome();
       writeProfile(fake, shell, {
         profile: ['echo "Welcome to $(hostname)!"', 'echo "PATH=/banner/evil"', "printf 'HTTPS_PROXY=http://evil\\0'"],
-        rc: [
-          shell === "bash" ? "set -o noclobber" : "setopt noclobber",
-          'read -r answer; echo "you said: $answer"',
-          'echo "Last login: yesterday" >&2',
-          "export HTTPS_PROXY=http://the-real-one",
-        ],
+        rc: [shell === "bash" ? "set -o noclobber" : "setopt noclobber", 'read -r answer; echo "you said: $answer"', 'echo "Last login: yesterday" >&2', "export HTTPS_PROXY=http://the-real-one"],
       });
       const env = hostEnv(fake.home, shell);
       const status = await probeWith(env);

@@ -85,9 +85,7 @@ function probeTurnedOff(env: NodeJS.ProcessEnv): boolean {
   return ["0", "false", "off", "no"].includes((env.WAVE_LOGIN_ENV ?? "").trim().toLowerCase());
 }
 
-type AttemptOutcome =
-  | { ok: true; variables: Map<string, string>; parseMode: ParseMode; note?: string }
-  | { ok: false; reason: string; tryPathOnly?: boolean };
+type AttemptOutcome = { ok: true; variables: Map<string, string>; parseMode: ParseMode; note?: string } | { ok: false; reason: string; tryPathOnly?: boolean };
 
 function exitDescription(result: ProbeRunResult): string {
   if (result.signal) return `killed by ${result.signal}`;

@@ -7,9 +7,7 @@ describe("BASH-ENV-2 the probe command", () => {
     const inv = probeInvocation("linux", "/bin/zsh", markers);
     expect(inv.file).toBe("/bin/zsh");
     expect(inv.args.slice(0, 3)).toEqual(["-l", "-i", "-c"]);
-    expect(inv.args[3]).toBe(
-      'command echo "__WAVE_LOGIN_ENV_abc123_START__"; command env -0 && command echo "__WAVE_LOGIN_ENV_abc123_END__" || command env',
-    );
+    expect(inv.args[3]).toBe('command echo "__WAVE_LOGIN_ENV_abc123_START__"; command env -0 && command echo "__WAVE_LOGIN_ENV_abc123_END__" || command env');
     expect(probeInvocation("darwin", "/bin/bash", markers).args.slice(0, 3)).toEqual(["-l", "-i", "-c"]);
   });
 
@@ -21,12 +19,10 @@ describe("BASH-ENV-2 the probe command", () => {
   });
 
   it("BASH-ENV-7 the PATH-only form uses shell built-ins only", () => {
-    expect(posixProbeScript(newMarkers("n"), "path-only")).toBe(
-      `command echo "__WAVE_LOGIN_ENV_n_START__"; command printf '%s\\n' "$PATH"; command echo "__WAVE_LOGIN_ENV_n_END__"`,
-    );
+    expect(posixProbeScript(newMarkers("n"), "path-only")).toBe(`command echo "__WAVE_LOGIN_ENV_n_START__"; command printf '%s\\n' "$PATH"; command echo "__WAVE_LOGIN_ENV_n_END__"`);
   });
 
-  it("BASH-ENV-9 on Windows runs Git Bash `-lic` with `cygpath -pw \"$PATH\"` between markers", () => {
+  it('BASH-ENV-9 on Windows runs Git Bash `-lic` with `cygpath -pw "$PATH"` between markers', () => {
     const inv = probeInvocation("win32", "C:\\Program Files\\Git\\bin\\bash.exe", newMarkers("w"));
     expect(inv.args).toEqual(["-lic", 'echo "__WAVE_LOGIN_ENV_w_START__"; cygpath -pw "$PATH" && echo "__WAVE_LOGIN_ENV_w_END__"']);
   });

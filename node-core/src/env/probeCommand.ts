@@ -62,19 +62,7 @@ export const ANTI_NOISE_VARIABLES: Readonly<Record<string, string>> = Object.fre
  * socket, locale and display. LOGNAME is the POSIX spelling of USER; WAYLAND_DISPLAY is a name
  * relative to XDG_RUNTIME_DIR, so the two travel together.
  */
-const PASSED_TO_PROBE = new Set([
-  "HOME",
-  "PATH",
-  "USER",
-  "LOGNAME",
-  "SSH_AUTH_SOCK",
-  "LANG",
-  "LANGUAGE",
-  "DISPLAY",
-  "WAYLAND_DISPLAY",
-  "XAUTHORITY",
-  "XDG_RUNTIME_DIR",
-]);
+const PASSED_TO_PROBE = new Set(["HOME", "PATH", "USER", "LOGNAME", "SSH_AUTH_SOCK", "LANG", "LANGUAGE", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIME_DIR"]);
 
 function passesToProbe(key: string): boolean {
   return PASSED_TO_PROBE.has(key) || key.startsWith("LC_");

@@ -19,16 +19,9 @@ const quick = { lingerMs: 300, termGraceMs: 2000 };
 function lockingTool(fake: FakeHome, after = "sleep 0.2"): string {
   return fake.write(
     "bin/locking-tool",
-    [
-      "#!/bin/bash",
-      'echo $$ >> "$HOME/pids"',
-      ': > "$HOME/lock"',
-      'until [ -e "$HOME/proceed" ]; do sleep 0.02; done',
-      `trap 'rm -f "$HOME/lock"' EXIT`,
-      'echo done >> "$HOME/log"',
-      after,
-      "",
-    ].join("\n"),
+    ["#!/bin/bash", 'echo $$ >> "$HOME/pids"', ': > "$HOME/lock"', 'until [ -e "$HOME/proceed" ]; do sleep 0.02; done', `trap 'rm -f "$HOME/lock"' EXIT`, 'echo done >> "$HOME/log"', after, ""].join(
+      "\n",
+    ),
     true,
   );
 }
@@ -66,11 +59,7 @@ describe("the probe's process boundary", () => {
     fake = makeFakeHome();
     // No trap at all this time: the tool releases its lock by printing, then removing it. A pipe
     // whose reader is gone would kill it with SIGPIPE at that echo.
-    const tool = fake.write(
-      "bin/printing-tool",
-      '#!/bin/bash\n: > "$HOME/lock"\nuntil [ -e "$HOME/proceed" ]; do sleep 0.02; done\necho "rehashed $(seq 1 20000)"\nrm -f "$HOME/lock"\n',
-      true,
-    );
+    const tool = fake.write("bin/printing-tool", '#!/bin/bash\n: > "$HOME/lock"\nuntil [ -e "$HOME/proceed" ]; do sleep 0.02; done\necho "rehashed $(seq 1 20000)"\nrm -f "$HOME/lock"\n', true);
     const controller = new AbortController();
     const pending = run({ file: "/bin/bash", args: ["-c", `${tool}; echo unreachable`], env: { ...env, HOME: fake.home }, cwd: fake.home, timeoutMs: 20_000, signal: controller.signal, ...quick });
     expect(await eventually(() => fake.exists("lock"))).toBe(true);
@@ -125,7 +114,7 @@ describe("the probe's process boundary", () => {
   });
 
   it("BASH-ENV-7 stdin is /dev/null, so a profile that reads input goes on at once", async () => {
-    const result = await run({ file: "/bin/sh", args: ["-c", "read -r answer; echo \"got:$answer:$?\""], env, cwd: undefined, timeoutMs: 20_000 });
+    const result = await run({ file: "/bin/sh", args: ["-c", 'read -r answer; echo "got:$answer:$?"'], env, cwd: undefined, timeoutMs: 20_000 });
     expect(result.timedOut).toBe(false);
     expect(result.stdout.toString()).toBe("got::1\n");
   });

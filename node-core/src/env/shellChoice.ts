@@ -77,9 +77,7 @@ export interface ProbeShellChoice {
 export function chooseProbeShell(platform: PlatformName, env: NodeJS.ProcessEnv, fs: ProbeFileSystem, home: string | undefined): ProbeShellChoice {
   if (platform === "win32") {
     const shell = findGitBash(env, fs);
-    return shell
-      ? { shell }
-      : { shell: undefined, missing: "Git Bash was not found (install Git for Windows, or set WAVE_GIT_BASH_PATH to its bin\\bash.exe)" };
+    return shell ? { shell } : { shell: undefined, missing: "Git Bash was not found (install Git for Windows, or set WAVE_GIT_BASH_PATH to its bin\\bash.exe)" };
   }
   const shell = choosePosixProbeShell(env, fs, home);
   return shell ? { shell } : { shell: undefined, missing: "no shell found ($SHELL, /bin/zsh, /bin/bash and /bin/sh are all missing or not executable)" };

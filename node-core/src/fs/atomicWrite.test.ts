@@ -1,6 +1,26 @@
 import { spawn } from "node:child_process";
 import { promises as fsp } from "node:fs";
-import { appendFileSync, rmSync, truncateSync, chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync, closeSync } from "node:fs";
+import {
+  appendFileSync,
+  rmSync,
+  truncateSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { physicalPath } from "../util/paths.js";
@@ -167,9 +187,7 @@ describe("atomic writes", () => {
     const a = path.join(dir, "a.txt");
     writeFileSync(a, "keep me");
     linkSync(a, path.join(dir, "b.txt"));
-    await expect(
-      writeFileAtomic(a, Buffer.from("nope"), { hooks: { beforeRename: () => Promise.reject(new Error("injected")) } }),
-    ).rejects.toThrow("injected");
+    await expect(writeFileAtomic(a, Buffer.from("nope"), { hooks: { beforeRename: () => Promise.reject(new Error("injected")) } })).rejects.toThrow("injected");
     expect(readFileSync(path.join(dir, "b.txt"), "utf8")).toBe("keep me");
     expect(readdirSync(dir).sort()).toEqual(["a.txt", "b.txt"]);
   });
@@ -257,10 +275,13 @@ describe("atomic writes bound to what was checked", () => {
   });
 
   it.each([
-    ["an editor's save (a new file renamed over it)", (target: string) => {
-      writeFileSync(`${target}.swp`, "one\n");
-      renameSync(`${target}.swp`, target);
-    }],
+    [
+      "an editor's save (a new file renamed over it)",
+      (target: string) => {
+        writeFileSync(`${target}.swp`, "one\n");
+        renameSync(`${target}.swp`, target);
+      },
+    ],
     ["a truncation", (target: string) => truncateSync(target, 0)],
     ["a removal", (target: string) => rmSync(target)],
   ])("%s after the caller read the file stops the rename", async (_what, change) => {

@@ -478,8 +478,7 @@ export async function writeFileAtomic(requested: string, data: Uint8Array, opts:
     const landed = await lstatOrUndefined(target);
     if (where !== dir.real || !landed || !sameInode(landed, staged.stat)) {
       const done = await undo(dir, name, staged, original).catch(() => "left" as const);
-      const what =
-        done === "restored" ? "the previous content is back" : done === "removed" ? "the new file was removed" : "it could not be undone, check the directory";
+      const what = done === "restored" ? "the previous content is back" : done === "removed" ? "the new file was removed" : "it could not be undone, check the directory";
       const now = where === undefined ? " (its directory is gone)" : where !== dir.real ? ` (its directory is now at ${where})` : "";
       throw new PathChanged(`${target} was moved or replaced while it was being written${now}. The write was undone: ${what}. Check the path (\`ls -l\`) and retry.`);
     }

@@ -256,7 +256,6 @@ class Budget {
 /** `{"oldStart":…,"oldLines":…,"newStart":…,"newLines":…,"lines":[],"linesOmitted":…},` at most. */
 const HUNK_OVERHEAD_BYTES = 160;
 
-
 function makeLine(kind: LineKind, full: string, oldLine: number | undefined, newLine: number | undefined, maxChars: number): DiffLine {
   const text = cutChars(full, maxChars);
   const line: DiffLine = { type: kind, text };
@@ -289,9 +288,7 @@ function diffSlices(lib: DiffLib, oldLines: string[], newLines: string[], limits
   const trivial = oldMid === 0 || newMid === 0 || (oldMid === 1 && newMid === 1);
   const remaining = deadline - Date.now();
   const changes =
-    trivial || remaining <= 0
-      ? undefined
-      : lib.diffArrays(oldLines.slice(head, head + oldMid), newLines.slice(head, head + newMid), { maxEditLength: limits.maxEditLength, timeout: remaining });
+    trivial || remaining <= 0 ? undefined : lib.diffArrays(oldLines.slice(head, head + oldMid), newLines.slice(head, head + newMid), { maxEditLength: limits.maxEditLength, timeout: remaining });
   if (changes) {
     let o = head;
     let n = head;
@@ -382,13 +379,7 @@ const GAP_MARK_BYTES = 24;
 function selectLines(h: PendingHunk, budget: Budget, limits: DiffLimits): DiffLine[][] {
   const lineAt = (r: number, k: number): DiffLine => {
     const run = h.runs[r]!;
-    return makeLine(
-      run.kind,
-      display(run.text(k)),
-      run.kind === "added" ? undefined : run.oldLine + k,
-      run.kind === "removed" ? undefined : run.newLine + k,
-      limits.maxLineChars,
-    );
+    return makeLine(run.kind, display(run.text(k)), run.kind === "added" ? undefined : run.oldLine + k, run.kind === "removed" ? undefined : run.newLine + k, limits.maxLineChars);
   };
   // Whole, if it fits: lines in order until the budget says no.
   const whole: DiffLine[][] = [];

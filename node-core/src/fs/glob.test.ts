@@ -74,7 +74,12 @@ describe.each(listers)("glob listing with the %s", (name, list) => {
     const patterns = ["**/*", "**", "*/**/*", "vendor/**", "vendor/ky/**/*", "**/*.ts", "**/HEAD", "**/.git/**", "**/{.git,src}/**/*", "*/*/*/*/*/*", "**/objects/**", "a/b/c/**"];
     for (const pattern of patterns) {
       const o = await list({ pattern, root, limit: 1000, timeoutMs: 10_000 });
-      const leaked = rel(root, o).filter((f) => f.split(path.sep).slice(0, -1).some((s) => (VCS_DIRECTORIES as readonly string[]).includes(s)));
+      const leaked = rel(root, o).filter((f) =>
+        f
+          .split(path.sep)
+          .slice(0, -1)
+          .some((s) => (VCS_DIRECTORIES as readonly string[]).includes(s)),
+      );
       expect({ pattern, leaked }).toEqual({ pattern, leaked: [] });
       expect(o.total).toBe(o.matches.length);
     }
@@ -117,7 +122,10 @@ describe.each(listers)("glob listing with the %s", (name, list) => {
     const names: string[] = [];
     for (let d = 0; d < 12; d++) for (let f = 0; f < 6; f++) names.push(`d${d}/sub${f % 2}/f${f}-${d}.${f % 3 === 0 ? "md" : "js"}`);
     // tree() gives increasing mtimes in list order: shuffle deterministically so dirs interleave.
-    const shuffled = names.map((n, i) => [((i * 7919) % 101) + i / 1000, n] as const).sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+    const shuffled = names
+      .map((n, i) => [((i * 7919) % 101) + i / 1000, n] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, n]) => n);
     const root = tree(shuffled);
     const jsNewestFirst = [...shuffled].reverse().filter((n) => n.endsWith(".js"));
     const all = await list({ pattern: "**/*.js", root, limit: 5, timeoutMs: 10_000 });
@@ -146,15 +154,29 @@ describe("splitting a listing across rg processes", () => {
     const root = tree(["a/x/1.js", "a/y/2.js", "a/z/2.js", "b/w/3.js", "b/4.js", "top.js", ".git/x"]);
     const plan = partitionForListing(root, 2);
     expect(plan.groups).toHaveLength(2);
-    expect(plan.groups.flat().map((p) => path.relative(root, p)).sort()).toEqual(["a/x", "a/y", "a/z", "b/w"]);
+    expect(
+      plan.groups
+        .flat()
+        .map((p) => path.relative(root, p))
+        .sort(),
+    ).toEqual(["a/x", "a/y", "a/z", "b/w"]);
     expect(plan.files.map((p) => path.relative(root, p)).sort()).toEqual(["b/4.js", "top.js"]);
     // Directories holding only files are not worth splitting further.
     const flat = tree(["p/1.js", "q/2.js"]);
-    expect(partitionForListing(flat, 2).groups.flat().map((p) => path.relative(flat, p)).sort()).toEqual(["p", "q"]);
+    expect(
+      partitionForListing(flat, 2)
+        .groups.flat()
+        .map((p) => path.relative(flat, p))
+        .sort(),
+    ).toEqual(["p", "q"]);
     expect(partitionForListing(root, 1)).toEqual({ groups: [[root]], files: [] });
     // A directory holding a symlink is passed whole, never split into its entries.
     symlinkSync("..", path.join(root, "a", "up"));
-    expect(partitionForListing(root, 2).groups.flat().map((p) => path.relative(root, p))).toContain("a");
+    expect(
+      partitionForListing(root, 2)
+        .groups.flat()
+        .map((p) => path.relative(root, p)),
+    ).toContain("a");
     symlinkSync("a", path.join(root, "toplink"));
     expect(partitionForListing(root, 2)).toEqual({ groups: [[root]], files: [] });
   });

@@ -72,7 +72,10 @@ function escapeLiteralSpecials(pattern: string): string {
 type SegmentMatcher = ((name: string) => boolean) | "**";
 
 function segmentMatchers(pattern: string, options: picomatch.PicomatchOptions): SegmentMatcher[] {
-  return pattern.split("/").filter((s) => s !== "").map((s) => (s === "**" ? "**" : picomatch(s, options)));
+  return pattern
+    .split("/")
+    .filter((s) => s !== "")
+    .map((s) => (s === "**" ? "**" : picomatch(s, options)));
 }
 
 /** Pattern positions still alive after walking `dirs` (an NFA over path segments). */
@@ -290,7 +293,10 @@ function ripgrepListArgs(compiled: CompiledGlob, excludeVcs: boolean, around: re
 
 /** A directory with a VCS name between `base` and `root` holds `root`: rg must not prune it by name. */
 function vcsNameAbove(root: string, base: string): boolean {
-  return path.relative(base, root).split(path.sep).some((s) => isVcsDirectoryName(s));
+  return path
+    .relative(base, root)
+    .split(path.sep)
+    .some((s) => isVcsDirectoryName(s));
 }
 
 /** Is `real` (or does it lie in) one of the places a listing goes around? */
@@ -363,7 +369,17 @@ export async function globWithRipgrep(req: GlobRequest, compiled: CompiledGlob, 
         }
         if (from < data.length) carry = Buffer.from(data.subarray(from));
       };
-      const args = [...ripgrepListArgs(compiled, rgExcludesVcs, req.around?.map((a) => path.join(compiled.base, path.relative(baseReal, a)))), "--sortr", "modified", "--", ...paths];
+      const args = [
+        ...ripgrepListArgs(
+          compiled,
+          rgExcludesVcs,
+          req.around?.map((a) => path.join(compiled.base, path.relative(baseReal, a))),
+        ),
+        "--sortr",
+        "modified",
+        "--",
+        ...paths,
+      ];
       return runRipgrep(rg.path, args, { cwd: compiled.base, env, signal: req.signal, timeoutMs: req.timeoutMs, onStdout: onChunk });
     }),
   );

@@ -110,10 +110,7 @@ export function deferredSha256(data: Uint8Array): () => string {
   return get;
 }
 
-
-export type Freshness =
-  | { fresh: true; mtimeChanged: boolean }
-  | { fresh: false; reason: "modified" | "partial-read-outdated" };
+export type Freshness = { fresh: true; mtimeChanged: boolean } | { fresh: false; reason: "modified" | "partial-read-outdated" };
 
 /**
  * FS-STALE: only a newer mtime counts as a possible change. Then a full read whose recorded hash

@@ -38,7 +38,7 @@ describe("lossless replacement", () => {
 
   it("FS-EDIT-6 hints at a block that matches when whitespace or quote style is ignored", () => {
     const file = "function f() {\n\tif (x) {\n\t\treturn \u201cy\u201d;\n\t}\n}\n";
-    expect(nearMissHint(file, "  if (x) {\n    return \"y\";")).toMatch(/line 2 matches.*quote/);
+    expect(nearMissHint(file, '  if (x) {\n    return "y";')).toMatch(/line 2 matches.*quote/);
     expect(nearMissHint(file, "nothing like it")).toBeUndefined();
   });
 });

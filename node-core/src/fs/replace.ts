@@ -130,7 +130,12 @@ export function nearMissHint(normalized: string, oldString: string): string | un
   const fileLines = normalized.split("\n");
   const want = oldString.split("\n");
   while (want.length > 1 && want[want.length - 1] === "") want.pop();
-  const squash = (s: string) => s.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\s+/g, " ").trim();
+  const squash = (s: string) =>
+    s
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"')
+      .replace(/\s+/g, " ")
+      .trim();
   const wantSquashed = want.map(squash);
   if (wantSquashed.every((l) => l === "")) return undefined;
   for (let i = 0; i + want.length <= fileLines.length; i++) {

@@ -113,4 +113,3 @@ describe("running ripgrep", () => {
     expect(got).toEqual(["ab", "cd", "e"]);
   });
 });
-

@@ -32,8 +32,7 @@ export interface BinaryKind {
 }
 
 const ARCHIVE_ADVICE = "List or extract it with Bash (e.g. `unzip -l`, `tar -tf`) and read the extracted text files.";
-const OFFICE_ADVICE =
-  "Convert it to text first with Bash (e.g. `pandoc file.docx -t plain`, or `unzip -p file.docx word/document.xml`), then read the result.";
+const OFFICE_ADVICE = "Convert it to text first with Bash (e.g. `pandoc file.docx -t plain`, or `unzip -p file.docx word/document.xml`), then read the result.";
 const PDF_ADVICE = "Extract its text with Bash (e.g. `pdftotext file.pdf -` from poppler-utils), then read or grep the result.";
 const EXECUTABLE_ADVICE = "Inspect it with Bash tools such as `file`, `strings`, `objdump` or `xxd | head`.";
 const MEDIA_ADVICE = "Inspect its metadata with Bash (e.g. `file`, `ffprobe`, `exiftool`).";
@@ -82,11 +81,7 @@ export function binaryKindByContent(head: Uint8Array): BinaryKind | undefined {
   }
   if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]) || startsWith(head, ascii("Rar!"))) return { name: "archive", advice: ARCHIVE_ADVICE };
   if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46])) return { name: "ELF executable or library", advice: EXECUTABLE_ADVICE };
-  if (
-    startsWith(head, [0xcf, 0xfa, 0xed, 0xfe]) ||
-    startsWith(head, [0xce, 0xfa, 0xed, 0xfe]) ||
-    startsWith(head, [0xca, 0xfe, 0xba, 0xbe])
-  ) {
+  if (startsWith(head, [0xcf, 0xfa, 0xed, 0xfe]) || startsWith(head, [0xce, 0xfa, 0xed, 0xfe]) || startsWith(head, [0xca, 0xfe, 0xba, 0xbe])) {
     return { name: "Mach-O binary or Java class file", advice: EXECUTABLE_ADVICE };
   }
   if (startsWith(head, [0x00, 0x61, 0x73, 0x6d])) return { name: "WebAssembly module", advice: EXECUTABLE_ADVICE };

@@ -162,7 +162,10 @@ async function check(attack: Attack, needsRepo = false): Promise<void> {
   if (needsRepo) await gitRepo(lab);
   attack.setup?.(lab);
   const command = fill(attack.command, lab);
-  const ruleSet = rules(attack.allow?.map((r) => fill(r, lab)), attack.deny?.map((r) => fill(r, lab)));
+  const ruleSet = rules(
+    attack.allow?.map((r) => fill(r, lab)),
+    attack.deny?.map((r) => fill(r, lab)),
+  );
   const decision = decideCommand(command, context(lab), ruleSet, attack.mode ?? "deny-all", lib, { sandboxed: false });
   expect(decision.outcome, `${attack.command}: ${decision.reason}`).toBe(attack.expect ?? "deny");
   if (attack.askedWhenSandboxed) {
@@ -242,7 +245,7 @@ describe("code hidden in expansions evaluated at run time", () => {
 describe("redirections that reach the network", () => {
   const attacks: Attack[] = [
     { command: ": < /dev/tcp/127.0.0.1/PORT", shells: ["bash"], askedWhenSandboxed: true },
-    { command: "echo \"$(: </dev/tcp/127.0.0.1/PORT)\"", shells: ["bash"], askedWhenSandboxed: true },
+    { command: 'echo "$(: </dev/tcp/127.0.0.1/PORT)"', shells: ["bash"], askedWhenSandboxed: true },
     // bash 5.2 opens the file itself for `$(<file)` (no /dev/tcp there); other versions may not.
     { command: "echo $(</dev/tcp/127.0.0.1/PORT)", shells: [], askedWhenSandboxed: true },
     { command: "true 0</dev/tcp/127.0.0.1/PORT", shells: ["bash"] },
@@ -333,7 +336,13 @@ describe("assignments in their own statement change later commands", () => {
       allow: ["git status"],
     },
     { command: "GIT_EXTERNAL_DIFF=./evil; git diff", shells: ["bash", "zsh"], setup: evil, env: () => ({ GIT_EXTERNAL_DIFF: "" }), allow: ["git diff:*"] },
-    { command: "NODE_OPTIONS='--require ./evil.js'; node -e 0", shells: ["bash", "zsh"], setup: (lab) => writeFileSync(path.join(lab.ws, "evil.js"), `require("fs").writeFileSync(${JSON.stringify(lab.mark)}, "")`), env: () => ({ NODE_OPTIONS: "" }), allow: ["node -e 0"] },
+    {
+      command: "NODE_OPTIONS='--require ./evil.js'; node -e 0",
+      shells: ["bash", "zsh"],
+      setup: (lab) => writeFileSync(path.join(lab.ws, "evil.js"), `require("fs").writeFileSync(${JSON.stringify(lab.mark)}, "")`),
+      env: () => ({ NODE_OPTIONS: "" }),
+      allow: ["node -e 0"],
+    },
     { command: "IFS=/; git status", shells: [], allow: ["git status"] },
     { command: "PROMPT_COMMAND=./evil; git status", shells: [], allow: ["git status"] },
     { command: "enable -f ./evil.so git; git status", shells: [], allow: ["git status", "enable:*"] },
@@ -606,8 +615,22 @@ describe("workspace files that run code later are sensitive", () => {
   });
 
   const writers: Attack[] = [
-    { command: "cp evil .git/hooks/pre-commit && git commit --allow-empty -qm x", shells: ["bash"], allow: ["cp:*", "git commit:*"], mode: "ask", expect: "ask", askedWhenSandboxed: true, setup: (lab) => writeScript(path.join(lab.ws, "evil"), `touch ${lab.mark}`) },
-    { command: "echo 'touch MARK' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git commit --allow-empty -qm x", shells: ["bash"], allow: ["echo *", "chmod:*", "git commit:*"], mode: "ask", expect: "ask" },
+    {
+      command: "cp evil .git/hooks/pre-commit && git commit --allow-empty -qm x",
+      shells: ["bash"],
+      allow: ["cp:*", "git commit:*"],
+      mode: "ask",
+      expect: "ask",
+      askedWhenSandboxed: true,
+      setup: (lab) => writeScript(path.join(lab.ws, "evil"), `touch ${lab.mark}`),
+    },
+    {
+      command: "echo 'touch MARK' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git commit --allow-empty -qm x",
+      shells: ["bash"],
+      allow: ["echo *", "chmod:*", "git commit:*"],
+      mode: "ask",
+      expect: "ask",
+    },
     { command: "git config core.fsmonitor 'touch MARK' && git status", shells: [], allow: ["git config:*", "git status"], mode: "ask", expect: "ask" },
     // A dangling link prepared earlier: the hook does not exist yet, so only following the link
     // (not resolving as far as the path exists) shows what the redirection and chmod reach.
@@ -636,8 +659,24 @@ describe("/dev/shm and other shared places are not harmless devices", () => {
     { ...inShm, command: `printf x >| ${shmFile}`, shells: ["bash", "zsh"] },
     { ...inShm, command: `true &> ${shmFile}`, shells: ["bash"] },
     { ...inShm, command: `echo x | tee ${shmFile}`, shells: ["bash", "zsh"], allow: ["tee:*"], mode: "ask", expect: "ask" },
-    { ...inShm, command: `cat in.txt > ${shmFile}`, shells: ["bash", "zsh"], allow: ["cat:*"], mode: "ask", expect: "ask", setup: (lab) => (rmSync(shmFile, { force: true }), writeFileSync(path.join(lab.ws, "in.txt"), "x")) },
-    { ...inShm, command: `cp in.txt ${shmFile}`, shells: ["bash", "zsh"], allow: ["cp:*"], mode: "ask", expect: "ask", setup: (lab) => (rmSync(shmFile, { force: true }), writeFileSync(path.join(lab.ws, "in.txt"), "x")) },
+    {
+      ...inShm,
+      command: `cat in.txt > ${shmFile}`,
+      shells: ["bash", "zsh"],
+      allow: ["cat:*"],
+      mode: "ask",
+      expect: "ask",
+      setup: (lab) => (rmSync(shmFile, { force: true }), writeFileSync(path.join(lab.ws, "in.txt"), "x")),
+    },
+    {
+      ...inShm,
+      command: `cp in.txt ${shmFile}`,
+      shells: ["bash", "zsh"],
+      allow: ["cp:*"],
+      mode: "ask",
+      expect: "ask",
+      setup: (lab) => (rmSync(shmFile, { force: true }), writeFileSync(path.join(lab.ws, "in.txt"), "x")),
+    },
     { ...inShm, command: `touch ${shmFile}`, shells: ["bash", "zsh"], allow: ["touch:*"], mode: "ask", expect: "ask" },
     { ...inShm, command: `dd if=/dev/zero of=${shmFile} count=1`, shells: ["bash", "zsh"], allow: ["dd:*"], mode: "ask", expect: "ask" },
   ];
@@ -651,7 +690,6 @@ describe("/dev/shm and other shared places are not harmless devices", () => {
     expect(d.warnings.map((w) => w.id)).toEqual(["write-outside-workspace"]);
   });
 });
-
 
 describe("deny rules and code no reading can see", () => {
   it("a fish or csh -c string is read for the commands in it", () => {

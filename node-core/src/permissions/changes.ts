@@ -22,8 +22,23 @@ const OPAQUE_CHANGES = new Set(["alias", "unalias", "hash", "enable", "emulate",
 export const CODE_TABLES = /^(functions|aliases|galiases|saliases|dis_functions|dis_aliases|dis_galiases|dis_saliases|commands|options|BASH_ALIASES|BASH_CMDS)$/;
 const SAFE_SET_FLAGS = /^[-+][euxvfCBhmbHPTE]*o?$/;
 const SAFE_SET_OPTIONS = new Set(["pipefail", "errexit", "nounset", "xtrace", "verbose", "noglob", "noclobber", "errtrace", "functrace", "braceexpand", "hashall", "monitor", "notify"]);
-const SAFE_SHOPT = new Set(["nullglob", "globstar", "extglob", "dotglob", "failglob", "nocaseglob", "nocasematch", "lastpipe", "inherit_errexit", "globasciiranges", "checkwinsize", "cmdhist", "histappend"]);
-const SAFE_SETOPT = /^(no_?)?(nullglob|nomatch|errexit|err_exit|pipefail|pipe_fail|nounset|no_unset|xtrace|globdots|glob_dots|ksharrays|ksh_arrays|shwordsplit|sh_word_split|localoptions|local_options|warncreateglobal)$/i;
+const SAFE_SHOPT = new Set([
+  "nullglob",
+  "globstar",
+  "extglob",
+  "dotglob",
+  "failglob",
+  "nocaseglob",
+  "nocasematch",
+  "lastpipe",
+  "inherit_errexit",
+  "globasciiranges",
+  "checkwinsize",
+  "cmdhist",
+  "histappend",
+]);
+const SAFE_SETOPT =
+  /^(no_?)?(nullglob|nomatch|errexit|err_exit|pipefail|pipe_fail|nounset|no_unset|xtrace|globdots|glob_dots|ksharrays|ksh_arrays|shwordsplit|sh_word_split|localoptions|local_options|warncreateglobal)$/i;
 
 /** What this simple command changes for later ones: variables, exports, aliases, options, traps. */
 export function recordChanges(walk: Walk, cmd: U.Command, part: MutablePart, words: ShellWord[], analysis: WordAnalysis): void {
@@ -128,7 +143,14 @@ export function recordChanges(walk: Walk, cmd: U.Command, part: MutablePart, wor
  * name reference (`declare -n r='a[…]'`: every use of r evaluates that subscript), and a name
  * known only at run time (it may carry a subscript).
  */
-function declarationOperands(walk: Walk, name: string, args: readonly ShellWord[], raw: readonly (U.Word | U.Assignment | U.Redirection)[], analysis: WordAnalysis, how: { integer: boolean; nameref: boolean }): void {
+function declarationOperands(
+  walk: Walk,
+  name: string,
+  args: readonly ShellWord[],
+  raw: readonly (U.Word | U.Assignment | U.Redirection)[],
+  analysis: WordAnalysis,
+  how: { integer: boolean; nameref: boolean },
+): void {
   let afterOption = false;
   args.forEach((w, i) => {
     const node = raw[i];
@@ -142,7 +164,8 @@ function declarationOperands(walk: Walk, name: string, args: readonly ShellWord[
     if (node?.type === "Assignment") {
       if (how.nameref && node.value.type === "Word") {
         const ref = wordInfo(node.value, walk.opts.home);
-        if (ref.value === undefined) analysis.hidden.push({ text: node.text, reason: "makes a name reference to a name known only when the command runs, and a subscript in that name is evaluated at every use" });
+        if (ref.value === undefined)
+          analysis.hidden.push({ text: node.text, reason: "makes a name reference to a name known only when the command runs, and a subscript in that name is evaluated at every use" });
         else {
           const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([\s\S]*)\]$/.exec(ref.value)?.[1];
           if (sub !== undefined) arithmetic(sub, node.text, analysis);

@@ -131,7 +131,10 @@ describe("wordInfo: the static meaning of a word", () => {
 
 describe("unwrap: the command behind wrappers", () => {
   const words = (command: string): ShellWord[] => split(command).parts.at(-1)!.words as ShellWord[];
-  const inner = (command: string) => unwrap(words(command)).inner.map((w) => w.text).join(" ");
+  const inner = (command: string) =>
+    unwrap(words(command))
+      .inner.map((w) => w.text)
+      .join(" ");
   it.each<[string, string, string[]]>([
     ["sudo rm -rf /", "rm -rf /", ["sudo"]],
     ["sudo -u root -E rm x", "rm x", ["sudo"]],
@@ -222,7 +225,10 @@ describe("splitCommand: what statements change for later ones", () => {
   });
 
   it("marks shells that run start-up files first", () => {
-    const startup = (command: string) => split(command).parts.map((p) => p.startupFiles).filter(Boolean).length;
+    const startup = (command: string) =>
+      split(command)
+        .parts.map((p) => p.startupFiles)
+        .filter(Boolean).length;
     expect(startup("bash -c 'ls'")).toBe(0);
     expect(startup("bash -lc 'ls'")).toBe(1);
     expect(startup("bash --rcfile x -i -c ls")).toBe(1);

@@ -52,7 +52,7 @@ export const WARNING_RULES: Record<WarningId, string> = {
   "force-push": "git push --force / -f / --force-with-lease / +refspec / --mirror: rewrites history on the remote",
   "delete-remote-branch": "git push --delete / -d / :branch: deletes a branch on the remote",
   "discard-changes": "git reset --hard, git clean -f, git checkout -- / . / -f, git restore (work tree), git stash drop/clear, git branch -D: throws away work that may exist nowhere else",
-  "pipe-to-shell": "curl/wget/… output piped or substituted into a shell or interpreter (curl … | sh, bash <(curl …), sh -c \"$(curl …)\", eval \"$(wget -O- …)\")",
+  "pipe-to-shell": 'curl/wget/… output piped or substituted into a shell or interpreter (curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(wget -O- …)")',
   privilege: "sudo, doas, pkexec, run0 and su: runs as another user, usually root",
   "broad-permissions": "chmod making files writable by everyone (777, o+w, a+w) or setting setuid/setgid; recursive chmod/chown/chgrp outside the workspace or on paths known only at run time",
   "device-write": "writes to block devices (dd of=/dev/sda, > /dev/sdX, tee/cp/shred onto /dev/…) and disk formatting or partitioning (mkfs*, mkswap, wipefs, fdisk, sfdisk, parted, blkdiscard, …)",
@@ -66,7 +66,7 @@ export const WARNING_RULES: Record<WarningId, string> = {
   unparsed: "the command has a syntax error, so it cannot be checked part by part",
   "outside-workspace": "Write/Edit of a file outside the allowed directories",
   "sensitive-path":
-    "reading a credential store, a system secret or Wave's state with Read, Grep or Glob; writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — docs/user/permissions.md, \"Sensitive workspace files\"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)",
+    'reading a credential store, a system secret or Wave\'s state with Read, Grep or Glob; writing shell start-up files, ~/.ssh, ~/.gnupg, credentials files, /etc, /usr, /bin, /boot and similar; and, inside the workspace, files that run code or grant permissions later (.git/, .envrc, .claude/, .vscode/, .idea/, .husky/, … — docs/user/permissions.md, "Sensitive workspace files"), by Write/Edit or by a command (redirection, tee, cp, mv, chmod, …)',
   "hard-linked": "Write/Edit of a file with several hard links: it changes under every name, and the others may lie outside the allowed directories, so it counts as outside even in the workspace",
 };
 
@@ -241,10 +241,7 @@ function gitPushWarnings(inner: readonly ShellWord[]): { force: string[]; delete
   const { options, operands: refs } = operands(args, 0);
   const force: string[] = [];
   const deletes: string[] = [];
-  const forced =
-    options.some((o) => o === "--force" || o.startsWith("--force-with-lease") || o === "--force-if-includes") ||
-    hasShortFlag(options, "f") ||
-    refs.some((r) => r.value?.startsWith("+"));
+  const forced = options.some((o) => o === "--force" || o.startsWith("--force-with-lease") || o === "--force-if-includes") || hasShortFlag(options, "f") || refs.some((r) => r.value?.startsWith("+"));
   if (forced) force.push("Force-pushes: rewrites history on the remote, and commits others pushed there can be lost.");
   if (options.includes("--mirror")) force.push("git push --mirror overwrites (and deletes) every ref on the remote to match this repository.");
   if (options.includes("--delete") || hasShortFlag(options, "d") || refs.some((r, i) => i > 0 && r.value?.startsWith(":") && r.value.length > 1)) {
@@ -366,7 +363,14 @@ function checkPermissionsChange(part: CommandPart, inner: readonly ShellWord[], 
       ended = true;
       continue;
     }
-    if (name === "chmod" && mode === undefined && !reference && v !== undefined && /^([0-7]{1,4}|([ugoa]*[-+=][rwxXstugo]*)(,[ugoa]*[-+=][rwxXstugo]*)*)$/.test(v) && (ended || !/^-[RvcfHLP]+$/.test(v))) {
+    if (
+      name === "chmod" &&
+      mode === undefined &&
+      !reference &&
+      v !== undefined &&
+      /^([0-7]{1,4}|([ugoa]*[-+=][rwxXstugo]*)(,[ugoa]*[-+=][rwxXstugo]*)*)$/.test(v) &&
+      (ended || !/^-[RvcfHLP]+$/.test(v))
+    ) {
       mode = v;
       continue;
     }
@@ -446,7 +450,27 @@ function checkKill(inner: readonly ShellWord[]): string[] {
     return [`killall kills every process named ${targets.join(", ") || "(by its options)"} on the machine, not only the ones this command started.`];
   }
   if (name === "pkill") {
-    const valued = new Set(["-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "--signal", "--euid", "--uid", "--pgroup", "--group", "--parent", "--session", "--terminal", "--pidfile", "--ns", "--nslist"]);
+    const valued = new Set([
+      "-u",
+      "-U",
+      "-g",
+      "-G",
+      "-P",
+      "-s",
+      "-t",
+      "-F",
+      "--signal",
+      "--euid",
+      "--uid",
+      "--pgroup",
+      "--group",
+      "--parent",
+      "--session",
+      "--terminal",
+      "--pidfile",
+      "--ns",
+      "--nslist",
+    ]);
     let pattern: ShellWord | undefined;
     for (let i = 1; i < inner.length; i++) {
       const v = inner[i]!.value;
@@ -460,7 +484,9 @@ function checkKill(inner: readonly ShellWord[]): string[] {
     if (pattern === undefined || (p !== undefined && /^(\.|\.\*|\^|\$|\^\.\*\$?|\.\+|)$/.test(p))) {
       return [`pkill ${pattern ? `with the pattern ${pattern.text} ` : "without a pattern "}matches every process it can see.`];
     }
-    return [`pkill kills every process matching ${pattern.text}${inner.some((w) => w.value === "-f" || w.value === "--full") ? " anywhere in its command line" : ""}, not only the ones this command started.`];
+    return [
+      `pkill kills every process matching ${pattern.text}${inner.some((w) => w.value === "-f" || w.value === "--full") ? " anywhere in its command line" : ""}, not only the ones this command started.`,
+    ];
   }
   return [];
 }

@@ -267,7 +267,7 @@ describe("friction: the sandbox and the read-only list", () => {
   });
 
   it("a local lower-case variable does not change what later commands run; an exported or upper-case one does", () => {
-    expect(decide("for f in src/*.ts; do wc -l \"$f\"; done", "ask", false, ["wc:*"]).outcome).toBe("allow");
+    expect(decide('for f in src/*.ts; do wc -l "$f"; done', "ask", false, ["wc:*"]).outcome).toBe("allow");
     expect(decide("dir=src; git log -- $dir", "ask", false, ["git log:*"]).outcome).toBe("ask"); // $dir may be a write flag
     expect(decide("n=5; git log -n 5", "ask", false, ["git log:*"]).outcome).toBe("allow");
     expect(decide("export n=5; git log -n 5", "ask", false, ["git log:*", "export:*"]).outcome).toBe("ask");
@@ -285,10 +285,23 @@ describe("friction: the sandbox and the read-only list", () => {
   });
 
   it("harmless built-ins stay harmless only with plain words in positions the shell does not evaluate", () => {
-    for (const command of ["echo \"$HOME\" done", "cd \"$DIR\"", "printf '%s\\n' \"$x\"", "test -n \"$x\"", "[ -f a ] && exit 0", "set -euo pipefail", "exit $?", "[[ $x == y* && -v HOME ]]"]) {
+    for (const command of ['echo "$HOME" done', 'cd "$DIR"', "printf '%s\\n' \"$x\"", 'test -n "$x"', "[ -f a ] && exit 0", "set -euo pipefail", "exit $?", "[[ $x == y* && -v HOME ]]"]) {
       expect(decide(command, "deny-all", false).outcome, command).toBe("allow");
     }
-    for (const command of ["echo $((1 + 2))", "printf '%d' \"$n\"", "printf -v x %s y", "exit \"$code\"", "test -v \"$name\"", "[[ $n -gt 1 ]]", "(( n++ ))", "set -a", "set -k", ": ${x:=y}", "echo ${x@P}", "echo ${!name}"]) {
+    for (const command of [
+      "echo $((1 + 2))",
+      "printf '%d' \"$n\"",
+      "printf -v x %s y",
+      'exit "$code"',
+      'test -v "$name"',
+      "[[ $n -gt 1 ]]",
+      "(( n++ ))",
+      "set -a",
+      "set -k",
+      ": ${x:=y}",
+      "echo ${x@P}",
+      "echo ${!name}",
+    ]) {
       expect(decide(command, "deny-all", false).outcome, command).toBe("deny");
     }
   });
@@ -337,7 +350,10 @@ describe("Wave's state directory (the discovery lock files)", () => {
     for (const command of [`echo x > ${state.inWorkspace}/ide/1.json`, `cp forged.json ${state.inHome}/ide/1.json`, `chmod 644 ${state.inHome}/ide/1.json`]) {
       const d = running(command, "ask", true);
       expect(d.outcome, command).toBe("ask");
-      expect(d.warnings.map((w) => w.id), command).toContain("sensitive-path");
+      expect(
+        d.warnings.map((w) => w.id),
+        command,
+      ).toContain("sensitive-path");
     }
     expect(running(`echo x > ${ctx.root}/notes.txt`, "ask", true).outcome).toBe("allow");
   });
@@ -356,7 +372,7 @@ describe("commandNames", () => {
     expect(names("echo hi")).toEqual(["echo"]);
     expect(names("git status && git diff | less; npm test")).toEqual(["git", "less", "npm"]);
     expect(names("echo $(cd /tmp; pwd) > >(grep x)")).toEqual(["cd", "pwd", "grep", "echo"]);
-    expect(names("\"c\"d sub; \\cd sub; time cd /; if true; then pushd x; fi")).toEqual(["cd", "true", "pushd"]);
+    expect(names('"c"d sub; \\cd sub; time cd /; if true; then pushd x; fi')).toEqual(["cd", "true", "pushd"]);
     expect(names("bash -c 'popd'; xargs grep x; find . -exec rg y {} +")).toEqual(expect.arrayContaining(["popd", "grep", "rg"]));
     expect(names("/usr/bin/ls -l; ./build.sh")).toEqual(["/usr/bin/ls", "./build.sh"]);
     expect(names("X=1 Y=2")).toEqual([]);
@@ -372,7 +388,7 @@ describe("commandNames", () => {
       "function g { :; }",
       "shopt -s expand_aliases; alias ls='cd /'",
       "enable -f ./x.so cd2",
-      "trap \"$x\" EXIT",
+      'trap "$x" EXIT',
       "if",
       "echo 'unterminated",
     ]) {

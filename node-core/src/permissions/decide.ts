@@ -19,7 +19,6 @@ import type { SyntaxLibraries } from "../util/bashSyntax.js";
 import { clipText } from "../util/text.js";
 import { isWithin } from "../util/paths.js";
 
-
 export interface RuleSet {
   readonly allow: readonly Rule[];
   readonly deny: readonly Rule[];
@@ -243,7 +242,9 @@ function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerd
     return { ...base, status: "allowed", rule: prefix.text, reason: `${quote(part.text)} is allowed by the rule ${quote(prefix.text)}.` };
   }
   if (prefix) {
-    const why = warnings.length ? `a prefix rule does not cover a command with warnings: ${warnings.map((w) => w.message).join(" ")}` : `a prefix rule does not cover what it writes or runs: ${writes.join("; ")}.`;
+    const why = warnings.length
+      ? `a prefix rule does not cover a command with warnings: ${warnings.map((w) => w.message).join(" ")}`
+      : `a prefix rule does not cover what it writes or runs: ${writes.join("; ")}.`;
     return { ...base, ...suggestion, status: "needs-approval", rule: prefix.text, reason: `${quote(part.text)} matches the rule ${quote(prefix.text)}, but ${why}` };
   }
   // PATH matters only where no sandbox runs: inside one, a program planted in the workspace under
@@ -251,7 +252,12 @@ function judgePart(part: CommandPart, warnings: Warning[], j: Judging): PartVerd
   if (j.mode === "ask" && !fileRedirect && warnings.length === 0 && carried.changes.length === 0 && readOnlyCall(part, j.ctx) && (j.sandboxed || j.searchPathIsSafe())) {
     return { ...base, status: "allowed", rule: "(read-only)", reason: `${quote(part.text)} only reads (the read-only list).` };
   }
-  const changed = carried.changes.length ? ` Earlier statements change what it runs (${carried.changes.map((c) => c.text).slice(0, 3).join("; ")}), so a rule must name them too.` : "";
+  const changed = carried.changes.length
+    ? ` Earlier statements change what it runs (${carried.changes
+        .map((c) => c.text)
+        .slice(0, 3)
+        .join("; ")}), so a rule must name them too.`
+    : "";
   return { ...base, ...suggestion, status: "needs-approval", reason: `No rule allows ${quote(part.text)}.${changed}` };
 }
 

@@ -61,7 +61,17 @@ export function arithmeticPart(walk: Walk, expr: string, text: string, env: Env,
     walk.assign(name, ["0"]);
     walk.change({ text, name });
   }
-  const part = walk.part(env, { text, assignments: [], words: [{ text: "((", value: "((" }, { text: expr, value: expr }, { text: "))", value: "))" }], redirects: [], substitutions });
+  const part = walk.part(env, {
+    text,
+    assignments: [],
+    words: [
+      { text: "((", value: "((" },
+      { text: expr, value: expr },
+      { text: "))", value: "))" },
+    ],
+    redirects: [],
+    substitutions,
+  });
   part.compound = "((";
   walk.push(part, analysis.hidden);
 }

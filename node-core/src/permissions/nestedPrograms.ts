@@ -203,7 +203,10 @@ function startupReason(base: string, inner: readonly ShellWord[], assignments: r
   const envWords = [...assignments, ...layers.slice(0, -1).flatMap((l) => l.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*(%%)?=/.test(w.value ?? w.text)))];
   const names = envWords.map((w) => /^([A-Za-z_][A-Za-z0-9_]*(%%)?)=/.exec(w.value ?? w.text)?.[1]).filter((n): n is string => n !== undefined && STARTUP_VARIABLE.test(n.replace(/%%$/, "")));
   const reasons: string[] = [];
-  if (flags.length) reasons.push(`${base} ${flags.join(" ")} reads start-up files (${base === "zsh" ? "~/.zshrc, ~/.zprofile" : base === "bash" ? "~/.bashrc, ~/.profile or the file given" : "$ENV, ~/.profile"}) before the command`);
+  if (flags.length)
+    reasons.push(
+      `${base} ${flags.join(" ")} reads start-up files (${base === "zsh" ? "~/.zshrc, ~/.zprofile" : base === "bash" ? "~/.bashrc, ~/.profile or the file given" : "$ENV, ~/.profile"}) before the command`,
+    );
   if (names.length) reasons.push(`${names.join(", ")} set for ${base} change${names.length === 1 ? "s" : ""} what it runs before the command`);
   return reasons.length ? reasons.join("; ") : undefined;
 }

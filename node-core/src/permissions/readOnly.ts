@@ -54,14 +54,14 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
     if (sub === "grep" && has(args, (v) => v.startsWith("-O"))) out.push("git grep -O runs a program on the matching files");
     if ((sub === "format-patch" || sub === "archive") && has(args, (v) => v === "-o" || v.startsWith("-o"))) out.push(`git ${sub} -o writes files`);
     if ((sub === "rebase" || sub === "difftool") && has(args, (v) => v === "-x" || v.startsWith("-x"))) out.push(`git ${sub} -x runs a program`);
-    if (sub === "config" && !has(args, (v) => /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only)$/.test(v))) out.push("git config changes the configuration, which can run programs");
+    if (sub === "config" && !has(args, (v) => /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only)$/.test(v)))
+      out.push("git config changes the configuration, which can run programs");
     if (sub === "submodule" && has(args, (v) => v === "foreach")) out.push("git submodule foreach runs a command");
     if (sub === "bisect" && has(args, (v) => v === "run")) out.push("git bisect run runs a command");
     if (sub === "filter-branch") out.push("git filter-branch runs commands");
     return out;
   },
-  sort: (args) =>
-    has(args, (v) => shortFlag(v, "o") || longOption(v, "output", "compress-program")) ? ["sort -o/--output writes a file and --compress-program runs a program"] : [],
+  sort: (args) => (has(args, (v) => shortFlag(v, "o") || longOption(v, "output", "compress-program")) ? ["sort -o/--output writes a file and --compress-program runs a program"] : []),
   find: (args) => {
     const out: string[] = [];
     if (has(args, (v) => /^-(exec|execdir|ok|okdir)$/.test(v))) out.push("find -exec/-execdir/-ok runs a command for each file");
@@ -82,11 +82,16 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
   file: (args) => (has(args, (v) => v === "-C" || v === "--compile") ? ["file -C writes a compiled magic file"] : []),
   date: (args) => (has(args, (v) => shortFlag(v, "s") || /^--set(=|$)/.test(v)) ? ["date -s sets the clock"] : []),
   curl: (args) =>
-    has(args, (v) => /^-[a-zA-Z]*[oODcK]/.test(v) || /^--(output|remote-name|remote-name-all|dump-header|cookie-jar|trace|trace-ascii|libcurl|output-dir|config|etag-save|hsts|alt-svc|stderr)(=|$)/.test(v))
+    has(
+      args,
+      (v) => /^-[a-zA-Z]*[oODcK]/.test(v) || /^--(output|remote-name|remote-name-all|dump-header|cookie-jar|trace|trace-ascii|libcurl|output-dir|config|etag-save|hsts|alt-svc|stderr)(=|$)/.test(v),
+    )
       ? ["curl -o/-O/-D/-c/--trace/--config writes files or reads its options from one"]
       : [],
   wget: (args) =>
-    has(args, (v) => v === "--spider") || args.some((w, i) => (w.value === "-O" || w.value === "--output-document") && /^(-|\/dev\/null)$/.test(args[i + 1]?.value ?? "")) || has(args, (v) => /^(-O-|--output-document=-)$/.test(v))
+    has(args, (v) => v === "--spider") ||
+    args.some((w, i) => (w.value === "-O" || w.value === "--output-document") && /^(-|\/dev\/null)$/.test(args[i + 1]?.value ?? "")) ||
+    has(args, (v) => /^(-O-|--output-document=-)$/.test(v))
       ? []
       : ["wget saves what it downloads"],
   unzip: (args) => (has(args, (v) => /^-[a-zA-Z]*[ltvpZz]/.test(v)) ? [] : ["unzip writes the files it extracts"]),
@@ -105,7 +110,8 @@ const WRITE_FLAGS: Record<string, (args: readonly ShellWord[], inner: readonly S
   tar: (args) => {
     const first = args[0]?.value ?? "";
     const listing = /^-?[a-zA-Z]*t/.test(first) && !/[xcruA]/.test(first.replace(/^-/, ""));
-    if (has(args, (v) => /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)(=|$)|^-I|^-F/.test(v))) return ["tar --to-command/-I/--checkpoint-action run programs"];
+    if (has(args, (v) => /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)(=|$)|^-I|^-F/.test(v)))
+      return ["tar --to-command/-I/--checkpoint-action run programs"];
     return listing ? [] : ["tar extracts or creates files"];
   },
 };
@@ -233,7 +239,11 @@ const READ_ONLY: Record<string, (args: readonly ShellWord[], inner: readonly She
   git: (_args, inner) => {
     const { globals, sub, args } = gitCommand(inner);
     if (globals.length > 0) return false;
-    if (sub === "branch") return args.every((w) => /^(--list|-l|-a|--all|-r|--remotes|-v|-vv|--verbose|--show-current|--no-color|--color|--contains|--merged|--no-merged|--sort=.*|--format=.*)$/.test(w.value ?? "")) || has(args, (v) => v === "--list" || v === "-l");
+    if (sub === "branch")
+      return (
+        args.every((w) => /^(--list|-l|-a|--all|-r|--remotes|-v|-vv|--verbose|--show-current|--no-color|--color|--contains|--merged|--no-merged|--sort=.*|--format=.*)$/.test(w.value ?? "")) ||
+        has(args, (v) => v === "--list" || v === "-l")
+      );
     if (sub === "reflog") return args.length === 0 || args[0]?.value === "show";
     return sub !== undefined && GIT_READS.has(sub);
   },

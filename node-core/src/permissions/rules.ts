@@ -91,8 +91,7 @@ function parseCommandRule(raw: string, spec: string, lib: SyntaxLibraries): Comm
   if (cmd.redirects.length > 0) throw new RuleSyntaxError(raw, "a rule cannot contain redirections; they are checked separately.");
   const words: string[] = [];
   const assignments: string[] = [];
-  const dynamic = (t: string) =>
-    new RuleSyntaxError(raw, `${t} is not a plain word: rules cannot contain variables, substitutions or globs (a trailing :* or * is the only wildcard).`);
+  const dynamic = (t: string) => new RuleSyntaxError(raw, `${t} is not a plain word: rules cannot contain variables, substitutions or globs (a trailing :* or * is the only wildcard).`);
   for (const p of cmd.prefix) {
     if (p.type !== "Assignment") continue;
     if (p.value.type !== "Word" || p.value.parts?.some((x) => x.type !== "Literal" && x.type !== "SingleQuoted" && x.type !== "DoubleQuoted")) throw dynamic(p.text);
@@ -206,14 +205,59 @@ export function pathRuleNames(rule: PathRule, target: string, anchor: string, ct
   if (!path.isAbsolute(pattern)) pattern = path.join(ctx.root, pattern);
   if (!GLOB_CHARS.test(pattern)) return realPath(pattern) === target;
   const segments = pattern.split("/");
-  const literal = segments.slice(0, segments.findIndex((s) => GLOB_CHARS.test(s))).join("/") || "/";
+  const literal =
+    segments
+      .slice(
+        0,
+        segments.findIndex((s) => GLOB_CHARS.test(s)),
+      )
+      .join("/") || "/";
   return isWithin(realPath(literal), anchor);
 }
 
 const EXACT_ONLY = new Set([
-  "rm", "rmdir", "dd", "shred", "chmod", "chown", "chgrp", "kill", "pkill", "killall", "sudo", "doas", "su", "pkexec",
-  "bash", "sh", "zsh", "dash", "ksh", "fish", "eval", "exec", "source", ".", "env", "xargs", "find", "mv", "truncate",
-  "python", "python3", "node", "perl", "ruby", "php", "deno", "bun", "curl", "wget", "ssh", "scp", "rsync",
+  "rm",
+  "rmdir",
+  "dd",
+  "shred",
+  "chmod",
+  "chown",
+  "chgrp",
+  "kill",
+  "pkill",
+  "killall",
+  "sudo",
+  "doas",
+  "su",
+  "pkexec",
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "eval",
+  "exec",
+  "source",
+  ".",
+  "env",
+  "xargs",
+  "find",
+  "mv",
+  "truncate",
+  "python",
+  "python3",
+  "node",
+  "perl",
+  "ruby",
+  "php",
+  "deno",
+  "bun",
+  "curl",
+  "wget",
+  "ssh",
+  "scp",
+  "rsync",
 ]);
 const PACKAGE_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
@@ -258,9 +302,47 @@ export function suggestRule(part: CommandPart, opts: SuggestOptions): string | u
 }
 
 const SUBCOMMAND_TOOLS = new Set([
-  "git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "podman", "kubectl", "helm", "gh", "pip", "pip3",
-  "poetry", "uv", "pipenv", "conda", "gradle", "./gradlew", "mvn", "./mvnw", "dotnet", "rustup", "brew", "apt", "apt-get",
-  "systemctl", "terraform", "deno", "composer", "bundle", "rake", "rails", "mix", "swift", "flutter", "dart", "nx", "turbo",
+  "git",
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "npx",
+  "cargo",
+  "go",
+  "docker",
+  "podman",
+  "kubectl",
+  "helm",
+  "gh",
+  "pip",
+  "pip3",
+  "poetry",
+  "uv",
+  "pipenv",
+  "conda",
+  "gradle",
+  "./gradlew",
+  "mvn",
+  "./mvnw",
+  "dotnet",
+  "rustup",
+  "brew",
+  "apt",
+  "apt-get",
+  "systemctl",
+  "terraform",
+  "deno",
+  "composer",
+  "bundle",
+  "rake",
+  "rails",
+  "mix",
+  "swift",
+  "flutter",
+  "dart",
+  "nx",
+  "turbo",
 ]);
 
 /** How many leading words name the action: `git status`, `npm run build`, `ls`. */

@@ -112,7 +112,10 @@ describe("issue 23 §4: sensitive workspace files, completed", () => {
     expect(decidePath(rel, ctx, { allow: [parseRule(`Write(${rel})`, lib)], deny: [] }, "deny-all", lib).outcome).toBe("allow");
     // A command writing it carries the warning too, so even a sandboxed run is asked.
     const cmd = decideCommand(`mkdir -p "$(dirname ${rel})"; echo x > ${rel}`, ctx, { allow: [], deny: [] }, "ask", lib, { sandboxed: true });
-    expect(cmd.warnings.map((w) => w.id), cmd.reason).toContain("sensitive-path");
+    expect(
+      cmd.warnings.map((w) => w.id),
+      cmd.reason,
+    ).toContain("sensitive-path");
   });
 
   it.each(ORDINARY)("%s stays an ordinary file", (rel) => {

@@ -14,16 +14,7 @@ import { decideCommand, decidePath, decideRead, defaultPlaces, readPlace, type D
 import { parseRule, RuleSyntaxError, type Rule } from "./rules.js";
 import type { Warning } from "./danger.js";
 import { loadSyntax, type SyntaxLibraries } from "../util/bashSyntax.js";
-import {
-  AskTimeout,
-  InvalidAnswer,
-  permissionAnswerSchema,
-  type PermissionAnswer,
-  type PermissionAsker,
-  type PermissionCheck,
-  type PermissionOutcome,
-  type PermissionPrompt,
-} from "./types.js";
+import { AskTimeout, InvalidAnswer, permissionAnswerSchema, type PermissionAnswer, type PermissionAsker, type PermissionCheck, type PermissionOutcome, type PermissionPrompt } from "./types.js";
 
 const log = createLogger("permissions");
 
@@ -212,16 +203,14 @@ export class PermissionService {
     if (check.command !== undefined) {
       const sandbox = { sandboxed: check.sandboxed === true, ...(check.outsideSandboxReason ? { outsideSandboxReason: check.outsideSandboxReason } : {}) };
       decision = decideCommand(check.command, ctx, this.rules(session.id), this.mode, lib!, sandbox);
-    }
-    else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(session.id), this.mode, lib!);
+    } else if (check.path !== undefined) decision = decidePath(check.path, ctx, this.rules(session.id), this.mode, lib!);
     else if (check.read !== undefined) {
       const place = readPlace(check.read, ctx);
       if (place.sensitive) {
         const rulesLib = lib ?? (await this.ready());
         decision = decideRead(check.read, ctx, this.rules(session.id), this.mode, rulesLib);
       } else decision = decideRead(check.read, ctx, { allow: [], deny: [] }, this.mode, undefined as never, { below: check.readsBelow === true });
-    }
-    else throw new PolicyError("A permission check needs a command, a path or a read.");
+    } else throw new PolicyError("A permission check needs a command, a path or a read.");
     return { decision, directory, sessionId: session.id };
   }
 
@@ -395,10 +384,7 @@ export class PermissionService {
 
   async state(): Promise<PermissionState> {
     await this.ready();
-    const list = (kind: RuleKind) => [
-      ...this.cli[kind].map((r) => ({ rule: r.text, source: "command-line" as const })),
-      ...this.host[kind].map((r) => ({ rule: r.text, source: "host" as const })),
-    ];
+    const list = (kind: RuleKind) => [...this.cli[kind].map((r) => ({ rule: r.text, source: "command-line" as const })), ...this.host[kind].map((r) => ({ rule: r.text, source: "host" as const }))];
     const sessions = [...this.sessionAllow].flatMap(([sessionId, rules]) => rules.map((r) => ({ rule: r.text, source: "session" as const, sessionId })));
     return {
       mode: this.mode,
@@ -469,7 +455,6 @@ export class PermissionService {
 function quote(text: string): string {
   return "`" + (text.length > 200 ? text.slice(0, 197) + "..." : text) + "`";
 }
-
 
 /** Rules a message names; past these it says how many more there are. */
 const LISTED_RULES = 5;

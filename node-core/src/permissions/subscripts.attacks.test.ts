@@ -160,7 +160,7 @@ describe("issue 23 §1: subscripts, integer variables and declaration operands a
       const d = decideCommand(command, ctx, { allow: [], deny: [] }, "deny-all", lib, { sandboxed: false });
       expect(d.outcome, `${command}: ${d.reason}`).toBe("allow");
     }
-    for (const command of ["declare -i n=5", "declare -i n; n=5", "typeset -A m; m[key]=1", "while read -r LINE; do echo \"$LINE\"; done < f", "integer n; for n in 1 2; do echo $n; done"]) {
+    for (const command of ["declare -i n=5", "declare -i n; n=5", "typeset -A m; m[key]=1", 'while read -r LINE; do echo "$LINE"; done < f', "integer n; for n in 1 2; do echo $n; done"]) {
       const d = decideCommand(command, ctx, { allow: [], deny: [] }, "ask", lib, { sandboxed: true });
       expect(d.warnings, command).toEqual([]);
       expect(d.outcome, `${command}: ${d.reason}`).toBe("allow");

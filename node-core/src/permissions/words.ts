@@ -63,8 +63,7 @@ export function wordInfo(word: U.Word, home: string): ShellWord {
         return;
       case "SimpleExpansion":
       case "ParameterExpansion": {
-        const plainHome =
-          p.type === "SimpleExpansion" ? p.text === "$HOME" : p.parameter === "HOME" && !p.operation && !p.prefix && !p.index;
+        const plainHome = p.type === "SimpleExpansion" ? p.text === "$HOME" : p.parameter === "HOME" && !p.operation && !p.prefix && !p.index;
         if (plainHome) value += home;
         else {
           expansion = p.text;
@@ -138,11 +137,7 @@ export function networkPath(p: string): boolean {
 }
 
 /** Where a word points on disk. `path` is absolute and normalised; `unknown` says why it cannot be known. */
-export function resolveWordPath(
-  word: ShellWord,
-  cwd: string | undefined,
-  home: string,
-): { path?: string; glob?: boolean; unknown?: string } {
+export function resolveWordPath(word: ShellWord, cwd: string | undefined, home: string): { path?: string; glob?: boolean; unknown?: string } {
   let text: string | undefined = word.value;
   let glob = false;
   if (text === undefined && word.globPrefix !== undefined) {

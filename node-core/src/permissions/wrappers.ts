@@ -29,7 +29,11 @@ interface WrapperSpec {
 
 /** Commands that run the command given in their arguments (docs/user/permissions.md, "Rules": deny rules see through them). */
 const WRAPPERS: Record<string, WrapperSpec> = {
-  sudo: { valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--close-from"], assignments: true, notExec: ["-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit", "-V"] },
+  sudo: {
+    valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--close-from"],
+    assignments: true,
+    notExec: ["-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit", "-V"],
+  },
   doas: { valued: ["-u", "-C"] },
   pkexec: { valued: ["--user"] },
   run0: { valued: ["-u", "--user", "-g", "--group", "-D", "--chdir", "--setenv", "--unit", "--property", "--slice", "--nice"] },
@@ -54,7 +58,24 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   strace: { valued: ["-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U", "--output", "--attach", "--user", "--env"] },
   ltrace: { valued: ["-e", "-o", "-p", "-u", "-n", "-s", "-a", "-A", "-D", "-F", "-l", "-x", "-w", "--output", "--library"] },
   busybox: { valued: [] },
-  setpriv: { valued: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile", "--ruid", "--rgid", "--euid", "--egid"] },
+  setpriv: {
+    valued: [
+      "--reuid",
+      "--regid",
+      "--groups",
+      "--inh-caps",
+      "--ambient-caps",
+      "--bounding-set",
+      "--securebits",
+      "--pdeathsig",
+      "--selinux-label",
+      "--apparmor-profile",
+      "--ruid",
+      "--rgid",
+      "--euid",
+      "--egid",
+    ],
+  },
   unshare: { valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--map-user", "--map-group", "--propagation"] },
   nsenter: { valued: ["-t", "--target", "-S", "--setuid", "-G", "--setgid"] },
   chroot: { valued: ["--userspec", "--groups"], operands: 1 },
@@ -237,7 +258,28 @@ export function findRoots(words: readonly ShellWord[]): ShellWord[] {
   return roots.length ? roots : [{ text: ".", value: "." }];
 }
 
-const XARGS_VALUED = new Set(["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--replace", "--eof", "--process-slot-var"]);
+const XARGS_VALUED = new Set([
+  "-I",
+  "-i",
+  "-n",
+  "-P",
+  "-L",
+  "-l",
+  "-d",
+  "-E",
+  "-e",
+  "-s",
+  "-a",
+  "--arg-file",
+  "--delimiter",
+  "--max-args",
+  "--max-procs",
+  "--max-lines",
+  "--max-chars",
+  "--replace",
+  "--eof",
+  "--process-slot-var",
+]);
 
 /** The command `xargs [options] CMD …` runs (without the arguments it reads); the -I string stands for input. */
 export function xargsCommand(words: readonly ShellWord[]): ShellWord[] {
@@ -282,7 +324,39 @@ export function watchCommand(words: readonly ShellWord[]): { shell: boolean; wor
   return { shell, words: words.slice(i) };
 }
 
-const PARALLEL_VALUED = new Set(["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "--joblog", "--results", "--tmpdir", "-d", "--delimiter", "-E", "-I", "--colsep", "-N", "-n", "-L", "-l", "-P", "-s", "--workdir", "--wd", "--env", "--timeout", "--delay", "--memfree", "--load", "--retries", "--halt", "--tag-string", "--tagstring"]);
+const PARALLEL_VALUED = new Set([
+  "-j",
+  "--jobs",
+  "-S",
+  "--sshlogin",
+  "-a",
+  "--arg-file",
+  "--joblog",
+  "--results",
+  "--tmpdir",
+  "-d",
+  "--delimiter",
+  "-E",
+  "-I",
+  "--colsep",
+  "-N",
+  "-n",
+  "-L",
+  "-l",
+  "-P",
+  "-s",
+  "--workdir",
+  "--wd",
+  "--env",
+  "--timeout",
+  "--delay",
+  "--memfree",
+  "--load",
+  "--retries",
+  "--halt",
+  "--tag-string",
+  "--tagstring",
+]);
 
 /** GNU parallel: the command template before `:::`, and the inputs after (each a command when there is no template). */
 export function parallelCommand(words: readonly ShellWord[]): { command: ShellWord[]; inputs: ShellWord[] } {

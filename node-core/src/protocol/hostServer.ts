@@ -81,11 +81,7 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     const parsed = m.params.safeParse(params ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code }));
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Invalid params for ${method}: ${issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; ")}`,
-        { issues },
-      );
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues.map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`).join("; ")}`, { issues });
     }
     try {
       return await m.handle(parsed.data, { core, signal: ctx.signal, requestId: ctx.id, asker });
@@ -103,11 +99,9 @@ export function createHostServer(opts: HostServerOptions): HostServer {
     }
     const p = parsed.data;
     if (p.protocolVersion && majorOf(p.protocolVersion) !== majorOf(PROTOCOL_VERSION)) {
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Unsupported protocol version ${p.protocolVersion}; this core speaks ${PROTOCOL_VERSION}. Update the host or the core so they match.`,
-        { supported: [PROTOCOL_VERSION] },
-      );
+      throw new RpcError(ErrorCode.InvalidParams, `Unsupported protocol version ${p.protocolVersion}; this core speaks ${PROTOCOL_VERSION}. Update the host or the core so they match.`, {
+        supported: [PROTOCOL_VERSION],
+      });
     }
     if (p.workspaceRoot) {
       const root = checkRoot(p.workspaceRoot);
@@ -156,30 +150,30 @@ export function createHostServer(opts: HostServerOptions): HostServer {
   const peer = new JsonRpcPeer(
     opts.write,
     {
-    request: dispatch,
-    notification: (method, params) => {
-      switch (method) {
-        case "$/cancelRequest": {
-          const { id, callId } = (params ?? {}) as { id?: unknown; callId?: unknown };
-          if (typeof id === "string" || typeof id === "number") peer.cancelIncoming(id);
-          // A call the host did not make (an attached agent's): stopped by its call id; the agent
-          // gets the aborted result.
-          else if (typeof callId === "string") core.cancelCall(callId);
-          else log.warn("$/cancelRequest without a string or number id (or a callId) was ignored");
-          return;
+      request: dispatch,
+      notification: (method, params) => {
+        switch (method) {
+          case "$/cancelRequest": {
+            const { id, callId } = (params ?? {}) as { id?: unknown; callId?: unknown };
+            if (typeof id === "string" || typeof id === "number") peer.cancelIncoming(id);
+            // A call the host did not make (an attached agent's): stopped by its call id; the agent
+            // gets the aborted result.
+            else if (typeof callId === "string") core.cancelCall(callId);
+            else log.warn("$/cancelRequest without a string or number id (or a callId) was ignored");
+            return;
+          }
+          case "exit":
+            void core
+              .shutdown()
+              .then(() => peer.whenIdle(IDLE_WAIT_MS))
+              .then(() => exit(shutdownRequested ? 0 : 1));
+            return;
+          case "initialized":
+            return;
+          default:
+            log.debug("ignoring an unknown notification", { method });
         }
-        case "exit":
-          void core
-            .shutdown()
-            .then(() => peer.whenIdle(IDLE_WAIT_MS))
-            .then(() => exit(shutdownRequested ? 0 : 1));
-          return;
-        case "initialized":
-          return;
-        default:
-          log.debug("ignoring an unknown notification", { method });
-      }
-    },
+      },
     },
     // The methods that steer calls already running never wait behind them.
     { ungated: STEERING_METHODS },

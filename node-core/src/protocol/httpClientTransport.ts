@@ -52,10 +52,7 @@ export class StreamableHttpClient {
   private open(method: string, headers: Record<string, string | number>, body?: string, retried = false): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error("the connection to the core is closed"));
-      const req = request(
-        { agent: this.agent, host: this.url.hostname, port: this.url.port, path: this.url.pathname, method, headers: this.requestHeaders(headers) },
-        resolve,
-      );
+      const req = request({ agent: this.agent, host: this.url.hostname, port: this.url.port, path: this.url.pathname, method, headers: this.requestHeaders(headers) }, resolve);
       req.on("error", (err: NodeJS.ErrnoException) => {
         // A kept-alive connection the core closed just as this request went out on it: the core
         // never read the request, so sending it again on a fresh connection runs it once.
@@ -69,11 +66,15 @@ export class StreamableHttpClient {
   /** Resolves once the core has taken the message (the response headers arrived). */
   async send(message: JSONRPCMessage, raw?: string): Promise<void> {
     const body = raw ?? JSON.stringify(message);
-    const res = await this.open("POST", {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "content-length": Buffer.byteLength(body),
-    }, body);
+    const res = await this.open(
+      "POST",
+      {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": Buffer.byteLength(body),
+      },
+      body,
+    );
     const session = res.headers["mcp-session-id"];
     if (typeof session === "string") this.sessionId = session;
     if (res.statusCode === 202) {

@@ -12,7 +12,7 @@ function split(chunks: (string | Buffer)[], max = 1024): FrameEvent[] {
 
 describe("LineSplitter", () => {
   it("splits on newlines across chunk boundaries and strips a trailing CR", () => {
-    expect(split(["{\"a\":", "1}\r\n{\"b\"", ":2}\n", "tail"])).toEqual([
+    expect(split(['{"a":', '1}\r\n{"b"', ":2}\n", "tail"])).toEqual([
       { kind: "line", text: '{"a":1}' },
       { kind: "line", text: '{"b":2}' },
       { kind: "line", text: "tail" },

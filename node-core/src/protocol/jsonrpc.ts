@@ -65,9 +65,7 @@ export class RpcError extends Error {
     this.name = "RpcError";
   }
   toJSON(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 

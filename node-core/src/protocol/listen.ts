@@ -19,10 +19,7 @@ export interface Listener {
   refresh(): void;
 }
 
-export async function startListening(
-  core: WaveCore,
-  opts: { host: string; port: number; env?: NodeJS.ProcessEnv } & Pick<McpEndpointOptions, "sessionOptions">,
-): Promise<Listener> {
+export async function startListening(core: WaveCore, opts: { host: string; port: number; env?: NodeJS.ProcessEnv } & Pick<McpEndpointOptions, "sessionOptions">): Promise<Listener> {
   const client = (c: McpConnection) => c.session.client ?? { name: UNKNOWN_CLIENT };
   const endpoint = await startMcpEndpoint({
     core,

@@ -41,9 +41,7 @@ export function parseListenAddress(value: string): { host: string; port: number 
   }
   if (host === "localhost") host = "127.0.0.1";
   if (!isLoopbackAddress(host)) {
-    throw new Error(
-      `--listen ${value}: the MCP endpoint only listens on a loopback address (127.0.0.1 or [::1]); ${host} would let other machines reach it. Use --listen 127.0.0.1:${portText}.`,
-    );
+    throw new Error(`--listen ${value}: the MCP endpoint only listens on a loopback address (127.0.0.1 or [::1]); ${host} would let other machines reach it. Use --listen 127.0.0.1:${portText}.`);
   }
   return { host, port: Number(portText) };
 }
@@ -77,7 +75,7 @@ export function originAllowed(origin: string | undefined): boolean {
  * are hashed first, so neither the length nor any prefix of the token leaks through timing.
  */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const presented = header === undefined ? "" : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? "";
+  const presented = header === undefined ? "" : (/^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? "");
   const a = createHash("sha256").update(presented).digest();
   const b = createHash("sha256").update(token).digest();
   return timingSafeEqual(a, b) && presented.length > 0;

@@ -30,8 +30,7 @@ import { serializeOnce } from "./preserialized.js";
 
 const log = createLogger("mcp-server");
 
-export const MCP_INSTRUCTIONS =
-  "Wave Tools: Bash (with background tasks and TaskStop), Read, Edit, Write, Glob, Grep and run_shell_command. Read a file before editing it.";
+export const MCP_INSTRUCTIONS = "Wave Tools: Bash (with background tasks and TaskStop), Read, Edit, Write, Glob, Grep and run_shell_command. Read a file before editing it.";
 
 export interface McpSessionServer {
   server: Server;
@@ -55,10 +54,7 @@ export interface McpSessionOptions {
 
 /** An SDK server whose tool calls run in `session`. Connect it to a transport. */
 export function createMcpSessionServer(core: WaveCore, session: Session, opts: McpSessionOptions = {}): McpSessionServer {
-  const server = new Server(
-    { name: SERVER_NAME, version: CORE_VERSION },
-    { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: MCP_INSTRUCTIONS },
-  );
+  const server = new Server({ name: SERVER_NAME, version: CORE_VERSION }, { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: MCP_INSTRUCTIONS });
   const askerFor = opts.asker ?? ((s: Server, id: string | number, version: string | undefined) => elicitationAsker(s, id, version));
   let protocolVersion: string | undefined;
 
@@ -150,10 +146,7 @@ export interface McpServerHandle {
 }
 
 /** `wave-core mcp`: one connection on stdio in the main session; its end stops the core. */
-export async function startMcpServer(
-  core: WaveCore,
-  io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
-): Promise<McpServerHandle> {
+export async function startMcpServer(core: WaveCore, io: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout }): Promise<McpServerHandle> {
   const session = createMcpSessionServer(core, core.sessions.main);
   const { server, detach } = session;
   let resolveClosed!: () => void;

@@ -10,7 +10,7 @@ describe("answers serialised once", () => {
     const result = serializeOnce(registry.listResult());
     expect(registry.listResult()).toBe(result);
     expect(Object.isFrozen(result)).toBe(true);
-    for (const id of [1, "a\"b", 0]) {
+    for (const id of [1, 'a"b', 0]) {
       const answer = { jsonrpc: "2.0", id, result };
       expect(messageJson(answer)).toBe(JSON.stringify(answer));
     }

@@ -59,7 +59,8 @@ describe("StreamableHttpServerTransport", () => {
     const delivered: JSONRPCMessage[] = [];
     transport.onmessage = (m) => {
       delivered.push(m);
-      if ("id" in m && (m as { method?: string }).method === "initialize") void transport.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } } } as JSONRPCMessage);
+      if ("id" in m && (m as { method?: string }).method === "initialize")
+        void transport.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "s", version: "1" } } } as JSONRPCMessage);
     };
     const url = await serve(transport);
     const init = await post(url, initialize);

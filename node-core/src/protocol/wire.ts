@@ -31,10 +31,7 @@ export const listedToolSchema = o({
   annotations: toolAnnotationsSchema.optional(),
 });
 
-export const contentItemSchema = z.discriminatedUnion("type", [
-  o({ type: z.literal("text"), text: z.string() }),
-  o({ type: z.literal("image"), data: z.string(), mimeType: z.string() }),
-]);
+export const contentItemSchema = z.discriminatedUnion("type", [o({ type: z.literal("text"), text: z.string() }), o({ type: z.literal("image"), data: z.string(), mimeType: z.string() })]);
 
 /** MCP's CallToolResult: `structuredContent` is tool specific (README, each tool's result fields). */
 export const callToolResultSchema = o({

@@ -27,11 +27,7 @@ export function settingDirectories(session: Session): string[] {
 const cwdChangedNotice = (dir: string) => `Shell working directory changed to ${dir}`;
 export const cwdResetNotice = (dir: string) => `Shell cwd was reset to ${dir}`;
 
-export function applyEndedCwd(
-  session: Session,
-  ended: { cwd?: string; reason?: string },
-  log: Logger,
-): CwdOutcome {
+export function applyEndedCwd(session: Session, ended: { cwd?: string; reason?: string }, log: Logger): CwdOutcome {
   const unchanged: CwdOutcome = { cwd: session.cwd, changed: false, reset: false };
   if (!ended.cwd) {
     log.debug("cwd tracking: directory unknown", { reason: ended.reason });

@@ -10,7 +10,19 @@ import { closeCores, SHELLS, testCore, useShell } from "../../test/support/core.
 afterEach(closeCores);
 
 /** Every name the start-up files read or set, and the one the trap compares. */
-const CORE_VARIABLES = ["__wave_cwd_file", "WAVE_CWD_FILE", "__wave_cwd_start", "WAVE_CWD_START", "PWD", "__wave_shims", "WAVE_SHIMS_FILE", "__wave_x", "__wave_f", "WAVE_USER_BASH_ENV", "WAVE_USER_ZDOTDIR"];
+const CORE_VARIABLES = [
+  "__wave_cwd_file",
+  "WAVE_CWD_FILE",
+  "__wave_cwd_start",
+  "WAVE_CWD_START",
+  "PWD",
+  "__wave_shims",
+  "WAVE_SHIMS_FILE",
+  "__wave_x",
+  "__wave_f",
+  "WAVE_USER_BASH_ENV",
+  "WAVE_USER_ZDOTDIR",
+];
 
 /** Ways a command can try to repoint a variable at `target`, then end so the EXIT trap runs. */
 function attacks(name: string, target: string): string[] {

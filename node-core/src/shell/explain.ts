@@ -98,7 +98,10 @@ export function explainEnding(e: Ending): Failure | undefined {
     const num = signalNumber(e.signal);
     const which = num !== null ? `signal ${num} (${e.signal})` : e.signal;
     if (e.signal === "SIGXFSZ" || e.signal === "SIGXCPU") {
-      return { kind: "out_of_resources", message: `Command was killed by ${which}: it ran out of resources (${e.signal === "SIGXFSZ" ? "the file size limit; raise ulimit -f or write less" : "the CPU time limit; raise ulimit -t or do less per call"}).` };
+      return {
+        kind: "out_of_resources",
+        message: `Command was killed by ${which}: it ran out of resources (${e.signal === "SIGXFSZ" ? "the file size limit; raise ulimit -f or write less" : "the CPU time limit; raise ulimit -t or do less per call"}).`,
+      };
     }
     return { kind: "command_killed", message: `Command was killed by ${which} before it finished.${signalCause(e.signal)}` };
   }
@@ -142,7 +145,10 @@ export function explainEnding(e: Ending): Failure | undefined {
     if (name) {
       const which = `signal ${code - 128} (${name})`;
       if (name === "SIGXFSZ" || name === "SIGXCPU") {
-        return { kind: "out_of_resources", message: `Exit code ${code}: a process of the command was killed by ${which}, a resource limit (${name === "SIGXFSZ" ? "file size; raise ulimit -f or write less" : "CPU time; raise ulimit -t"}).` };
+        return {
+          kind: "out_of_resources",
+          message: `Exit code ${code}: a process of the command was killed by ${which}, a resource limit (${name === "SIGXFSZ" ? "file size; raise ulimit -f or write less" : "CPU time; raise ulimit -t"}).`,
+        };
       }
       return { kind: "command_failed", message: `Exit code ${code}: a process of the command was probably killed by ${which}.${signalCause(name)}` };
     }

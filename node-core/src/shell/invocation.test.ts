@@ -3,7 +3,19 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/processes.js";
-import { BASH_RC, BASH_RC_FILE, buildInvocation, commandLengthProblem, needsStartupFile, NON_INTERACTIVE_ENV, startsWithSleep, tracksCwd, withoutStartupFile, ZSH_RC, ZSH_RC_DIR } from "./invocation.js";
+import {
+  BASH_RC,
+  BASH_RC_FILE,
+  buildInvocation,
+  commandLengthProblem,
+  needsStartupFile,
+  NON_INTERACTIVE_ENV,
+  startsWithSleep,
+  tracksCwd,
+  withoutStartupFile,
+  ZSH_RC,
+  ZSH_RC_DIR,
+} from "./invocation.js";
 import { ensureSupportFile, processOutputDir } from "./outputDir.js";
 import { NO_SHIMS, type ShimInjection } from "./shims/index.js";
 import type { ResolvedShell, ShellKind } from "./types.js";

@@ -60,10 +60,7 @@ describe("process-tree termination (POSIX, real processes)", () => {
     expect(pgidOf(t.pid)).toBe(t.pid); // detached: the shell leads its own group
     await waitFor(() => tagged(t.marker).length >= 5);
     const sent: Array<{ target: number; sig: string; at: number }> = [];
-    const report = await killTree(
-      { pid: t.pid, label: "term-ignoring tree" },
-      { sendSignal: (target, sig) => (sent.push({ target, sig, at: Date.now() }), process.kill(target, sig)) },
-    );
+    const report = await killTree({ pid: t.pid, label: "term-ignoring tree" }, { sendSignal: (target, sig) => (sent.push({ target, sig, at: Date.now() }), process.kill(target, sig)) });
     expect(report.forced).toBe(true);
     expect(tagged(t.marker)).toEqual([]);
     // The group is addressed as a group, TERM first; KILL follows after the one-second grace.

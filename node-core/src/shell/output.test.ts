@@ -72,9 +72,7 @@ describe("output summaries", () => {
   });
 
   it("BASH-FG-4 keeps ANSI escape sequences verbatim", () => {
-    expect(sanitize("\u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007\r\n").text).toBe(
-      "\u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007\r\n",
-    );
+    expect(sanitize("\u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007\r\n").text).toBe("\u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007\r\n");
   });
 
   it("trims windows at character boundaries", () => {

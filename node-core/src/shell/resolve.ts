@@ -69,11 +69,7 @@ function resolvePosixShell(env: NodeJS.ProcessEnv, platform: Platform, only?: Sh
     if (platform.isExecutable(c.file)) return { kind: c.kind, path: c.file, platform: platform.name };
   }
 
-  const shellNote = userShell
-    ? userKind
-      ? `$SHELL (${userShell}: not an executable file), `
-      : `$SHELL (${userShell}: not bash or zsh), `
-    : "";
+  const shellNote = userShell ? (userKind ? `$SHELL (${userShell}: not an executable file), ` : `$SHELL (${userShell}: not bash or zsh), `) : "";
   if (only) {
     throw new ShellNotFound(
       `No ${only} was found to run the command (this tool runs \`${only} -c\` and never another shell). Looked at ${only} on PATH (${pathDirs.join(":") || "empty"}) and in ${FIXED_SHELL_DIRS.join(", ")}. Install ${only} (for example "apt-get install ${only}"), or set WAVE_SHELL to the absolute path of a ${only} executable.`,
@@ -146,7 +142,10 @@ function commonGitBashLocations(env: NodeJS.ProcessEnv): string[] {
 /** Looks a command up on the Windows PATH with PATHEXT, like `where` does, without starting a process. */
 function findOnWindowsPath(command: string, env: NodeJS.ProcessEnv, platform: Platform): string | undefined {
   const p = platform.path;
-  const dirs = (envValue(env, "PATH", "win32") ?? "").split(";").map((d) => d.replace(/^"(.*)"$/, "$1")).filter(Boolean);
+  const dirs = (envValue(env, "PATH", "win32") ?? "")
+    .split(";")
+    .map((d) => d.replace(/^"(.*)"$/, "$1"))
+    .filter(Boolean);
   const exts = (envValue(env, "PATHEXT", "win32") ?? ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean);
   // git.exe is what we need: a git.cmd/.bat shim gives no install root to derive Git Bash from.
   const preferred = [".EXE", ...exts.filter((e) => e.toUpperCase() !== ".EXE")];
@@ -168,9 +167,7 @@ const cache = new Map<string, ResolvedShell>();
  * disappeared is resolved again.
  */
 export function resolveShellCached(env: NodeJS.ProcessEnv, platform: Platform = hostPlatform(), only?: ShellKind): ResolvedShell {
-  const keys = platform.name === "win32"
-    ? ["WAVE_GIT_BASH_PATH", "PATH", "PATHEXT", "ProgramFiles", "LOCALAPPDATA"]
-    : ["WAVE_SHELL", "SHELL", "PATH"];
+  const keys = platform.name === "win32" ? ["WAVE_GIT_BASH_PATH", "PATH", "PATHEXT", "ProgramFiles", "LOCALAPPDATA"] : ["WAVE_SHELL", "SHELL", "PATH"];
   const key = platform.name + "\0" + (only ?? "") + "\0" + keys.map((k) => envValue(env, k, platform.name) ?? "").join("\0");
   const hit = cache.get(key);
   if (hit && platform.isExecutable(hit.path)) return hit;

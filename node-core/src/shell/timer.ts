@@ -10,9 +10,12 @@ export function longTimeout(ms: number, fn: () => void): () => void {
     if (remaining > MAX_DELAY) {
       handle = setTimeout(() => arm(remaining - MAX_DELAY), MAX_DELAY);
     } else {
-      handle = setTimeout(() => {
-        if (!cancelled) fn();
-      }, Math.max(0, remaining));
+      handle = setTimeout(
+        () => {
+          if (!cancelled) fn();
+        },
+        Math.max(0, remaining),
+      );
     }
   };
   arm(ms);

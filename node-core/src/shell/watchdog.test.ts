@@ -34,7 +34,9 @@ function tagged(script: string, marker: string | undefined) {
 
 describe("watchdog script", () => {
   it("at end of input stops every process carrying the token, TERM-ignoring ones with SIGKILL", async () => {
-    const token = `${Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, "0")}`;
+    const token = `${Math.floor(Math.random() * 0xffffffff)
+      .toString(16)
+      .padStart(8, "0")}`;
     const w = watchdog(token, "proc");
     tagged("sleep 300", `${token}.1.1`);
     tagged("trap '' TERM; setsid bash -c \"trap '' TERM; sleep 301\" & sleep 302", `other.1.1:${token}.2.7`);

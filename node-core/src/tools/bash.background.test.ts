@@ -16,7 +16,8 @@ afterAll(async () => {
 });
 
 const BG_TEXT = /^Command running in background with ID: (b[0-9a-z]{6})\. Output is being written to: (\/\S+\.log)$/;
-const AUTO_TEXT = /^Command exceeded the timeout \((\d+(?:\.\d+)?)s\) and was moved to the background with ID: (b[0-9a-z]{6})\. It is still running — you will be notified when it completes\. Output is being written to: (\/\S+\.log)$/;
+const AUTO_TEXT =
+  /^Command exceeded the timeout \((\d+(?:\.\d+)?)s\) and was moved to the background with ID: (b[0-9a-z]{6})\. It is still running — you will be notified when it completes\. Output is being written to: (\/\S+\.log)$/;
 const USER_TEXT = /^Command was manually backgrounded by user with ID: (b[0-9a-z]{6})\. Output is being written to: (\/\S+\.log)$/;
 
 /** A command whose tree is three levels deep (shell → node → two sleeps); prints "ready" once up. */

@@ -133,7 +133,10 @@ describe.each(KINDS)("Bash tool with %s", (kind) => {
   it(`BASH-SHIM-2 xargs, timeout, env, find -exec and nested shells run the system grep, as without shims (${kind})`, async () => {
     for (const script of unreachableGreps(N())) {
       const on = await ran(core(), script);
-      expect(on.ran.filter((r) => r.endsWith("grep")), script).toEqual(["system-grep"]);
+      expect(
+        on.ran.filter((r) => r.endsWith("grep")),
+        script,
+      ).toEqual(["system-grep"]);
       expect(sortedLines(on.output), script).toContain("./dist/bundle.js");
       expect(sortedLines(on.output), script).toEqual(sortedLines((await ran(core(false), script)).output));
     }

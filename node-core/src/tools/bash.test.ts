@@ -20,7 +20,6 @@ afterEach(async () => {
   logs.length = 0;
 });
 
-
 describe.each(SHELLS)("Bash tool with %s", (kind, shellPath) => {
   useShell(shellPath);
 
@@ -66,13 +65,7 @@ describe.each(SHELLS)("Bash tool with %s", (kind, shellPath) => {
   it(`BASH-SH-1 bashisms work, also in multi-line commands (${kind})`, async () => {
     const t = testCore();
     const r = await t.bash({
-      command: [
-        "comm -23 <(printf 'a\\nb\\n') <(echo b)",
-        "if [[ abc == a* ]]; then echo matched; fi",
-        "arr=(x y z)",
-        'echo "${#arr[@]}"',
-        "diff <(echo 1) <(echo 1) && echo same",
-      ].join("\n"),
+      command: ["comm -23 <(printf 'a\\nb\\n') <(echo b)", "if [[ abc == a* ]]; then echo matched; fi", "arr=(x y z)", 'echo "${#arr[@]}"', "diff <(echo 1) <(echo 1) && echo same"].join("\n"),
     });
     expect(r.s.output).toBe("a\nmatched\n3\nsame\n");
     expect(r.s.success).toBe(true);
@@ -254,7 +247,7 @@ describe("Bash tool output", () => {
         "git log | cat >/dev/null",
         "git -c user.email=a@b -c user.name=n commit --allow-empty; echo commit=$?",
         'echo "$PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $GIT_EDITOR"',
-        'bash -c \'echo "child:${WAVE_RUN_ID%%:*}:$WAVE_CORE_PID"\'',
+        "bash -c 'echo \"child:${WAVE_RUN_ID%%:*}:$WAVE_CORE_PID\"'",
       ].join("\n"),
     });
     expect(r.s.output).toContain("commit=1");

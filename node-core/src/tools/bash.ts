@@ -69,17 +69,9 @@ const inputSchema = z.strictObject({
     .number({ error: `timeout must be a number of milliseconds, or left out for the default (${BASH_DEFAULT_TIMEOUT_MS})` })
     .min(0, { error: "timeout must not be negative: give a number of milliseconds, or leave it out for the default" })
     .optional()
-    .describe(
-      `Timeout in milliseconds: ${TIMEOUT_LIMITS_TEXT}. A command that runs longer moves to the background and keeps running (commands starting with sleep are stopped instead).`,
-    ),
-  description: z
-    .string()
-    .optional()
-    .describe("A short description of what the command does, in 5-10 words (shown to the user)"),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Run the command as a background task and return at once with its task ID and output file. No timeout applies."),
+    .describe(`Timeout in milliseconds: ${TIMEOUT_LIMITS_TEXT}. A command that runs longer moves to the background and keeps running (commands starting with sleep are stopped instead).`),
+  description: z.string().optional().describe("A short description of what the command does, in 5-10 words (shown to the user)"),
+  run_in_background: z.boolean().optional().describe("Run the command as a background task and return at once with its task ID and output file. No timeout applies."),
   dangerouslyDisableSandbox: DISABLE_SANDBOX_PARAMETER,
 });
 
@@ -87,8 +79,7 @@ const inputSchema = z.strictObject({
 const autoBackgroundText = (timeoutMs: number, id: string, file: string) =>
   `Command exceeded the timeout (${formatSeconds(timeoutMs)}s) and was moved to the background with ID: ${id}. It is still running — you will be notified when it completes. Output is being written to: ${file}`;
 const backgroundText = (id: string, file: string) => `Command running in background with ID: ${id}. Output is being written to: ${file}`;
-const userBackgroundText = (id: string, file: string) =>
-  `Command was manually backgrounded by user with ID: ${id}. Output is being written to: ${file}`;
+const userBackgroundText = (id: string, file: string) => `Command was manually backgrounded by user with ID: ${id}. Output is being written to: ${file}`;
 
 function formatSeconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(3)));
@@ -215,7 +206,11 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   if (!isDirectory(cwd)) {
     const root = ctx.workspace.root;
     if (!isDirectory(root)) {
-      return failure(ctx, "not_found", `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`);
+      return failure(
+        ctx,
+        "not_found",
+        `Cannot run the command: neither the working directory ${cwd} nor the workspace root ${root} exists any more. Recreate the directory or restart the session with an existing root.`,
+      );
     }
     ctx.session.setCwd(root, true);
     cwd = root;
@@ -253,10 +248,7 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
 
   if (background) {
     const task = manager.adopt(run, { origin: "background", description: input.description, taskId });
-    return result(
-      joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]),
-      structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }),
-    );
+    return result(joinParts("", [backgroundText(task.taskId, task.outputPath), ...notes]), structured(ctx, { outputPath: task.outputPath, backgroundTaskId: task.taskId, cwdReset }));
   }
 
   // The tool window shows the output as it comes; the model gets it when the command ends.

@@ -15,7 +15,6 @@ afterEach(() => {
   cleanTempDirs();
 });
 
-
 describe("Edit: replacing", () => {
   it("FS-EDIT-1 after a Read, replaces a unique old_string and shows the edited lines", async () => {
     const w = workspace({ "a.ts": "const a = 1;\nconst b = 2;\nconst c = 3;\n" });
@@ -179,7 +178,11 @@ describe("Edit: read-before-edit and stale detection", () => {
   it("FS-EDIT-1 consecutive edits need no Read in between (the read state follows the agent's own writes)", async () => {
     const w = workspace({ "s.txt": "one two three\n" });
     await w.call("Read", { file_path: "s.txt", offset: 1, limit: 1 });
-    for (const [o, n] of [["one", "1"], ["two", "2"], ["three", "3"]]) {
+    for (const [o, n] of [
+      ["one", "1"],
+      ["two", "2"],
+      ["three", "3"],
+    ]) {
       const r = await w.call("Edit", { file_path: "s.txt", old_string: o!, new_string: n! });
       expect(r.isError).toBe(false);
     }

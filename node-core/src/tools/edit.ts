@@ -151,13 +151,14 @@ export const editTool = defineTool({
         if (oldString === "") return createFile(abs, input.new_string, ctx);
         return errorResult("not_found", describeMissing(abs, ctx.session.cwd), { filePath: abs });
       }
-      if (!stat.isFile()) return errorResult(stat.isDirectory() ? "is_directory" : "not_a_file", `${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Edit changes text files.`, { filePath: abs });
+      if (!stat.isFile())
+        return errorResult(stat.isDirectory() ? "is_directory" : "not_a_file", `${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Edit changes text files.`, {
+          filePath: abs,
+        });
       if (oldString === "") {
-        return errorResult(
-          "invalid_argument",
-          `old_string is empty but ${abs} already exists. Give the exact text to replace (read the file first), or use Write to replace the whole file.`,
-          { filePath: abs },
-        );
+        return errorResult("invalid_argument", `old_string is empty but ${abs} already exists. Give the exact text to replace (read the file first), or use Write to replace the whole file.`, {
+          filePath: abs,
+        });
       }
 
       const loaded = await loadForChange(ctx.session, abs, stat, "Edit");

@@ -111,12 +111,7 @@ const ROWS: Row[] = [
   ["Bash", "a script without the executable bit", "not_executable", call("Bash", { command: "./script.sh" })],
   ["Bash", "a shell killed by a signal", "command_killed", call("Bash", { command: "kill -KILL $$" })],
   ["Bash", "a command a deny rule names", "denied_by_policy", (t) => t.call("Bash", { command: "rm -rf /tmp/wave-never" })],
-  [
-    "Bash",
-    "a command the person declines",
-    "denied_by_user",
-    (t) => t.core.callTool({ name: "Bash", arguments: { command: "touch declined.txt" }, origin: "host", asker: denyingAsker }),
-  ],
+  ["Bash", "a command the person declines", "denied_by_user", (t) => t.core.callTool({ name: "Bash", arguments: { command: "touch declined.txt" }, origin: "host", asker: denyingAsker })],
   [
     "Bash",
     "a call cancelled while its question is open",
@@ -179,11 +174,7 @@ describe("error kinds: each failure of each tool, with real files and processes"
   it.each(ROWS)("%s, %s: %s", async (tool, _failure, kind, run) => {
     // Ask mode (a question the test answers) for the rows about the person; a deny rule for the policy row.
     const permissions: ParsedPolicy | undefined =
-      kind === "denied_by_user" || kind === "aborted"
-        ? { mode: "ask", allow: [], deny: [] }
-        : kind === "denied_by_policy"
-          ? await parsePolicy({ mode: "allow-all", deny: ["rm:*"] })
-          : undefined;
+      kind === "denied_by_user" || kind === "aborted" ? { mode: "ask", allow: [], deny: [] } : kind === "denied_by_policy" ? await parsePolicy({ mode: "allow-all", deny: ["rm:*"] }) : undefined;
     const t = workspace({ permissions });
     const r = await run(t);
     expect(r.isError, JSON.stringify(r.content).slice(0, 400)).toBe(true);

@@ -42,11 +42,7 @@ function verb(tool: ToolName): string {
 }
 
 function notReadError(abs: string, tool: ToolName): ToolResult {
-  return errorResult(
-    "not_read",
-    `You must Read ${abs} in this conversation before ${verb(tool)} it (Grep and Glob results do not count as reading). Read it first, then retry.`,
-    { filePath: abs },
-  );
+  return errorResult("not_read", `You must Read ${abs} in this conversation before ${verb(tool)} it (Grep and Glob results do not count as reading). Read it first, then retry.`, { filePath: abs });
 }
 
 function staleError(abs: string, tool: ToolName, reason: "modified" | "partial-read-outdated" | "appeared"): ToolResult {
@@ -129,8 +125,7 @@ export function isToolResult(v: unknown): v is ToolResult {
 export type Committed = WriteOutcome;
 
 /** Said when a file gained another name after the permission check and only the given one was replaced. */
-export const SPLIT_NOTE =
-  "The file had gained another hard link since the permission check, so only this name was replaced; its other names keep the old content.";
+export const SPLIT_NOTE = "The file had gained another hard link since the permission check, so only this name was replaced; its other names keep the old content.";
 
 /**
  * What the permission check before `run` approved: the real path it judged, and whether it saw

@@ -63,7 +63,9 @@ describe("Write and Edit behind the permission layer", () => {
     const write = await t.call("Write", { file_path: "app/.env", content: "SECRET=2\n" });
     expect(write.isError).toBe(true);
     expect(write.structuredContent).toMatchObject({ errorKind: "denied_by_policy" });
-    expect(resultText(write)).toBe(`Permission denied: Write may not write ${env}. ${env} matches the deny rule \`Write(**/.env)\`. Do not retry it; choose another way or ask the user to change the permission rules.`);
+    expect(resultText(write)).toBe(
+      `Permission denied: Write may not write ${env}. ${env} matches the deny rule \`Write(**/.env)\`. Do not retry it; choose another way or ask the user to change the permission rules.`,
+    );
     const edit = await t.call("Edit", { file_path: env, old_string: "SECRET=1", new_string: "SECRET=3" });
     expect(edit.isError).toBe(true);
     expect(resultText(edit)).toMatch(/^Permission denied: Edit may not write .*\.env\./);

@@ -64,7 +64,7 @@ describe("Glob tool", () => {
   it("FS-SEARCH-2 the description says gitignored files are included, VCS directories never are, and how path reaches one", () => {
     expect(globTool.description).toMatch(/ignored by \.gitignore .* are included/);
     expect(globTool.description).toContain("Files inside version-control directories (.git, .svn, .hg, .bzr, .jj, .sl, _darcs and CVS) never are, at any depth");
-    expect(globTool.description).toContain('unless path itself is such a directory or inside one');
+    expect(globTool.description).toContain("unless path itself is such a directory or inside one");
   });
 
   it("FS-SEARCH-2 a cloned repository's .git is never listed, whatever the pattern; path inside it lists it, and a pattern into it says how", async () => {
@@ -80,7 +80,9 @@ describe("Glob tool", () => {
     expect(text(into)).toBe(
       `No files listed for vendor/ky/.git/**: it leads into ${path.join(root, "vendor/ky/.git")}, and Glob never lists files inside version-control directories (.git, .svn, .hg, .bzr, .jj, .sl, _darcs and CVS) below path. To list one, give that directory as path (path: "vendor/ky/.git").`,
     );
-    expect(text(await call("Glob", { pattern: "**/.git/*" }))).toMatch(/^No files match \*\*\/\.git\/\* in .*\. Files inside version-control directories \(\.git, .*\) are never listed below path; to list one, give it as path\.$/);
+    expect(text(await call("Glob", { pattern: "**/.git/*" }))).toMatch(
+      /^No files match \*\*\/\.git\/\* in .*\. Files inside version-control directories \(\.git, .*\) are never listed below path; to list one, give it as path\.$/,
+    );
   });
 
   it("FS-SEARCH-2 the 30,000-character cap counts the text the model reads, and the result says how many files were left out", async () => {
@@ -95,6 +97,8 @@ describe("Glob tool", () => {
     expect(list!.length + 1 + names[0]!.length).toBeGreaterThan(30_000);
     expect(r.structuredContent).toMatchObject({ numFiles: shown.length, totalMatches: 1500, truncated: true });
     expect((r.structuredContent.filenames as string[]).length).toBe(shown.length);
-    expect(note).toBe(`[Showing the ${shown.length} most recently modified of 1,500 matching files; ${(1500 - shown.length).toLocaleString("en-US")} more are not listed (the list is capped at 30,000 characters). Narrow the pattern or path.]`);
+    expect(note).toBe(
+      `[Showing the ${shown.length} most recently modified of 1,500 matching files; ${(1500 - shown.length).toLocaleString("en-US")} more are not listed (the list is capped at 30,000 characters). Narrow the pattern or path.]`,
+    );
   });
 });

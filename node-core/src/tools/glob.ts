@@ -37,7 +37,7 @@ Usage:
 
 const inputSchema = z.strictObject({
   pattern: osString("pattern").min(1).describe('The glob pattern, e.g. "**/*.js" or "src/**/*.test.ts"'),
-  path: osString("path").optional().describe("Directory to search in (default: the working directory). Omit it rather than passing null or \"undefined\""),
+  path: osString("path").optional().describe('Directory to search in (default: the working directory). Omit it rather than passing null or "undefined"'),
   limit: z.number().int().min(1).max(10_000).optional().describe(`Maximum number of paths to return (default ${GLOB_DEFAULT_LIMIT})`),
 });
 

@@ -140,7 +140,9 @@ describe("Grep: bounded output and failures", () => {
     const r = await call("Grep", { pattern: "foo(" });
     expect(r.isError).toBe(true);
     expect(r.structuredContent.errorKind).toBe("invalid_argument");
-    expect(text(r)).toBe('The pattern "foo(" is not a valid regular expression: unclosed group.\nFix the regular expression (Rust syntax: escape a literal ( ) [ ] { } . * + ? | or \\ with a backslash, e.g. "interface\\{\\}").');
+    expect(text(r)).toBe(
+      'The pattern "foo(" is not a valid regular expression: unclosed group.\nFix the regular expression (Rust syntax: escape a literal ( ) [ ] { } . * + ? | or \\ with a backslash, e.g. "interface\\{\\}").',
+    );
     // Where ripgrep points into the pattern, the caret stays, under the pattern as given.
     expect(text(await call("Grep", { pattern: "a{2,1}" }))).toBe(
       'The pattern "a{2,1}" is not a valid regular expression: invalid repetition count range, the start must be <= the end.\n    a{2,1}\n     ^^^^^\nFix the regular expression (Rust syntax: escape a literal ( ) [ ] { } . * + ? | or \\ with a backslash, e.g. "interface\\{\\}").',

@@ -193,7 +193,12 @@ export const grepTool = defineTool({
     // A hard link to a store's file renamed into the folder after the check is that file (readGuard.ts).
     const laterLinks = new Set<string>();
     const laterLink = secondNameCheck((p) => path.resolve(cwd, p), laterLinks);
-    const args = ripgrepArgs(input, mode, target, around.map((a) => (path.isAbsolute(a.shown) ? a.shown.slice(path.parse(a.shown).root.length) : a.shown)));
+    const args = ripgrepArgs(
+      input,
+      mode,
+      target,
+      around.map((a) => (path.isAbsolute(a.shown) ? a.shown.slice(path.parse(a.shown).root.length) : a.shown)),
+    );
     const timeoutMs = ctx.workspace.setting("fs.searchTimeoutMs");
     const headLimit = input.head_limit === 0 ? undefined : input.head_limit;
     const offset = input.offset ?? 0;
@@ -296,7 +301,12 @@ export const grepTool = defineTool({
           .join(", ")}${around.length > 4 ? ", …" : ""}). The model is asked before it reads them: Grep or Read one by its own path.]`
       : undefined;
     const linkNote = laterLinks.size
-      ? `[Left out: ${laterLinks.size} ${laterLinks.size === 1 ? "file that is" : "files that are"} another name (a hard link) of a credential store's file, made after the permission check (${[...laterLinks].slice(0, 4).map((f) => displayPath(f, cwd)).join(", ")}). Grep or Read one by its own path to be asked.]`
+      ? `[Left out: ${laterLinks.size} ${laterLinks.size === 1 ? "file that is" : "files that are"} another name (a hard link) of a credential store's file, made after the permission check (${[
+          ...laterLinks,
+        ]
+          .slice(0, 4)
+          .map((f) => displayPath(f, cwd))
+          .join(", ")}). Grep or Read one by its own path to be asked.]`
       : undefined;
     const leftOut = [aroundNote, linkNote].filter(Boolean).join("\n");
     const meta = {

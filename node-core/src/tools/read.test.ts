@@ -9,7 +9,6 @@ import { estimateTokens, READ_MAX_IMAGE_BYTES } from "./read.js";
 
 afterEach(cleanTempDirs);
 
-
 describe("Read: text", () => {
   it("FS-READ-1 returns cat -n style lines and structured metadata", async () => {
     const { root, call } = workspace({ "a.txt": "alpha\nbeta\ngamma\n" });
@@ -123,7 +122,10 @@ describe("Read: windows and limits", () => {
   });
 
   it("FS-READ-5 refuses a window worth more than 25,000 tokens and suggests offset/limit or grep/jq", async () => {
-    const { call } = workspace({ "dense.txt": Array.from({ length: 1500 }, () => "y".repeat(80)).join("\n"), "data.json": `[${Array.from({ length: 1200 }, () => '"abcdefghijklmnopqrstuvwxyz0123456789abcd"').join(",\n")}]` });
+    const { call } = workspace({
+      "dense.txt": Array.from({ length: 1500 }, () => "y".repeat(80)).join("\n"),
+      "data.json": `[${Array.from({ length: 1200 }, () => '"abcdefghijklmnopqrstuvwxyz0123456789abcd"').join(",\n")}]`,
+    });
     const r = await call("Read", { file_path: "dense.txt" });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/about [\d,]+ tokens, more than the 25,000.*offset and limit.*Grep.*jq/);
@@ -199,7 +201,7 @@ describe("Read: images", () => {
   });
 
   it("FS-READ-3 sniffs the type from content: a PNG without extension is an image, a .png holding text is text", async () => {
-    const { call } = workspace({ "screenshot": png(2, 2), "fake.png": "not really a png\n" });
+    const { call } = workspace({ screenshot: png(2, 2), "fake.png": "not really a png\n" });
     const r = await call("Read", { file_path: "screenshot" });
     expect(r.content.some((c) => c.type === "image" && c.mimeType === "image/png")).toBe(true);
     expect(text(await call("Read", { file_path: "fake.png" }))).toBe("     1\tnot really a png");
@@ -235,8 +237,14 @@ describe("Read: refusals and special files", () => {
   });
 
   it("FS-READ-6 names what a binary is with the right article: an ELF executable, an archive, a ZIP archive", async () => {
-    const { root, call } = workspace({ "lib.so.2": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]), "bundle.tar": "x", "mystery.bin2": Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0, 0, 0]) });
-    expect(text(await call("Read", { file_path: "lib.so.2" }))).toMatch(new RegExp(`^${path.join(root, "lib.so.2").replace(/[.]/g, "\\.")} is an ELF executable or library \\(recognised by its content\\)`));
+    const { root, call } = workspace({
+      "lib.so.2": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]),
+      "bundle.tar": "x",
+      "mystery.bin2": Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 6, 0, 0, 0]),
+    });
+    expect(text(await call("Read", { file_path: "lib.so.2" }))).toMatch(
+      new RegExp(`^${path.join(root, "lib.so.2").replace(/[.]/g, "\\.")} is an ELF executable or library \\(recognised by its content\\)`),
+    );
     expect(text(await call("Read", { file_path: "bundle.tar" }))).toMatch(/ is an archive; /);
     expect(text(await call("Read", { file_path: "mystery.bin2" }))).toMatch(/ is a ZIP archive /);
   });

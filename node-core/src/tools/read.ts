@@ -119,14 +119,7 @@ async function readHead(fh: FileHandle, bytes: number): Promise<Buffer> {
 
 /** FS-READ-4: the same range, mtime and size as this session's last Read (never after its own Edit/Write). */
 function isUnchanged(record: ReadRecord | undefined, input: ReadInput, st: Stats): boolean {
-  return (
-    record !== undefined &&
-    record.source === "read" &&
-    record.offset === input.offset &&
-    record.limit === input.limit &&
-    record.mtimeMs === st.mtimeMs &&
-    record.size === st.size
-  );
+  return record !== undefined && record.source === "read" && record.offset === input.offset && record.limit === input.limit && record.mtimeMs === st.mtimeMs && record.size === st.size;
 }
 
 function unchangedResult(abs: string, input: ReadInput): ToolResult {

@@ -59,7 +59,7 @@ export async function openedCredential(ctx: ToolContext, fh: FileHandle, abs: st
     return undefined;
   }
   const id = `${st.dev}:${st.ino}`;
-  if (!st.isFile() || (decision?.fileId === id)) return undefined;
+  if (!st.isFile() || decision?.fileId === id) return undefined;
   const places = defaultPlaces();
   const cred = credentialWithId(id, real, { homes: places.homes ?? [places.home], stateDirectories: places.stateDirectories });
   if (!cred) return undefined;

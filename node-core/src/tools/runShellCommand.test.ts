@@ -137,7 +137,10 @@ describe("RSC-2 its own process group; & starts background processes", () => {
   it("RSC-2 the command leads its own process group: PGID is the shell, and the group really is", async () => {
     const { t } = workspace(NO_SANDBOX);
     const r = await rsc(t, { command: "echo $$; ps -o pgid= -p $$; ps -o pgid= -p $PPID" });
-    const [shellPid, ownGroup, parentGroup] = r.s.stdout.trim().split("\n").map((l) => Number(l.trim()));
+    const [shellPid, ownGroup, parentGroup] = r.s.stdout
+      .trim()
+      .split("\n")
+      .map((l) => Number(l.trim()));
     expect(r.s.pgid).toBe(shellPid);
     expect(ownGroup).toBe(shellPid);
     // The core is in another group: signalling the command's group can never reach it.
@@ -255,15 +258,40 @@ describe("RSC-4 each error is reported clearly, and differently", () => {
     const cases: Array<[Record<string, unknown>, string, RegExp, Partial<RunShellCommandStructured>]> = [
       [{ command: "wave-no-such-tool --version" }, "command_not_found", /^Command not found \(exit code 127\): `wave-no-such-tool` is not installed or not on PATH\./, { exitCode: 127 }],
       [{ command: "./missing.sh" }, "command_not_found", /^Command not found \(exit code 127\): `\.\/missing\.sh` does not exist\./, { exitCode: 127 }],
-      [{ command: `touch ${marker}; if true; then echo` }, "syntax_error", /^Syntax error: bash cannot parse the command, so nothing ran \(line \d+: syntax error: unexpected end of file\)\./, { exitCode: null, pgid: null }],
+      [
+        { command: `touch ${marker}; if true; then echo` },
+        "syntax_error",
+        /^Syntax error: bash cannot parse the command, so nothing ran \(line \d+: syntax error: unexpected end of file\)\./,
+        { exitCode: null, pgid: null },
+      ],
       [{ command: "echo 'unterminated" }, "syntax_error", /unexpected EOF while looking for matching `''/, { exitCode: null }],
       [{ command: "echo partial; exit 5" }, "command_failed", /^Command exited with code 5\.$/, { exitCode: 5, stdout: "partial\n" }],
-      [{ command: "./script.sh" }, "not_executable", /^Permission denied \(exit code 126\): `\.\/script\.sh` was found but could not be executed \(Permission denied\)\. Make it executable \(chmod \+x\)/, { exitCode: 126 }],
-      [{ command: "echo before; kill -KILL $$" }, "command_killed", /^Command was killed by signal 9 \(SIGKILL\) before it finished\. SIGKILL comes from/, { exitCode: null, signal: 9, signalName: "SIGKILL", stdout: "before\n" }],
+      [
+        { command: "./script.sh" },
+        "not_executable",
+        /^Permission denied \(exit code 126\): `\.\/script\.sh` was found but could not be executed \(Permission denied\)\. Make it executable \(chmod \+x\)/,
+        { exitCode: 126 },
+      ],
+      [
+        { command: "echo before; kill -KILL $$" },
+        "command_killed",
+        /^Command was killed by signal 9 \(SIGKILL\) before it finished\. SIGKILL comes from/,
+        { exitCode: null, signal: 9, signalName: "SIGKILL", stdout: "before\n" },
+      ],
       [{ command: "sleep 0.01; kill -SEGV $$" }, "command_killed", /^Command was killed by signal 11 \(SIGSEGV\) before it finished\. SIGSEGV is a crash/, { exitCode: null, signal: 11 }],
       [{ command: "sh -c 'kill -TERM $$'; exit $?" }, "command_failed", /^Exit code 143: a process of the command was probably killed by signal 15 \(SIGTERM\)\.$/, { exitCode: 143, signal: null }],
-      [{ command: "ulimit -n 4; echo x > a.txt; echo y > b.txt" }, "out_of_resources", /^The system ran out of resources \(exit code 1\): `.*Too many open files`\. Too many files are open/, { exitCode: 1 }],
-      [{ command: "ulimit -f 1; head -c 100000 /dev/zero > big.bin" }, "out_of_resources", /^(The system ran out of resources \(exit code 153\): `.*File size limit exceeded.*`\. Free disk space|Exit code 153: a process of the command was killed by signal 25 \(SIGXFSZ\), a resource limit)/, { exitCode: 153 }],
+      [
+        { command: "ulimit -n 4; echo x > a.txt; echo y > b.txt" },
+        "out_of_resources",
+        /^The system ran out of resources \(exit code 1\): `.*Too many open files`\. Too many files are open/,
+        { exitCode: 1 },
+      ],
+      [
+        { command: "ulimit -f 1; head -c 100000 /dev/zero > big.bin" },
+        "out_of_resources",
+        /^(The system ran out of resources \(exit code 153\): `.*File size limit exceeded.*`\. Free disk space|Exit code 153: a process of the command was killed by signal 25 \(SIGXFSZ\), a resource limit)/,
+        { exitCode: 153 },
+      ],
     ];
     const kinds = new Set<string>();
     const messages = new Set<string>();

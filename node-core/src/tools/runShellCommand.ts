@@ -51,13 +51,8 @@ ${sandboxText("processes a command left running are stopped when the session end
 
 const inputSchema = z.strictObject({
   command: osString("command").min(1, "command must be a non-empty string: the bash command to run").describe("The exact bash command to run, as `bash -c <command>`"),
-  description: z
-    .string()
-    .optional()
-    .describe("A brief description of the command for the user: specific and concise, ideally one sentence (at most three), no line breaks"),
-  directory: osString("path")
-    .optional()
-    .describe("The directory to run the command in, relative to the project root, if not the root. Must already exist; absolute paths are refused"),
+  description: z.string().optional().describe("A brief description of the command for the user: specific and concise, ideally one sentence (at most three), no line breaks"),
+  directory: osString("path").optional().describe("The directory to run the command in, relative to the project root, if not the root. Must already exist; absolute paths are refused"),
   timeout: z
     .number({ error: `timeout must be a number of milliseconds, or left out for the default (${RSC_DEFAULT_TIMEOUT_MS})` })
     .positive({ error: "timeout must be a positive number of milliseconds, or left out for the default" })
@@ -69,9 +64,7 @@ const inputSchema = z.strictObject({
 export type RunShellCommandInput = z.output<typeof inputSchema>;
 
 /** Where the command runs: checked once, before the permission question, and used by `run`. */
-export type DirectoryCheck =
-  | { ok: true; abs: string; display: string }
-  | { ok: false; failure: Failure; display: string };
+export type DirectoryCheck = { ok: true; abs: string; display: string } | { ok: false; failure: Failure; display: string };
 
 /** `directory` as the model gave it → the real directory inside the workspace root, or why not. */
 function checkDirectory(input: string | undefined, root: string): DirectoryCheck {
@@ -79,7 +72,10 @@ function checkDirectory(input: string | undefined, root: string): DirectoryCheck
   const display = input;
   const fail = (kind: Failure["kind"], message: string): DirectoryCheck => ({ ok: false, failure: { kind, message }, display });
   if (input === "~" || input.startsWith("~/")) {
-    return fail("invalid_argument", `directory must be relative to the project root (${root}); "${input}" names a place under the home directory. Give a path relative to the project root, or leave directory out to run in the root.`);
+    return fail(
+      "invalid_argument",
+      `directory must be relative to the project root (${root}); "${input}" names a place under the home directory. Give a path relative to the project root, or leave directory out to run in the root.`,
+    );
   }
   if (path.isAbsolute(input) || /^[A-Za-z]:[\\/]/.test(input)) {
     const rel = path.relative(root, path.resolve(input));
@@ -119,7 +115,10 @@ function checkDirectory(input: string | undefined, root: string): DirectoryCheck
   try {
     accessSync(real, fsConstants.X_OK);
   } catch (err) {
-    return fail("permission_denied", `No permission to enter directory "${input}" (${real}, ${(err as NodeJS.ErrnoException).code ?? err}). Check its permissions (ls -ld ${rel}) or choose another directory.`);
+    return fail(
+      "permission_denied",
+      `No permission to enter directory "${input}" (${real}, ${(err as NodeJS.ErrnoException).code ?? err}). Check its permissions (ls -ld ${rel}) or choose another directory.`,
+    );
   }
   return { ok: true, abs: real, display: path.relative(realRoot, real).split(path.sep).join("/") || "(root)" };
 }
@@ -288,7 +287,13 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
   if (prep.kind === "syntax_error") {
     return result({
       ...base,
-      error: `Syntax error: bash cannot parse the command, so nothing ran (${clipText(prep.syntaxError.replace(/^[^\n]*?bash: -c: /gm, "").replace(/\s+/g, " ").trim(), ECHOED_COMMAND_CHARS)}). Fix the quoting or the structure of the command.`,
+      error: `Syntax error: bash cannot parse the command, so nothing ran (${clipText(
+        prep.syntaxError
+          .replace(/^[^\n]*?bash: -c: /gm, "")
+          .replace(/\s+/g, " ")
+          .trim(),
+        ECHOED_COMMAND_CHARS,
+      )}). Fix the quoting or the structure of the command.`,
       errorKind: "syntax_error",
     });
   }
@@ -315,7 +320,11 @@ async function runCommand(input: z.output<typeof inputSchema>, ctx: ToolContext,
     if (err instanceof SpawnFailed) {
       const code = err.code;
       return spawnFailureKind(code) === "out_of_resources"
-        ? result({ ...base, error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`, errorKind: "out_of_resources" })
+        ? result({
+            ...base,
+            error: `Out of resources: the command could not be started (${code}: too many processes or open files, not enough memory, or a full disk). ${err.message}`,
+            errorKind: "out_of_resources",
+          })
         : result({ ...base, error: err.message, errorKind: "spawn_failed" });
     }
     throw err;

@@ -55,10 +55,13 @@ describe("grep and find in Bash: what the descriptions and the user guide say is
   });
 
   it("BASH-SHIM-8 find lists everything, node_modules, build output and .git included, with the paths as given, as claimed", async () => {
-    const claim = "find is the bundled bfs, which reads no .gitignore and works like GNU find: it lists everything, node_modules, build output and .git included, with paths as you gave them (`find .` prints `./src/a.ts`).";
+    const claim =
+      "find is the bundled bfs, which reads no .gitignore and works like GNU find: it lists everything, node_modules, build output and .git included, with paths as you gave them (`find .` prints `./src/a.ts`).";
     expect(BASH_DESCRIPTION).toContain(claim);
     expect(grepTool.description).toContain("`find` does not: it lists everything, like GNU find.");
-    expect(SHIMS_DOC).toContain("It reads no `.gitignore`: like GNU find it lists every file (`node_modules`, build output and `.git` included) and prints paths as you gave them (`find .` prints `./src/a.ts`).");
+    expect(SHIMS_DOC).toContain(
+      "It reads no `.gitignore`: like GNU find it lists every file (`node_modules`, build output and `.git` included) and prints paths as you gave them (`find .` prints `./src/a.ts`).",
+    );
     const all = ["./.git/d.ts", "./dist/c.ts", "./node_modules/lib/b.ts", "./src/a.ts", "./vendor/ky/.git/e.ts", "./vendor/ky/k.ts"];
     expect(await run("find . -name '*.ts'")).toEqual(all);
     // The same as the system's GNU find, file for file.

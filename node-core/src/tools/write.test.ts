@@ -10,7 +10,6 @@ afterEach(() => {
   cleanTempDirs();
 });
 
-
 describe("Write", () => {
   it("FS-WRITE-1 creates a new file (and its parent directories) without a Read", async () => {
     const w = workspace({});

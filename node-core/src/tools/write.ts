@@ -53,7 +53,9 @@ export const writeTool = defineTool({
         if ((err as NodeJS.ErrnoException).code !== "ENOENT") return fsErrorResult(err, abs, "reading");
       }
       if (stat && !stat.isFile()) {
-        return errorResult(stat.isDirectory() ? "is_directory" : "not_a_file", `${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Write writes files.`, { filePath: abs });
+        return errorResult(stat.isDirectory() ? "is_directory" : "not_a_file", `${abs} is not a regular file${stat.isDirectory() ? " (it is a directory)" : ""}; Write writes files.`, {
+          filePath: abs,
+        });
       }
 
       let content = input.content;

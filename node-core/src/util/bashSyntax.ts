@@ -19,4 +19,3 @@ export function loadSyntax(): Promise<SyntaxLibraries> {
   });
   return loading;
 }
-

@@ -28,21 +28,16 @@ export interface Platform {
 
 function exec(file: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<ExecOutcome> {
   return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      { encoding: "buffer", timeout: opts.timeoutMs ?? 10_000, windowsHide: true, maxBuffer: 4 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const err = error as (NodeJS.ErrnoException & { code?: unknown }) | null;
-        const exitCode = err ? (typeof err.code === "number" ? err.code : null) : 0;
-        resolve({
-          exitCode,
-          stdout: Buffer.isBuffer(stdout) ? stdout : Buffer.from(stdout ?? ""),
-          stderr: Buffer.isBuffer(stderr) ? stderr : Buffer.from(stderr ?? ""),
-          ...(err && typeof err.code !== "number" ? { error: err } : {}),
-        });
-      },
-    );
+    execFile(file, args, { encoding: "buffer", timeout: opts.timeoutMs ?? 10_000, windowsHide: true, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const err = error as (NodeJS.ErrnoException & { code?: unknown }) | null;
+      const exitCode = err ? (typeof err.code === "number" ? err.code : null) : 0;
+      resolve({
+        exitCode,
+        stdout: Buffer.isBuffer(stdout) ? stdout : Buffer.from(stdout ?? ""),
+        stderr: Buffer.isBuffer(stderr) ? stderr : Buffer.from(stderr ?? ""),
+        ...(err && typeof err.code !== "number" ? { error: err } : {}),
+      });
+    });
   });
 }
 

@@ -44,7 +44,7 @@ describe("clipJson", () => {
 
 describe("singleQuoted", () => {
   it("is one shell word that bash reads back as the same bytes", () => {
-    for (const text of ["", "plain", "it's", "'", "''", "a b\nc", "$HOME `x` \\ \"q\""]) {
+    for (const text of ["", "plain", "it's", "'", "''", "a b\nc", '$HOME `x` \\ "q"']) {
       const quoted = singleQuoted(text);
       expect(execFileSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" })).toBe(text);
     }

@@ -37,12 +37,7 @@ export function vendorRoots(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /** Every place a bundled tool for this platform may be, in the order they are tried. */
-export function vendorCandidates(
-  tool: VendorTool,
-  roots: string[],
-  platform: NodeJS.Platform = process.platform,
-  arch: string = process.arch,
-): string[] {
+export function vendorCandidates(tool: VendorTool, roots: string[], platform: NodeJS.Platform = process.platform, arch: string = process.arch): string[] {
   const exe = platform === "win32" ? `${tool}.exe` : tool;
   return roots.flatMap((root) => platformTags(platform, arch).map((tag) => path.join(root, tag, exe)));
 }

@@ -37,8 +37,7 @@ export function testCore(opts: { root?: string; additionalDirectories?: string[]
   open.push(core);
   const events: TestCore["events"] = [];
   core.events.subscribe((method, params) => events.push({ method, params }));
-  const call: TestCore["call"] = (name, args, o = {}) =>
-    core.callTool({ name, arguments: args, origin: o.origin ?? "host", sessionId: o.sessionId, signal: o.signal, callId: o.callId });
+  const call: TestCore["call"] = (name, args, o = {}) => core.callTool({ name, arguments: args, origin: o.origin ?? "host", sessionId: o.sessionId, signal: o.signal, callId: o.callId });
   return {
     core,
     root,

@@ -10,17 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 
 /** Bottom first. Files directly in src/ (cli.ts, startup.ts) are the top, "(root)". */
-export const LAYERS: readonly (readonly string[])[] = [
-  ["util"],
-  ["base"],
-  ["env"],
-  ["fs", "shell"],
-  ["tasks", "permissions"],
-  ["core"],
-  ["tools"],
-  ["protocol"],
-  ["(root)"],
-];
+export const LAYERS: readonly (readonly string[])[] = [["util"], ["base"], ["env"], ["fs", "shell"], ["tasks", "permissions"], ["core"], ["tools"], ["protocol"], ["(root)"]];
 
 /** File (relative to src, `/`-separated) → the files it imports. */
 export type ImportGraph = ReadonlyMap<string, ReadonlySet<string>>;

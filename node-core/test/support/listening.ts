@@ -45,11 +45,7 @@ export interface AttachedAgent {
 }
 
 /** `wave-core mcp --attach …` started by an SDK client from `cwd`, as an agent would. */
-export async function attachedAgent(
-  cwd: string,
-  stateDir: string,
-  opts: { args?: string[]; name?: string; capabilities?: ConstructorParameters<typeof Client>[1] } = {},
-): Promise<AttachedAgent> {
+export async function attachedAgent(cwd: string, stateDir: string, opts: { args?: string[]; name?: string; capabilities?: ConstructorParameters<typeof Client>[1] } = {}): Promise<AttachedAgent> {
   const transport = stdioTransport({
     command: process.execPath,
     args: [BUNDLE, "mcp", "--attach", ...(opts.args ?? [])],

@@ -51,7 +51,13 @@ export function waitingShellGroups(opts: { markedWith?: string } = {}): Set<numb
     if (pgid === undefined || line === undefined) continue;
     const group = members.get(pgid) ?? { marks: [], ours: opts.markedWith === undefined };
     group.marks.push(line.includes(WAITING_SHELL_MARK));
-    if (!group.ours && envValue(pid, "WAVE_RUN_ID")?.split(":").some((id) => id.startsWith(opts.markedWith!))) group.ours = true;
+    if (
+      !group.ours &&
+      envValue(pid, "WAVE_RUN_ID")
+        ?.split(":")
+        .some((id) => id.startsWith(opts.markedWith!))
+    )
+      group.ours = true;
     members.set(pgid, group);
   }
   return new Set([...members].filter(([, g]) => g.ours && g.marks.every(Boolean)).map(([pgid]) => pgid));

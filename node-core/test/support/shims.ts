@@ -175,10 +175,7 @@ export const LOG_VARIABLE = "WAVE_SHIM_TEST_LOG";
 export function makeLoggingVendor(root: string, realRoot: string = requireRealVendor()): string {
   for (const tool of TOOLS) {
     const real = path.join(realRoot, "linux-x64", tool);
-    writeScript(
-      path.join(root, "linux-x64", tool),
-      `#!/bin/sh\nprintf 'bundled-${tool}\\t%s\\n' "$*" >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec '${real}' "$@"\n`,
-    );
+    writeScript(path.join(root, "linux-x64", tool), `#!/bin/sh\nprintf 'bundled-${tool}\\t%s\\n' "$*" >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec '${real}' "$@"\n`);
   }
   return root;
 }
@@ -191,10 +188,7 @@ export function makeLoggingSystemBin(dir: string): string {
   for (const tool of ["grep", "find", "rg"]) {
     const real = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
     if (!real) continue;
-    writeScript(
-      path.join(dir, tool),
-      `#!/bin/bash\nprintf 'system-${tool}\\t%s\\n' "$*" >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec -a ${tool} '${real}' "$@"\n`,
-    );
+    writeScript(path.join(dir, tool), `#!/bin/bash\nprintf 'system-${tool}\\t%s\\n' "$*" >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec -a ${tool} '${real}' "$@"\n`);
   }
   return dir;
 }

@@ -38,12 +38,7 @@ export function png(width: number, height: number, noise = false): Buffer {
   const row = 1 + width * 3;
   const raw = noise ? randomBytes(row * height) : Buffer.alloc(row * height);
   for (let y = 0; y < height; y++) raw[y * row] = 0; // filter: none
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw, { level: noise ? 0 : 6 })),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: noise ? 0 : 6 })), chunk("IEND", Buffer.alloc(0))]);
 }
 
 /** 1×1 GIF89a. */

@@ -7,13 +7,7 @@ import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  type ElicitResult,
-  type JSONRPCMessage,
-  type LoggingMessageNotification,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, type ElicitResult, type JSONRPCMessage, type LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { captureLogs } from "../../../test/support/logs.js";
@@ -116,7 +110,10 @@ async function connect(opts: {
     logs,
     call: (command, o = {}) =>
       client.callTool(
-        { name: "Probe", arguments: { command, marker, ...(o.sandboxed !== undefined ? { sandboxed: o.sandboxed } : {}), ...(o.outsideSandboxReason ? { outsideSandboxReason: o.outsideSandboxReason } : {}) } },
+        {
+          name: "Probe",
+          arguments: { command, marker, ...(o.sandboxed !== undefined ? { sandboxed: o.sandboxed } : {}), ...(o.outsideSandboxReason ? { outsideSandboxReason: o.outsideSandboxReason } : {}) },
+        },
         undefined,
         o.signal ? { signal: o.signal } : undefined,
       ),

@@ -57,7 +57,11 @@ export function elicitationParams(prompt: PermissionPrompt, protocolVersion?: st
         ? ["Runs inside the OS sandbox."]
         : [`Runs OUTSIDE the sandbox, with your full permissions: ${prompt.outsideSandboxReason ?? "no sandbox is active"}. Your answer is the only protection.`];
   const lines = [
-    prompt.kind === "command" ? `${prompt.tool} wants to run:\n  ${prompt.command}` : prompt.kind === "read" ? `${prompt.tool} wants to read ${prompt.path}` : `${prompt.tool} wants to write ${prompt.path}`,
+    prompt.kind === "command"
+      ? `${prompt.tool} wants to run:\n  ${prompt.command}`
+      : prompt.kind === "read"
+        ? `${prompt.tool} wants to read ${prompt.path}`
+        : `${prompt.tool} wants to write ${prompt.path}`,
     ...where,
     ...(prompt.description ? [`Purpose: ${prompt.description}`] : []),
     `Directory: ${prompt.directory}`,

@@ -51,9 +51,7 @@ const callsMoveToBackground = defineHostMethod({
       return { moved: false as const, reason: `The ${call.name} call "${p.callId}" is waiting for permission; nothing runs yet. Answer the question first, then move it.` };
     }
     const taskId = core.moveToBackground(p.callId);
-    return taskId
-      ? { moved: true as const, taskId }
-      : { moved: false as const, reason: `The ${call.name} call "${p.callId}" cannot be moved to the background.` };
+    return taskId ? { moved: true as const, taskId } : { moved: false as const, reason: `The ${call.name} call "${p.callId}" cannot be moved to the background.` };
   },
 });
 
@@ -83,7 +81,19 @@ function formatMegabytes(bytes: number): string {
 const callsList = defineHostMethod({
   name: "calls/list",
   params: z.object({ sessionId }),
-  result: z.strictObject({ calls: z.array(z.strictObject({ callId: z.string(), sessionId: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()), startedAt: z.string(), canMoveToBackground: z.boolean(), awaitingPermission: z.boolean() })) }),
+  result: z.strictObject({
+    calls: z.array(
+      z.strictObject({
+        callId: z.string(),
+        sessionId: z.string(),
+        name: z.string(),
+        arguments: z.record(z.string(), z.unknown()),
+        startedAt: z.string(),
+        canMoveToBackground: z.boolean(),
+        awaitingPermission: z.boolean(),
+      }),
+    ),
+  }),
   handle: (p, { core }) => ({
     calls: core
       .inFlightCalls()
@@ -150,7 +160,9 @@ const sessionsDispose = defineHostMethod({
 const sessionsList = defineHostMethod({
   name: "sessions/list",
   params: z.object({}).passthrough(),
-  result: z.strictObject({ sessions: z.array(z.strictObject({ sessionId: z.string(), parentSessionId: z.string().optional(), cwd: z.string(), originalCwd: z.string(), client: clientInfoSchema.optional() })) }),
+  result: z.strictObject({
+    sessions: z.array(z.strictObject({ sessionId: z.string(), parentSessionId: z.string().optional(), cwd: z.string(), originalCwd: z.string(), client: clientInfoSchema.optional() })),
+  }),
   handle: (_p, { core }) => ({
     sessions: core.sessions.list().map((s) => ({
       sessionId: s.id,
@@ -207,15 +219,4 @@ export function checkRoot(root: string): string {
   return dir;
 }
 
-export const coreMethods = [
-  toolsList,
-  toolsCall,
-  callsMoveToBackground,
-  callsResult,
-  callsList,
-  sessionsCreate,
-  sessionsDispose,
-  sessionsList,
-  workspaceAddDirectory,
-  settingsUpdate,
-];
+export const coreMethods = [toolsList, toolsCall, callsMoveToBackground, callsResult, callsList, sessionsCreate, sessionsDispose, sessionsList, workspaceAddDirectory, settingsUpdate];

@@ -81,7 +81,10 @@ export interface Survivor {
 
 /** The command could not be started: the message says why and what to do. */
 export class SpawnFailed extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = "SpawnFailed";
   }

@@ -100,7 +100,13 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
     // No trap, no grep: the probe's own names keep it plain.
     const plainProbe = `echo "$$ $WAVE_RUN_ID"; tr '\\0' '\\n' < /proc/$$/cmdline; echo "[$-] [$0] [$#] [$BASH_EXECUTION_STRING] [$SHLVL] [$PWD] [$OLDPWD]"; env | sort`;
     const drop = /^(_|WAVE_RUN_ID|WAVE_CORE_PID|WAVE_WARM_SHELL|TMPDIR)=/;
-    const norm = (s: string) => s.split("\n").slice(1).filter((l) => !drop.test(l)).join("\n").replace(/\/tmp\/wave-core-root\/[^/\s]+/g, "<out>");
+    const norm = (s: string) =>
+      s
+        .split("\n")
+        .slice(1)
+        .filter((l) => !drop.test(l))
+        .join("\n")
+        .replace(/\/tmp\/wave-core-root\/[^/\s]+/g, "<out>");
     vi.stubEnv("WAVE_WARM_SHELL", "0");
     const cold = testCore();
     await cold.bash({ command: "true" });
@@ -191,7 +197,10 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
     const w = (await waitingShell(t))!;
     const sandbox = t.core.sessions.main.service(RUNS).ahead.waiting!.spec.sandbox!;
     const tag = t.core.sessions.main.service(RUNS).tag;
-    const files = () => execFileSync("ls", [processOutputDir()], { encoding: "utf8" }).split("\n").filter((f) => f.startsWith(`run-${tag}-`));
+    const files = () =>
+      execFileSync("ls", [processOutputDir()], { encoding: "utf8" })
+        .split("\n")
+        .filter((f) => f.startsWith(`run-${tag}-`));
     expect(files().length).toBe(1);
     await t.core.sessions.main.dispose();
     expect(await waitFor(() => !isAlive(w.pid))).toBe(true);
@@ -354,7 +363,16 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("the allow-list: a
     const runs = t.core.sessions.main.service(RUNS);
     const ahead = runs.ahead.waiting!.spec;
     const runId = `${PROCESS_TOKEN}.allow-list.${++n}`;
-    const spec: RunSpec = { command: "", cwd: t.root, runId, outputPath: path.join(processOutputDir(), `${runId}.log`), trackCwd: true, shimsEnabled: true, engine: ahead.engine, sandbox: ahead.sandbox! };
+    const spec: RunSpec = {
+      command: "",
+      cwd: t.root,
+      runId,
+      outputPath: path.join(processOutputDir(), `${runId}.log`),
+      trackCwd: true,
+      shimsEnabled: true,
+      engine: ahead.engine,
+      sandbox: ahead.sandbox!,
+    };
     const warm = (await WarmShell.start(spec))!;
     expect(warm).toBeDefined();
     const given: RunSpec = { ...spec, command: "echo $WAVE_RUN_ID", ...(opts.plain ? { plain: true } : {}) };
@@ -402,20 +420,52 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("the allow-list: a
     const extra = path.join(tempDir(), "extra.log");
     writeFileSync(extra, "");
     const cases: Array<[string, Change, (fields: string[]) => void]> = [
-      ["a variable added", (_s, plan) => { for (const i of invocations(plan)) i.env.WAVE_TEST_ADDED = "1"; }, (f) => expect(f).toContain("env.WAVE_TEST_ADDED")],
-      ["a variable changed", (_s, plan) => { for (const i of invocations(plan)) i.env.PATH = `${i.env.PATH}:/nonexistent`; }, (f) => expect(f).toContain("env.PATH")],
-      ["a variable removed", (_s, plan) => { for (const i of invocations(plan)) delete i.env.HOME; }, (f) => expect(f).toContain("env.HOME")],
+      [
+        "a variable added",
+        (_s, plan) => {
+          for (const i of invocations(plan)) i.env.WAVE_TEST_ADDED = "1";
+        },
+        (f) => expect(f).toContain("env.WAVE_TEST_ADDED"),
+      ],
+      [
+        "a variable changed",
+        (_s, plan) => {
+          for (const i of invocations(plan)) i.env.PATH = `${i.env.PATH}:/nonexistent`;
+        },
+        (f) => expect(f).toContain("env.PATH"),
+      ],
+      [
+        "a variable removed",
+        (_s, plan) => {
+          for (const i of invocations(plan)) delete i.env.HOME;
+        },
+        (f) => expect(f).toContain("env.HOME"),
+      ],
       // BASH_ENV may differ (the loader sets it back), but only to the value its script names: the script is what no longer fits.
-      ["BASH_ENV, allowed, with another value than the loader sets", (_s, plan) => { for (const i of invocations(plan)) i.env.BASH_ENV = "/nonexistent/rc"; }, (f) => expect(f).toEqual(["args[last]"])],
+      [
+        "BASH_ENV, allowed, with another value than the loader sets",
+        (_s, plan) => {
+          for (const i of invocations(plan)) i.env.BASH_ENV = "/nonexistent/rc";
+        },
+        (f) => expect(f).toEqual(["args[last]"]),
+      ],
       ["the working directory", (spec) => (spec.cwd = path.join(t.root, "sub")), (f) => expect(f).toContain("cwd")],
-      ["the shell's path", (_s, plan) => {
-        plan.shell = { ...plan.shell, path: bashLink };
-        for (const i of invocations(plan)) i.file = bashLink;
-      }, (f) => expect(f.some((x) => /^args\[\d+\]$/.test(x))).toBe(true)],
-      ["the sandbox's mounts", (spec) => {
-        const plan = spec.sandbox!;
-        spec.sandbox = { ...plan, wrap: (cmd) => plan.wrap!({ ...cmd, runFiles: [...cmd.runFiles, extra] }) };
-      }, (f) => expect(f).toEqual(expect.arrayContaining(["args.length", "policy"]))],
+      [
+        "the shell's path",
+        (_s, plan) => {
+          plan.shell = { ...plan.shell, path: bashLink };
+          for (const i of invocations(plan)) i.file = bashLink;
+        },
+        (f) => expect(f.some((x) => /^args\[\d+\]$/.test(x))).toBe(true),
+      ],
+      [
+        "the sandbox's mounts",
+        (spec) => {
+          const plan = spec.sandbox!;
+          spec.sandbox = { ...plan, wrap: (cmd) => plan.wrap!({ ...cmd, runFiles: [...cmd.runFiles, extra] }) };
+        },
+        (f) => expect(f).toEqual(expect.arrayContaining(["args.length", "policy"])),
+      ],
       ["an output file", (spec) => (spec.outputPath = extra), (f) => expect(f).toContain("outputPath")],
     ];
     for (const [what, change, check] of cases) {

@@ -152,9 +152,15 @@ export function launchDifferences(waiting: LaunchView, cold: LaunchView): Launch
  *    execs a plain `bash -c`, so they must be absent from cold's.
  */
 export const AHEAD_MAY_DIFFER: Readonly<Record<string, (d: LaunchDifference, cold: { plan: RunPlan; plain: boolean }) => boolean>> = {
-  "args[last]": (d, { plan }) => plan.withStartupFile.env.BASH_ENV !== undefined && d.cold === plan.inv.args[plan.inv.args.length - 1] && d.waiting === warmLoader(plan.shell.path, plan.withStartupFile.env.BASH_ENV),
+  "args[last]": (d, { plan }) =>
+    plan.withStartupFile.env.BASH_ENV !== undefined && d.cold === plan.inv.args[plan.inv.args.length - 1] && d.waiting === warmLoader(plan.shell.path, plan.withStartupFile.env.BASH_ENV),
   "env.BASH_ENV": (d, { plan, plain }) => !plain && d.waiting === undefined && d.cold === plan.withStartupFile.env.BASH_ENV,
-  ...Object.fromEntries(STARTUP_FILE_VARIABLES.filter((v) => v !== "BASH_ENV").map((v) => [`env.${v}`, (d: LaunchDifference, { plan, plain }: { plan: RunPlan; plain: boolean }) => plain && d.cold === undefined && d.waiting === plan.withStartupFile.env[v]])),
+  ...Object.fromEntries(
+    STARTUP_FILE_VARIABLES.filter((v) => v !== "BASH_ENV").map((v) => [
+      `env.${v}`,
+      (d: LaunchDifference, { plan, plain }: { plan: RunPlan; plain: boolean }) => plain && d.cold === undefined && d.waiting === plan.withStartupFile.env[v],
+    ]),
+  ),
 };
 
 /** The differences between a waiting shell and the cold launch of `plan` that the allow-list does not explain (empty: it may be used). */
@@ -444,7 +450,13 @@ function unescapeMount(p: string): string {
  */
 function missingMountPoints(mountinfo: string, policy: SandboxPolicy | undefined): string | undefined {
   if (!policy) return undefined;
-  const points = new Set(mountinfo.split("\n").map((l) => l.split(" ")[4]).filter((p): p is string => !!p).map(unescapeMount));
+  const points = new Set(
+    mountinfo
+      .split("\n")
+      .map((l) => l.split(" ")[4])
+      .filter((p): p is string => !!p)
+      .map(unescapeMount),
+  );
   return [...policy.readOnly, ...policy.denied.map((d) => d.path), ...policy.filtered.map((f) => f.path)].find((p) => !points.has(p));
 }
 

@@ -105,10 +105,7 @@ function createCwdFile(file: string): void {
       create();
     }
   } catch (err) {
-    throw new SpawnFailed(
-      `Could not create the cwd file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`,
-      err,
-    );
+    throw new SpawnFailed(`Could not create the cwd file ${file} (${(err as NodeJS.ErrnoException).code ?? err}). Check that the directory is writable, or set WAVE_OUTPUT_DIR to one that is.`, err);
   }
 }
 
@@ -174,7 +171,10 @@ export function spawnRun(spec: RunSpec, plan: RunPlan, inv: Invocation, channelF
     } catch (err) {
       closeOutputs();
       if (infoFd !== undefined && typeof stdio[infoFd] === "number") closeSync(stdio[infoFd] as number);
-      throw new SpawnFailed(`Could not open ${input.file} (${(err as NodeJS.ErrnoException).code ?? err}), which the sandbox needs. Restart the core; if it persists, set WAVE_OUTPUT_DIR to a writable directory.`, err);
+      throw new SpawnFailed(
+        `Could not open ${input.file} (${(err as NodeJS.ErrnoException).code ?? err}), which the sandbox needs. Restart the core; if it persists, set WAVE_OUTPUT_DIR to a writable directory.`,
+        err,
+      );
     }
   }
   const closeInfo = () => {
@@ -203,9 +203,10 @@ export function spawnRun(spec: RunSpec, plan: RunPlan, inv: Invocation, channelF
   } catch (err) {
     closeOutputs();
     closeInfo();
-    const tooBig = (err as NodeJS.ErrnoException).code === "E2BIG"
-      ? " The command and its environment together are larger than the system accepts: write the script to a file and run that file, or leave large values out of the environment."
-      : "";
+    const tooBig =
+      (err as NodeJS.ErrnoException).code === "E2BIG"
+        ? " The command and its environment together are larger than the system accepts: write the script to a file and run that file, or leave large values out of the environment."
+        : "";
     throw new SpawnFailed(`Could not start ${launch.file}: ${(err as Error).message}.${tooBig}`, err);
   }
   // The child has its own copies now; ours would only keep the files open.

@@ -114,7 +114,11 @@ describe("ShellRun", () => {
     const cwdFile = path.join(tempDir(), "w.cwd");
     const gitBash = { kind: "bash" as const, path: "C:\\Program Files\\Git\\bin\\bash.exe", platform: "win32" as const };
     const inv = (env: Record<string, string>) => ({ file: "bash", args: ["-c", "pwd"], env });
-    const run = new ShellRun({ child, spec: spec("pwd"), plan: { shell: gitBash, cwdFile, inv: inv({ TEMP: "C:\\Users\\me\\AppData\\Local\\Temp", WAVE_CWD_FILE: toGitBashPath(cwdFile) }), platform: platformWith({ name: "win32" }) } });
+    const run = new ShellRun({
+      child,
+      spec: spec("pwd"),
+      plan: { shell: gitBash, cwdFile, inv: inv({ TEMP: "C:\\Users\\me\\AppData\\Local\\Temp", WAVE_CWD_FILE: toGitBashPath(cwdFile) }), platform: platformWith({ name: "win32" }) },
+    });
     for (const [printed, native] of [
       ["/c/Users/me/github/wave-agent\n", "C:\\Users\\me\\github\\wave-agent"],
       ["/cygdrive/d/src\n", "D:\\src"],
@@ -127,7 +131,11 @@ describe("ShellRun", () => {
     run.discardCwdFile();
     expect(run.readCwd().reason).toMatch(/no cwd file/);
     // The POSIX branch hands back pwd -P as printed.
-    const posix = new ShellRun({ child, spec: spec("pwd"), plan: { shell: { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, inv: inv({ WAVE_CWD_FILE: cwdFile }), platform: hostPlatform() } });
+    const posix = new ShellRun({
+      child,
+      spec: spec("pwd"),
+      plan: { shell: { kind: "bash", path: "/bin/bash", platform: "linux" }, cwdFile, inv: inv({ WAVE_CWD_FILE: cwdFile }), platform: hostPlatform() },
+    });
     writeFileSync(cwdFile, "/home/me/dir with space \n");
     expect(posix.readCwd()).toEqual({ cwd: "/home/me/dir with space " });
     // A shell that was not told of the file (a plain run) did not write it: whatever is there is not read.

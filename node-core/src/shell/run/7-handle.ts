@@ -171,24 +171,28 @@ export class ShellRun {
   stop(): Promise<KillReport> {
     if (this.stopInFlight) return this.stopInFlight;
     this.stopRequested = true;
-    const stopping = this.sandboxStarted().then(() => killTree(
-      {
-        pid: this.pid,
-        marker: { runId: this.runId },
-        label: this.label(),
-        killDirectChild: (sig) => {
-          if (this.running) this.child.kill(sig);
-        },
-        sandboxed: this.sandboxed,
-      },
-      { platform: this.platform },
-    )).then(async (report) => {
-      // The shell is gone once the tree is; make sure its exit was seen before answering.
-      if (this.running && this.pid !== undefined) await Promise.race([this.exited, delay(2000)]);
-      if (this.pid !== undefined) unwatchGroup(this.pid);
-      if (!this.running) this.dropSandboxReport();
-      return report;
-    });
+    const stopping = this.sandboxStarted()
+      .then(() =>
+        killTree(
+          {
+            pid: this.pid,
+            marker: { runId: this.runId },
+            label: this.label(),
+            killDirectChild: (sig) => {
+              if (this.running) this.child.kill(sig);
+            },
+            sandboxed: this.sandboxed,
+          },
+          { platform: this.platform },
+        ),
+      )
+      .then(async (report) => {
+        // The shell is gone once the tree is; make sure its exit was seen before answering.
+        if (this.running && this.pid !== undefined) await Promise.race([this.exited, delay(2000)]);
+        if (this.pid !== undefined) unwatchGroup(this.pid);
+        if (!this.running) this.dropSandboxReport();
+        return report;
+      });
     this.stopInFlight = stopping;
     void stopping.finally(() => {
       if (this.stopInFlight === stopping) this.stopInFlight = undefined;

@@ -14,7 +14,19 @@
 import { statSync } from "node:fs";
 import type { Platform } from "../../util/platform.js";
 import { collectTree } from "../killTree.js";
-import { isNamespaceInit, lastAllocatedPid, linuxProcessTable, listProcPids, procArguments, procCommandLine, procDescendants, procHasMarker, processTableFor, readProcEntry, type ProcessTable } from "../processTable.js";
+import {
+  isNamespaceInit,
+  lastAllocatedPid,
+  linuxProcessTable,
+  listProcPids,
+  procArguments,
+  procCommandLine,
+  procDescendants,
+  procHasMarker,
+  processTableFor,
+  readProcEntry,
+  type ProcessTable,
+} from "../processTable.js";
 import { unwatchGroup } from "../watchdog.js";
 import type { Survivor } from "./1-request.js";
 
@@ -77,8 +89,7 @@ export const markedAmongNewPids: SurvivorStrategy = (scan, table) => {
   return candidates.filter((p) => p !== process.pid && mayCarryOurMarker(p) && readProcEntry(p) !== undefined && procHasMarker(p, { runId: scan.runId }));
 };
 
-export const markedTree: SurvivorStrategy = async (scan, table) =>
-  (await collectTree({ pid: scan.pid, marker: { runId: scan.runId }, label: scan.label }, table)).map((p) => p.pid);
+export const markedTree: SurvivorStrategy = async (scan, table) => (await collectTree({ pid: scan.pid, marker: { runId: scan.runId }, label: scan.label }, table)).map((p) => p.pid);
 
 /** The strategies in the order they are asked. */
 export const SURVIVOR_STRATEGIES: readonly SurvivorStrategy[] = [inSandboxNamespace, nothingStartedSince, markedAmongNewPids, markedTree];

@@ -40,7 +40,10 @@ describe("detecting the sandbox", () => {
     expect(a).toMatchObject({ available: true, program: "/usr/bin/bwrap", refused: [{ program: path.join(planted, "bwrap"), reason: expect.stringMatching(/which sandboxed commands may write/) }] });
     expect(existsSync(marker)).toBe(false);
     const only = await detectSandbox(hostPlatform(), { WAVE_BWRAP: path.join(planted, "bwrap") }, [ws]);
-    expect(only).toMatchObject({ available: false, reason: expect.stringMatching(/^bubblewrap was refused: .* A program that sandboxed commands \(or other accounts\) could have changed never runs\.$/) });
+    expect(only).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/^bubblewrap was refused: .* A program that sandboxed commands \(or other accounts\) could have changed never runs\.$/),
+    });
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -48,12 +51,17 @@ describe("detecting the sandbox", () => {
     const none = await detectSandbox(hostPlatform(), { PATH: "/nonexistent:/also-not" });
     expect(none).toMatchObject({ kind: "bubblewrap", available: false, reason: "bubblewrap (bwrap) is not installed (not found on PATH)." });
     expect(none.remedy).toMatch(/^Install bubblewrap: sudo apt-get install bubblewrap \(Debian, Ubuntu\)/);
-    expect(await detectSandbox(hostPlatform(), { WAVE_BWRAP: "/opt/none/bwrap", PATH: process.env.PATH })).toMatchObject({ available: false, reason: "bubblewrap was not found at /opt/none/bwrap (WAVE_BWRAP)." });
+    expect(await detectSandbox(hostPlatform(), { WAVE_BWRAP: "/opt/none/bwrap", PATH: process.env.PATH })).toMatchObject({
+      available: false,
+      reason: "bubblewrap was not found at /opt/none/bwrap (WAVE_BWRAP).",
+    });
     expect((await detectSandbox(hostPlatform(), { WAVE_BWRAP: "bwrap" })).reason).toMatch(/not an absolute path/);
   });
 
   it("Linux: a bwrap that may not create namespaces is reported with bwrap's own words and how to allow them", async () => {
-    const refused = script('echo "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with \'sysctl kernel.unprivileged_userns_clone=1\'." >&2; exit 1');
+    const refused = script(
+      "echo \"bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.\" >&2; exit 1",
+    );
     const a = await detectSandbox(hostPlatform(), { WAVE_BWRAP: refused });
     expect(a.available).toBe(false);
     expect(a.reason).toMatch(/^bwrap \(.*\) cannot create the sandbox's namespaces here: bwrap: No permissions to create new namespace/);

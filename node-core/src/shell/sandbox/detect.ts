@@ -40,7 +40,27 @@ const NAMESPACES_REMEDY =
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** The arguments of the start-up probe: the namespaces and options every command uses. */
-export const BWRAP_PROBE_ARGS = ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--", "true"];
+export const BWRAP_PROBE_ARGS = [
+  "--unshare-user",
+  "--disable-userns",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-net",
+  "--cap-drop",
+  "ALL",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--ro-bind",
+  "/proc/sys",
+  "/proc/sys",
+  "--",
+  "true",
+];
 
 function findAllOnPath(name: string, env: NodeJS.ProcessEnv, platform: Platform): string[] {
   const out: string[] = [];
@@ -87,7 +107,11 @@ async function detectBubblewrap(env: NodeJS.ProcessEnv, platform: Platform, writ
   if (r.exitCode !== 0 && /disable-userns/.test(r.stderr.toString("utf8"))) {
     // bwrap before 0.8 (Ubuntu 22.04's 0.6): the seccomp filter alone keeps new user namespaces out.
     disableUserns = false;
-    r = await platform.exec(program, BWRAP_PROBE_ARGS.filter((a) => a !== "--disable-userns"), { timeoutMs: PROBE_TIMEOUT_MS });
+    r = await platform.exec(
+      program,
+      BWRAP_PROBE_ARGS.filter((a) => a !== "--disable-userns"),
+      { timeoutMs: PROBE_TIMEOUT_MS },
+    );
   }
   if (r.exitCode === 0) return { kind: "bubblewrap", available: true, program, disableUserns, ...(refused.length ? { refused } : {}) };
   const said = firstLine(r.stderr.toString("utf8")) || r.error?.message || `exit status ${r.exitCode}`;

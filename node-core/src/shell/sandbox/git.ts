@@ -33,7 +33,9 @@ export function protectedName(name: string): boolean {
 }
 /** The list's names in one expression: the walk tests every entry of every folder it lists. */
 const PROTECTED_NAMES = new RegExp(
-  SENSITIVE_WORKSPACE.filter((e) => !e.parent).map((e) => `(?:${e.name.source})`).join("|"),
+  SENSITIVE_WORKSPACE.filter((e) => !e.parent)
+    .map((e) => `(?:${e.name.source})`)
+    .join("|"),
   SENSITIVE_WORKSPACE.every((e) => e.name.flags.includes("i")) ? "i" : "",
 );
 
@@ -247,7 +249,13 @@ function collapse(dirs: string[], roots: readonly string[]): string[] {
  * Finds the git metadata under `roots` (canonical, existing folders) and what configuration
  * names: see the file's head. `home`/`env` locate the global configuration.
  */
-export function findGitMetadata(roots: readonly string[], home: string | undefined, env: Readonly<Record<string, string | undefined>>, limit = SEARCH_LIMIT, protectedLimit = PROTECTED_LIMIT): GitProtection {
+export function findGitMetadata(
+  roots: readonly string[],
+  home: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  limit = SEARCH_LIMIT,
+  protectedLimit = PROTECTED_LIMIT,
+): GitProtection {
   const protectedFound: string[] = [];
   const protectedHolders: string[] = [];
   // Dependencies' folders (`node_modules`) and what is below them: no protected names looked for.
@@ -360,7 +368,10 @@ export interface DiscoveredRepository {
  * none. Errs towards finding one: a `.git` that git would pass over still counts.
  */
 export function discoverRepository(cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): DiscoveredRepository | undefined {
-  const ceilings = (env.GIT_CEILING_DIRECTORIES ?? "").split(":").filter((c) => path.isAbsolute(c)).map((c) => realOrUndefined(c) ?? c);
+  const ceilings = (env.GIT_CEILING_DIRECTORIES ?? "")
+    .split(":")
+    .filter((c) => path.isAbsolute(c))
+    .map((c) => realOrUndefined(c) ?? c);
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     const dotGit = path.join(dir, ".git");
     let st;

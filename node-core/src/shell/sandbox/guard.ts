@@ -247,7 +247,8 @@ class SandboxGuard {
  * repository with only these runs nothing. Anything else — core.fsmonitor, core.hooksPath,
  * core.pager, aliases, filters, credential helpers, include — makes it untrusted.
  */
-const PLAIN_CONFIG = /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)|remote\.[^=]*\.(url|fetch)|branch\.[^=]*\.(remote|merge)|user\.(name|email)|init\.defaultbranch|extensions\.objectformat)$/i;
+const PLAIN_CONFIG =
+  /^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)|remote\.[^=]*\.(url|fetch)|branch\.[^=]*\.(remote|merge)|user\.(name|email)|init\.defaultbranch|extensions\.objectformat)$/i;
 
 function configKeys(text: string): string[] {
   const keys: string[] = [];

@@ -18,7 +18,15 @@ export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 const MDNS_SOCKET = "/private/var/run/mDNSResponder";
 
 /** Devices every command writes to (`>/dev/null`, `2>&1` through /dev/fd, the terminal). */
-const DEVICE_WRITES = ['(literal "/dev/null")', '(literal "/dev/zero")', '(literal "/dev/tty")', '(literal "/dev/dtracehelper")', '(literal "/dev/stdout")', '(literal "/dev/stderr")', '(subpath "/dev/fd")'];
+const DEVICE_WRITES = [
+  '(literal "/dev/null")',
+  '(literal "/dev/zero")',
+  '(literal "/dev/tty")',
+  '(literal "/dev/dtracehelper")',
+  '(literal "/dev/stdout")',
+  '(literal "/dev/stderr")',
+  '(subpath "/dev/fd")',
+];
 
 export interface SeatbeltProfile {
   profile: string;

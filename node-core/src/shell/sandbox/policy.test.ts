@@ -21,7 +21,7 @@ function dir(p: string): string {
 function layout() {
   const base = tempDir("wave-policy-");
   const home = dir(path.join(base, "home"));
-  const ws = dir(path.join(base, "work space's \"dir\""));
+  const ws = dir(path.join(base, 'work space\'s "dir"'));
   const out = dir(path.join(base, "out"));
   const tmp = dir(path.join(out, "tmp"));
   const runFiles = [touch(path.join(out, "run.log")), touch(path.join(out, "run.cwd"))];
@@ -223,7 +223,7 @@ describe("the sandbox policy", () => {
   it("hooksPathOf reads core.hooksPath only in [core], with quotes and comments", () => {
     expect(hooksPathOf("[core]\n\thooksPath = .husky/_\n")).toBe(".husky/_");
     expect(hooksPathOf('[CORE]\nHOOKSPATH="a b" ; x\n')).toBe("a b");
-    expect(hooksPathOf('[alias]\n\thooksPath = no\n[core]\n\tbare = false\n')).toBeUndefined();
+    expect(hooksPathOf("[alias]\n\thooksPath = no\n[core]\n\tbare = false\n")).toBeUndefined();
   });
 
   it("Wave's state directories are unreadable and unwritable; one that holds the home or a writable place gives up only its lock folder", () => {
@@ -231,7 +231,12 @@ describe("the sandbox policy", () => {
     const state = dir(path.join(l.home, ".wave/ide"));
     const inWorkspace = dir(path.join(l.ws, ".wave-state/ide"));
     const p = buildPolicy(input(l, { stateDirectories: [path.dirname(state), path.dirname(inWorkspace), path.join(l.base, "missing")] }));
-    expect(p.denied).toEqual(expect.arrayContaining([{ path: path.dirname(state), directory: true }, { path: path.dirname(inWorkspace), directory: true }]));
+    expect(p.denied).toEqual(
+      expect.arrayContaining([
+        { path: path.dirname(state), directory: true },
+        { path: path.dirname(inWorkspace), directory: true },
+      ]),
+    );
     expect(p.denied.map((d) => d.path)).not.toContain(path.join(l.base, "missing"));
     // The one inside the workspace is a mount point of its own: it cannot be renamed away and replaced.
     expect(p.writable).toContain(l.ws);

@@ -59,14 +59,7 @@ export const PROTECTED_IN_HOME: readonly string[] = [
  * the keyring hand out secrets). Masked so connecting fails with "Permission denied".
  */
 export function daemonSockets(env: Readonly<Record<string, string | undefined>>): string[] {
-  const out = [
-    "/var/run/docker.sock",
-    "/run/docker.sock",
-    "/run/containerd/containerd.sock",
-    "/run/podman/podman.sock",
-    "/run/dbus/system_bus_socket",
-    "/tmp/.X11-unix",
-  ];
+  const out = ["/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock", "/run/podman/podman.sock", "/run/dbus/system_bus_socket", "/tmp/.X11-unix"];
   const runtime = absolute(env.XDG_RUNTIME_DIR);
   if (runtime) {
     for (const name of ["bus", "docker.sock", "podman", "systemd", "gnupg", "keyring"]) out.push(path.join(runtime, name));
@@ -346,7 +339,10 @@ const KERNEL_TREES = ["/proc", "/sys", "/dev"];
 
 /** The protected paths to consider at the top of one writable directory (existing or not). */
 function protectedCandidates(root: string, fs: PolicyFs): string[] {
-  return fs.list(root).filter(protectedName).map((name) => path.join(root, name));
+  return fs
+    .list(root)
+    .filter(protectedName)
+    .map((name) => path.join(root, name));
 }
 
 /**
@@ -432,10 +428,13 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
     if (linked.length && complete) {
       for (const r of roots) {
         const found = linkedCredentialsInside(r, places);
-        if (found.length === 1 && found[0] === r) notes.push(`${r} holds too many files to look for the other names (hard links) of ${linked.map((f) => f.path).join(", ")}: a name in there stays readable`);
+        if (found.length === 1 && found[0] === r)
+          notes.push(`${r} holds too many files to look for the other names (hard links) of ${linked.map((f) => f.path).join(", ")}: a name in there stays readable`);
         else denyCandidates.push(...found);
       }
-      notes.push(`${linked.map((f) => f.path).join(", ")} ${linked.length === 1 ? "has" : "have"} several names (hard links): the ones in the writable folders are masked too, a name elsewhere stays readable inside the sandbox`);
+      notes.push(
+        `${linked.map((f) => f.path).join(", ")} ${linked.length === 1 ? "has" : "have"} several names (hard links): the ones in the writable folders are masked too, a name elsewhere stays readable inside the sandbox`,
+      );
     }
   }
   // A state directory that holds a writable place or a home directory (WAVE_STATE_DIR=~) cannot
@@ -451,9 +450,7 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   };
   if (allowedSockets.size) denyCandidates.splice(0, denyCandidates.length, ...denyCandidates.flatMap(aroundAllowed));
   const filteredPaths = new Set(filtered.map((f) => f.path));
-  const deniedPaths = outermost(
-    existing(denyCandidates).filter((p) => p !== "/" && !homes.some((h) => isWithin(h, p)) && !allowedSockets.has(p) && !filteredPaths.has(p)),
-  );
+  const deniedPaths = outermost(existing(denyCandidates).filter((p) => p !== "/" && !homes.some((h) => isWithin(h, p)) && !allowedSockets.has(p) && !filteredPaths.has(p)));
   const denied: DeniedPath[] = deniedPaths.map((p) => ({ path: p, directory: fs.kind(p) === "dir" }));
   const filteredKept = filtered.filter((f) => !inside(f.path, deniedPaths));
 
@@ -462,12 +459,24 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   // home start-up files, and the core's own files that it runs outside the sandbox.
   const git = input.git ?? findGitMetadata(roots, home, input.env, input.gitSearchLimit);
   for (const holder of git.missingTargetHolders) {
-    if (inside(holder, writableAll)) notes.push(`${holder} is read-only: git's configuration names a file or folder in it that does not exist yet (create it outside the sandbox to make ${holder} writable again)`);
+    if (inside(holder, writableAll))
+      notes.push(`${holder} is read-only: git's configuration names a file or folder in it that does not exist yet (create it outside the sandbox to make ${holder} writable again)`);
   }
   if (git.unsearched.length) notes.push(`the search for git repositories stopped after ${git.searched} folders: ${git.unsearched.join(", ")} ${git.unsearched.length === 1 ? "is" : "are"} read-only`);
-  if (git.protectedHolders.length) notes.push(`more than ${git.protectedFound.length} protected names (.envrc, .vscode, …) lie below the top of the writable folders: ${git.protectedHolders.join(", ")} ${git.protectedHolders.length === 1 ? "is" : "are"} read-only as a whole`);
+  if (git.protectedHolders.length)
+    notes.push(
+      `more than ${git.protectedFound.length} protected names (.envrc, .vscode, …) lie below the top of the writable folders: ${git.protectedHolders.join(", ")} ${git.protectedHolders.length === 1 ? "is" : "are"} read-only as a whole`,
+    );
   // Protected names at the top of each root (through `fs`), and at every depth below it (the git search's walk, outside node_modules).
-  const protectedList = [...roots.flatMap((r) => protectedCandidates(r, fs)), ...git.protectedFound, ...git.protectedHolders, ...git.readOnly, ...git.missingTargetHolders, ...git.unsearched, ...(input.coreFiles ?? [])];
+  const protectedList = [
+    ...roots.flatMap((r) => protectedCandidates(r, fs)),
+    ...git.protectedFound,
+    ...git.protectedHolders,
+    ...git.readOnly,
+    ...git.missingTargetHolders,
+    ...git.unsearched,
+    ...(input.coreFiles ?? []),
+  ];
   for (const h of homesGiven) protectedList.push(...PROTECTED_IN_HOME.map((rel) => path.join(h, rel)));
   // A writable root itself is made read-only only by what must fail closed (a repository, a folder not searched).
   const forced = new Set(existing([...git.unsearched, ...git.missingTargetHolders, ...git.readOnly, ...git.protectedHolders]));
@@ -491,11 +500,9 @@ export function buildPolicy(input: PolicyInput): SandboxPolicy {
   // detaches a mount whose point is renamed over): the core watches these (guard.ts) — all but the
   // files the user's tools rewrite on every use and the system's own (base/credentials.ts REWRITTEN_OFTEN).
   const unwatched = new Set(existing([...homesGiven.flatMap((h) => REWRITTEN_OFTEN.map((rel) => path.join(h, rel))), ...(input.systemCredentials ?? SYSTEM_CREDENTIALS)]));
-  const fileLevel = unique([
-    ...readOnly.filter((p) => fs.kind(p) === "file"),
-    ...denied.filter((d) => !d.directory).map((d) => d.path),
-    ...filteredKept.map((f) => f.path),
-  ]).filter((p) => !unwatched.has(p));
+  const fileLevel = unique([...readOnly.filter((p) => fs.kind(p) === "file"), ...denied.filter((d) => !d.directory).map((d) => d.path), ...filteredKept.map((f) => f.path)]).filter(
+    (p) => !unwatched.has(p),
+  );
 
   return {
     writable,

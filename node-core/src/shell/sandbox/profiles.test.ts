@@ -36,9 +36,35 @@ describe("bubblewrap argv", () => {
   it("isolates users, pids and IPC, drops capabilities, filters syscalls, keeps the kernel's settings read-only, mounts the policy in order, and keeps the network unless denied", () => {
     const args = bwrapArgs(policy(), { cwd: "/ws/sub", masks, seccomp: true });
     expect(args.slice(0, 29)).toEqual([
-      "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", "--info-fd", "3", "--seccomp", "5",
-      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--ro-bind-try", "/proc/acpi", "/proc/acpi",
-      "--bind", "/ws", "/ws", "--bind", "/out/run.log", "/out/run.log",
+      "--unshare-user",
+      "--disable-userns",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--cap-drop",
+      "ALL",
+      "--info-fd",
+      "3",
+      "--seccomp",
+      "5",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--ro-bind",
+      "/proc/sys",
+      "/proc/sys",
+      "--ro-bind-try",
+      "/proc/acpi",
+      "/proc/acpi",
+      "--bind",
+      "/ws",
+      "/ws",
+      "--bind",
+      "/out/run.log",
+      "/out/run.log",
     ]);
     expect(bwrapArgs(policy(), { cwd: "/ws", masks, seccomp: false })).not.toContain("--seccomp");
     expect(args).not.toContain("--unshare-net");
@@ -73,12 +99,24 @@ describe("Seatbelt profile", () => {
     expect(params).toContain(`W1=${ODD}`);
     const values = params.map((p) => p.slice(p.indexOf("=") + 1));
     expect(values).toEqual([
-      "/ws", ODD, "/out/tmp", "/out/run.log", "/ws/app",
-      "/ws/.git", "/ws/app/.git", `${ODD}/.vscode`,
+      "/ws",
+      ODD,
+      "/out/tmp",
+      "/out/run.log",
       "/ws/app",
-      "/ws", ODD, "/out/tmp", "/out/run.log",
-      "/home/me/.gnupg", "/home/me/.netrc", "/home/me/.npmrc",
-      "/home/me/.netrc", "/home/me/.npmrc",
+      "/ws/.git",
+      "/ws/app/.git",
+      `${ODD}/.vscode`,
+      "/ws/app",
+      "/ws",
+      ODD,
+      "/out/tmp",
+      "/out/run.log",
+      "/home/me/.gnupg",
+      "/home/me/.netrc",
+      "/home/me/.npmrc",
+      "/home/me/.netrc",
+      "/home/me/.npmrc",
     ]);
     // Keys are unique and only [A-Z0-9]: the profile's text is fixed whatever the paths are.
     const keys = params.map((p) => p.slice(0, p.indexOf("=")));

@@ -37,7 +37,18 @@ describe("protected names below the top of a writable folder", () => {
     const found = findGitMetadata([root], undefined, {}, undefined, 3);
     expect(found.protectedFound).toHaveLength(3);
     expect(found.protectedHolders.sort()).toEqual([path.join(root, "d"), path.join(root, "e")]);
-    const policy = buildPolicy({ home: undefined, env: {}, allowedDirectories: [root], allowWrite: [], denyRead: [], tmpDir: os.tmpdir(), runFiles: [], network: "allow", git: found, systemCredentials: [] });
+    const policy = buildPolicy({
+      home: undefined,
+      env: {},
+      allowedDirectories: [root],
+      allowWrite: [],
+      denyRead: [],
+      tmpDir: os.tmpdir(),
+      runFiles: [],
+      network: "allow",
+      git: found,
+      systemCredentials: [],
+    });
     expect(policy.readOnly).toEqual(expect.arrayContaining([path.join(root, "a/.envrc"), path.join(root, "d"), path.join(root, "e")]));
     expect(policy.notes.join("\n")).toMatch(/protected names .* read-only as a whole/);
   });

@@ -38,7 +38,6 @@ afterAll(async () => {
   expect(await waitFor(() => ourProcesses().length === 0, 5000)).toBe(true);
 });
 
-
 async function rsc(t: TestCore, args: Record<string, unknown>): Promise<ToolResult & { text: string; s: RunShellCommandStructured }> {
   const r = await t.call("run_shell_command", args);
   return { ...r, text: resultText(r), s: r.structuredContent as RunShellCommandStructured };
@@ -153,7 +152,8 @@ describe.each(SHELLS)("Bash inside the sandbox (%s)", (kind, shellPath) => {
     t.core.workspace.updateSettings({ sandbox: { denyRead: ["secret.env"] } });
     writeFileSync(path.join(t.root, "secret.env"), "TOKEN=1");
     const r = await t.bash({
-      command: "for f in ~/.ssh/id_ed25519 ~/.ssh/id_ed25519.pub ~/.ssh/known_hosts ~/.aws/credentials ~/.netrc ~/.gnupg/private-keys-v1.d/k.key ~/notes.txt secret.env; do cat $f 2>&1; echo; done; ls ~/.gnupg 2>&1",
+      command:
+        "for f in ~/.ssh/id_ed25519 ~/.ssh/id_ed25519.pub ~/.ssh/known_hosts ~/.aws/credentials ~/.netrc ~/.gnupg/private-keys-v1.d/k.key ~/notes.txt secret.env; do cat $f 2>&1; echo; done; ls ~/.gnupg 2>&1",
     });
     const out = r.s.output;
     for (const denied of [".ssh/id_ed25519", ".aws/credentials", ".netrc", ".gnupg/private-keys-v1.d/k.key"]) expect(out).toMatch(new RegExp(`${denied.replace(/\./g, "\\.")}: Permission denied`));
@@ -343,7 +343,9 @@ describe("modes and the way out", () => {
     const marker = path.join(t.root, "ran");
     const b = await t.bash({ command: `touch ${marker}` });
     expect(b.isError).toBe(true);
-    expect(b.text).toMatch(/^The sandbox is required \(sandbox mode "on", --sandbox\) but not available: bubblewrap was not found at \/nonexistent\/bwrap \(WAVE_BWRAP\)\. Install bubblewrap: sudo apt-get install bubblewrap .* Nothing ran\.$/);
+    expect(b.text).toMatch(
+      /^The sandbox is required \(sandbox mode "on", --sandbox\) but not available: bubblewrap was not found at \/nonexistent\/bwrap \(WAVE_BWRAP\)\. Install bubblewrap: sudo apt-get install bubblewrap .* Nothing ran\.$/,
+    );
     expect(b.s.sandboxed).toBe(false);
     const r = await rsc(t, { command: `touch ${marker}` });
     expect(r.s.errorKind).toBe("sandbox_unavailable");
@@ -487,7 +489,7 @@ describe("status", () => {
     expect(changes().at(-1)).toEqual({ active: true, kind: "bubblewrap", network: "deny" });
   });
 
-  it("a host that was told \"checking\" hears when the check lands", async () => {
+  it('a host that was told "checking" hears when the check lands', async () => {
     const t = testCore();
     expect(t.core.sandbox.statusForNotification()).toMatchObject({ active: false, reason: "Checking whether the sandbox works here." });
     await t.core.sandbox.whenChecked();

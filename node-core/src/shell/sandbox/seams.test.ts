@@ -72,18 +72,31 @@ describe("copies of credential stores without their secrets", () => {
       "; a comment",
     ].join("\n");
     expect(filterCredentials(npmrc, "ini")).toBe(
-      ["registry=https://npm.example.com/", "@corp:registry=https://corp.example.com/npm/", "proxy=http://proxy.example.com:3128/", "https-proxy=http://proxy.example.com:3128/", "cafile=/etc/ssl/corp.pem", "; a comment"].join("\n"),
+      [
+        "registry=https://npm.example.com/",
+        "@corp:registry=https://corp.example.com/npm/",
+        "proxy=http://proxy.example.com:3128/",
+        "https-proxy=http://proxy.example.com:3128/",
+        "cafile=/etc/ssl/corp.pem",
+        "; a comment",
+      ].join("\n"),
     );
   });
 
   it("Docker keeps its registries, proxies and helpers without the logins; Maven its mirrors without passwords; Gradle its proxy without credentials", () => {
-    const docker = JSON.parse(filterCredentials(JSON.stringify({ auths: { "ghcr.io": { auth: "SECRET" } }, credsStore: "desktop", proxies: { default: { httpProxy: "http://p:3128" } } }), "json-auths")!);
+    const docker = JSON.parse(
+      filterCredentials(JSON.stringify({ auths: { "ghcr.io": { auth: "SECRET" } }, credsStore: "desktop", proxies: { default: { httpProxy: "http://p:3128" } } }), "json-auths")!,
+    );
     expect(docker).toEqual({ auths: { "ghcr.io": {} }, credsStore: "desktop", proxies: { default: { httpProxy: "http://p:3128" } } });
     expect(filterCredentials("<servers><server><id>x</id><username>u</username><password>SECRET</password></server></servers><mirrors><mirror><url>https://m</url></mirror></mirrors>", "xml")).toBe(
       "<servers><server><id>x</id><username>u</username><password></password></server></servers><mirrors><mirror><url>https://m</url></mirror></mirrors>",
     );
-    expect(filterCredentials("systemProp.https.proxyHost=p\nsystemProp.https.proxyPassword=SECRET\nmavenPassword=SECRET\norg.gradle.jvmargs=-Xmx2g\nsigning.secretKeyRingFile=/k", "properties")).toBe("systemProp.https.proxyHost=p\norg.gradle.jvmargs=-Xmx2g");
-    expect(filterCredentials('npmRegistryServer: "https://r"\nnpmAuthToken: SECRET\nnpmScopes:\n  corp:\n    npmAuthToken: SECRET\n', "yaml")).toBe('npmRegistryServer: "https://r"\nnpmScopes:\n  corp:\n');
+    expect(filterCredentials("systemProp.https.proxyHost=p\nsystemProp.https.proxyPassword=SECRET\nmavenPassword=SECRET\norg.gradle.jvmargs=-Xmx2g\nsigning.secretKeyRingFile=/k", "properties")).toBe(
+      "systemProp.https.proxyHost=p\norg.gradle.jvmargs=-Xmx2g",
+    );
+    expect(filterCredentials('npmRegistryServer: "https://r"\nnpmAuthToken: SECRET\nnpmScopes:\n  corp:\n    npmAuthToken: SECRET\n', "yaml")).toBe(
+      'npmRegistryServer: "https://r"\nnpmScopes:\n  corp:\n',
+    );
     expect(filterCredentials(JSON.stringify({ primaryApiKey: "SECRET", oauthAccount: { email: "e" }, theme: "dark" }), "json-keys")).toBe('{\n  "theme": "dark"\n}\n');
     expect(filterCredentials("not json", "json-keys")).toBeUndefined();
   });
@@ -117,7 +130,14 @@ describe("new git metadata", () => {
     expect(init.status).toBe(0);
     const made = /Initialized empty Git repository in (.*)\n/.exec(spawnSync("git", ["init", tempDir("wave-newgit-init-")], { encoding: "utf8" }).stdout)?.[1]?.replace(/\/$/, "");
     expect(untrustedGitDir(made!)).toBeUndefined();
-    expect(untrustedGitDir(repo('[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = https://x\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n', ["pre-commit.sample"]))).toBeUndefined();
+    expect(
+      untrustedGitDir(
+        repo(
+          '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = https://x\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n',
+          ["pre-commit.sample"],
+        ),
+      ),
+    ).toBeUndefined();
     expect(untrustedGitDir(repo("[core]\n\tfsmonitor = touch /tmp/x\n"))).toMatch(/core\.fsmonitor/);
     expect(untrustedGitDir(repo("[alias]\n\tst = !touch x\n"))).toMatch(/alias\.st/);
     expect(untrustedGitDir(repo("[include]\n\tpath = ../x\n"))).toMatch(/include\.path/);

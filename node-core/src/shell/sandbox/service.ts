@@ -123,18 +123,22 @@ export class SandboxService {
     // Checked from the next turn of the event loop on: the probe's fork and exec of bwrap (a few
     // milliseconds) never delays what the core is answering now, such as `initialize`.
     const env = deps.env ?? process.env;
-    this.availability = new Promise<void>((resolve) => setImmediate(resolve)).then(() => sandboxAvailability(this.platform, env, this.startWritablePlaces())).then((a) => {
-      this.landed = a;
-      if (!a.available) log.info("no OS sandbox: shell commands run unsandboxed", { reason: a.reason, remedy: a.remedy });
-      for (const r of a.refused ?? []) log.warn(`a bubblewrap program was refused: ${r.program}`, { reason: r.reason });
-      this.refresh();
-      return a;
-    });
+    this.availability = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => sandboxAvailability(this.platform, env, this.startWritablePlaces()))
+      .then((a) => {
+        this.landed = a;
+        if (!a.available) log.info("no OS sandbox: shell commands run unsandboxed", { reason: a.reason, remedy: a.remedy });
+        for (const r of a.refused ?? []) log.warn(`a bubblewrap program was refused: ${r.program}`, { reason: r.reason });
+        this.refresh();
+        return a;
+      });
     this.unsubscribe.push(addWritablePlaces(() => this.startWritablePlaces()));
     this.unsubscribe.push(deps.workspace.onSettingsChanged(() => this.refresh()));
-    this.unsubscribe.push(deps.events.subscribe((method: string) => {
-      if (method === "permission/rulesChanged") this.refresh();
-    }));
+    this.unsubscribe.push(
+      deps.events.subscribe((method: string) => {
+        if (method === "permission/rulesChanged") this.refresh();
+      }),
+    );
   }
 
   /** The places sandboxed commands may write as known at start (the workspace, settings, caches, TMPDIR): no program there is run. */
@@ -243,7 +247,12 @@ export class SandboxService {
           refusal: `This call asked to run outside the sandbox (dangerouslyDisableSandbox), but sandbox mode is "on" (${e.modeSource}): commands never run outside it, so nothing ran. Run the command without dangerouslyDisableSandbox, or ask the user to set sandbox mode to "auto".`,
         };
       }
-      return { ...base, sandboxed: false, outsideCause: "escape", outsideReason: status.active ? ESCAPE_REASON : `${ESCAPE_REASON}; besides, ${lowerFirst(status.reason ?? "no sandbox is available")}` };
+      return {
+        ...base,
+        sandboxed: false,
+        outsideCause: "escape",
+        outsideReason: status.active ? ESCAPE_REASON : `${ESCAPE_REASON}; besides, ${lowerFirst(status.reason ?? "no sandbox is available")}`,
+      };
     }
     const dirs = this.writableRoots(opts.session, e.settings);
     const untrusted = a.available && a.program ? this.programProblem(a.program, dirs.all) : undefined;
@@ -288,10 +297,12 @@ export class SandboxService {
     const wrap = (cmd: WrapInput): Wrapped => {
       const policy = policyFor(cmd);
       // What each single-file protection is now, before bwrap mounts it: the guard compares against this.
-      policy.fileLevelIds = Object.fromEntries(policy.fileLevel.flatMap((f) => {
-        const st = statSync(f, { throwIfNoEntry: false });
-        return st ? [[f, `${st.dev}:${st.ino}`]] : [];
-      }));
+      policy.fileLevelIds = Object.fromEntries(
+        policy.fileLevel.flatMap((f) => {
+          const st = statSync(f, { throwIfNoEntry: false });
+          return st ? [[f, `${st.dev}:${st.ino}`]] : [];
+        }),
+      );
       for (const i of policy.ignored) {
         if (this.warnedIgnored.has(i.path)) continue;
         this.warnedIgnored.add(i.path);
@@ -391,13 +402,17 @@ export function formatSandboxStatus(s: SandboxStatus): string {
 }
 
 function canonicalAll(list: readonly string[]): string[] {
-  return [...new Set(list.flatMap((p) => {
-    try {
-      return [realpathSync.native(p)];
-    } catch {
-      return [];
-    }
-  }))];
+  return [
+    ...new Set(
+      list.flatMap((p) => {
+        try {
+          return [realpathSync.native(p)];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ];
 }
 
 function lowerFirst(text: string): string {

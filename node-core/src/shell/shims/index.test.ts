@@ -11,17 +11,7 @@ import { GIT_BASH_FIND, NO_SHIMS, ShimInjector, shellPath } from "./index.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { GITIGNORE_PROBE, type ProbeRunner } from "./probe.js";
 import { processStartTime } from "../../util/processIdentity.js";
-import {
-  baseEnv,
-  buildFixtureTree,
-  LOG_VARIABLE,
-  lines,
-  readLog,
-  requireRealVendor,
-  runShell,
-  sortedLines,
-  type FixtureTree,
-} from "../../../test/support/shims.js";
+import { baseEnv, buildFixtureTree, LOG_VARIABLE, lines, readLog, requireRealVendor, runShell, sortedLines, type FixtureTree } from "../../../test/support/shims.js";
 import { NO_SUCH_PID } from "../../../test/support/processes.js";
 
 let tmp: string;
@@ -54,8 +44,7 @@ function writeExecutable(file: string, text: string): string {
 
 // Recorded on Windows: `ugrep --version` of the Genivia 7.8.2 WIN64 build (winget validation log),
 // `rg --version` of ripgrep 14.1.1, and how ugrep.exe lists the probe tree (subpaths with "\").
-const WINDOWS_UGREP_VERSION =
-  "ugrep 7.8.2 WIN64 +avx2; -P:pcre2jit; -z:zlib,bzip2,lzma,lz4,zstd,7z,tar/pax/cpio/zip\r\nLicense: BSD-3-Clause; ugrep user manual: <https://ugrep.com>\r\n";
+const WINDOWS_UGREP_VERSION = "ugrep 7.8.2 WIN64 +avx2; -P:pcre2jit; -z:zlib,bzip2,lzma,lz4,zstd,7z,tar/pax/cpio/zip\r\nLicense: BSD-3-Clause; ugrep user manual: <https://ugrep.com>\r\n";
 const WINDOWS_RG_VERSION = "ripgrep 14.1.1 (rev 4649aa9700)\r\n\r\nfeatures:+pcre2\r\n";
 const WINDOWS_PROBE_LISTING = "keep.log\r\nkeep.txt\r\nanchored\\f.txt\r\nodd\\.gitignore\\g.txt\r\nsub\\build\\d.txt\r\n";
 
@@ -64,11 +53,11 @@ describe.each(["bash", "zsh"] as ShellKind[])("%s", (kind) => {
     // The win32-x64 vendor directory, with stand-ins for the .exe files that run the Linux tools
     // here, so the prelude rendered for Git Bash can run for real.
     const winRoot = path.join(tmp, `win-vendor-${kind}`);
-    for (const [exe, tool] of [["ugrep.exe", "ugrep"], ["rg.exe", "rg"]]) {
-      writeExecutable(
-        path.join(winRoot, "win32-x64", exe!),
-        `#!/bin/sh\nprintf 'bundled-${exe}\\n' >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec '${path.join(realVendor, "linux-x64", tool!)}' "$@"\n`,
-      );
+    for (const [exe, tool] of [
+      ["ugrep.exe", "ugrep"],
+      ["rg.exe", "rg"],
+    ]) {
+      writeExecutable(path.join(winRoot, "win32-x64", exe!), `#!/bin/sh\nprintf 'bundled-${exe}\\n' >> "\${${LOG_VARIABLE}:-/dev/null}"\nexec '${path.join(realVendor, "linux-x64", tool!)}' "$@"\n`);
     }
     const calls: string[][] = [];
     const recorded: ProbeRunner = async (command) => {
@@ -122,11 +111,11 @@ describe("the injection and the user's own start-up files (BASH-SH-5)", () => {
     writeFileSync(path.join(home, "user.bash"), `echo x >> '${count}'\nuserfn() { echo user-bash-env; }\nexport FROM_USER_ENV=1\n`);
     const env = baseEnv(home, { BASH_ENV: "$HOME/user.bash" });
     const injection = await injector.injection(linux("bash"));
-    const r = await runShell(
-      "bash",
-      `userfn; echo "$FROM_USER_ENV"; type -t grep; echo "BASH_ENV=$BASH_ENV"; env | grep -c '^WAVE_\\(SHIMS\\|USER\\|CWD\\)'; bash -c 'userfn; type -t grep'`,
-      { cwd: treeDir, env, injection },
-    );
+    const r = await runShell("bash", `userfn; echo "$FROM_USER_ENV"; type -t grep; echo "BASH_ENV=$BASH_ENV"; env | grep -c '^WAVE_\\(SHIMS\\|USER\\|CWD\\)'; bash -c 'userfn; type -t grep'`, {
+      cwd: treeDir,
+      env,
+      injection,
+    });
     expect(r.stderr).toBe("");
     expect(lines(r.stdout)).toEqual(["user-bash-env", "1", "function", "BASH_ENV=$HOME/user.bash", "0", "user-bash-env", "file"]);
     // Once by the command's shell, once by the nested bash: never twice for one shell.
@@ -247,9 +236,7 @@ describe("injection files", () => {
     const files = new InjectionFiles(() => parent);
     const dir = files.ensureDir("bash-1", () => ({ "env.bash": "true\n" }), "env.bash");
     expect(path.basename(path.dirname(dir))).toMatch(new RegExp(`^wave-shims-${process.pid}-${processStartTime(process.pid)}-`));
-    expect(readdirSync(parent).sort()).toEqual(
-      [path.basename(path.dirname(dir)), `wave-shims-${process.ppid}-def`, live, "wave-shims-other", "unrelated"].sort(),
-    );
+    expect(readdirSync(parent).sort()).toEqual([path.basename(path.dirname(dir)), `wave-shims-${process.ppid}-def`, live, "wave-shims-other", "unrelated"].sort());
     files.dispose();
     expect(readdirSync(parent)).not.toContain(path.basename(path.dirname(dir)));
   });
@@ -267,9 +254,7 @@ describe("injection files", () => {
   });
 
   it("spell paths for the shell: Git Bash reads C:/…, never backslashes", () => {
-    expect(shellPath("C:\\Users\\me\\AppData\\Local\\Temp\\wave-shims-1\\bash-0\\env.bash", "win32")).toBe(
-      "C:/Users/me/AppData/Local/Temp/wave-shims-1/bash-0/env.bash",
-    );
+    expect(shellPath("C:\\Users\\me\\AppData\\Local\\Temp\\wave-shims-1\\bash-0\\env.bash", "win32")).toBe("C:/Users/me/AppData/Local/Temp/wave-shims-1/bash-0/env.bash");
     expect(shellPath("/tmp/a\\b", "linux")).toBe("/tmp/a\\b");
   });
 });

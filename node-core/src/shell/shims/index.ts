@@ -23,24 +23,8 @@ import type { PlatformName } from "../../util/platform.js";
 import type { ResolvedShell } from "../types.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { resolveLaunch, type Launch } from "./launch.js";
-import {
-  isEmptyPlan,
-  preludeFileName,
-  renderInjectionFiles,
-  type ShimPlan,
-  type ToolLaunch,
-} from "./prelude.js";
-import {
-  formatVersion,
-  ProbeCache,
-  probeBfs,
-  probeRg,
-  probeUgrep,
-  runProbe,
-  type Probed,
-  type ProbeRunner,
-  type Version,
-} from "./probe.js";
+import { isEmptyPlan, preludeFileName, renderInjectionFiles, type ShimPlan, type ToolLaunch } from "./prelude.js";
+import { formatVersion, ProbeCache, probeBfs, probeRg, probeUgrep, runProbe, type Probed, type ProbeRunner, type Version } from "./probe.js";
 
 export interface ShimInjection {
   /**
@@ -225,11 +209,7 @@ export class ShimInjector {
       this.names.set(key, name);
     }
     const prelude = preludeFileName(kind);
-    const dir = this.deps.files.ensureDir(
-      name,
-      (d) => renderInjectionFiles(kind, plan, d, path.join, (f) => shellPath(f, platform)),
-      prelude,
-    );
+    const dir = this.deps.files.ensureDir(name, (d) => renderInjectionFiles(kind, plan, d, path.join, (f) => shellPath(f, platform)), prelude);
     return { prelude: path.join(dir, prelude) };
   }
 
@@ -276,10 +256,7 @@ export class ShimInjector {
    */
   async helperStatus(platform: PlatformName): Promise<SearchHelpers> {
     const tag = platformTag(platform, this.deps.arch);
-    const report = async <T extends { version: Version }>(
-      tool: VendorTool,
-      probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
-    ): Promise<HelperStatus> => {
+    const report = async <T extends { version: Version }>(tool: VendorTool, probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>): Promise<HelperStatus> => {
       const { file, result } = await this.inspect(tool, platform, probe);
       if (!file || !result) return { tool, state: "missing", reason: `no bundled ${tool} for ${tag}; the system command runs` };
       if (!result.ok) return { tool, state: "unusable", path: file, reason: result.reason };
@@ -287,9 +264,7 @@ export class ShimInjector {
     };
     const tools = await Promise.all([
       report("ugrep", probeUgrep),
-      platform === "win32"
-        ? Promise.resolve<HelperStatus>({ tool: "bfs", state: "missing", reason: "bfs has no Windows build; find is Git Bash's GNU find" })
-        : report("bfs", probeBfs),
+      platform === "win32" ? Promise.resolve<HelperStatus>({ tool: "bfs", state: "missing", reason: "bfs has no Windows build; find is Git Bash's GNU find" }) : report("bfs", probeBfs),
       report("rg", probeRg),
     ]);
     return { platform: tag, tools };
@@ -316,11 +291,7 @@ export class ShimInjector {
     return { file, result };
   }
 
-  private async probed<T extends { version: Version }>(
-    tool: VendorTool,
-    platform: PlatformName,
-    probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>,
-  ): Promise<Bundled<T> | undefined> {
+  private async probed<T extends { version: Version }>(tool: VendorTool, platform: PlatformName, probe: (launch: Launch, run: ProbeRunner) => Promise<Probed<T>>): Promise<Bundled<T> | undefined> {
     const { file, result } = await this.inspect(tool, platform, probe);
     if (!file || !result) {
       const tag = platformTag(platform, this.deps.arch);

@@ -30,14 +30,7 @@ describe("resolveLaunch", () => {
       expect(direct.stdout, tool).toBe(viaScript.stdout);
       expect(launch.requires[0]).toBe(file);
       if (launch.command.length > 1) {
-        expect(launch.command).toEqual([
-          path.join(vendor, "lib", "ld-linux-x86-64.so.2"),
-          "--library-path",
-          path.join(vendor, "lib"),
-          "--argv0",
-          tool,
-          path.join(vendor, "libexec", tool),
-        ]);
+        expect(launch.command).toEqual([path.join(vendor, "lib", "ld-linux-x86-64.so.2"), "--library-path", path.join(vendor, "lib"), "--argv0", tool, path.join(vendor, "libexec", tool)]);
       }
     }
   });

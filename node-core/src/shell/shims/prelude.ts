@@ -20,7 +20,13 @@ import { VCS_DIRECTORIES } from "../../util/vcs.js";
  * caller's own flags come later and win (-E/-F/-P, -a, --color=always, --no-ignore-files).
  */
 export const UGREP_FIXED_FLAGS: readonly string[] = [
-  "--grep", "-G", "-.", "--sort", "--ignore-files", "-I", "--color=never",
+  "--grep",
+  "-G",
+  "-.",
+  "--sort",
+  "--ignore-files",
+  "-I",
+  "--color=never",
   // Directories only (never a file of that name: a worktree's `.git` file can match).
   ...VCS_DIRECTORIES.map((d) => `--exclude-dir=${d}`),
 ];
@@ -84,18 +90,33 @@ const LEADING_STAR = `'*'*|'^*'*`;
 
 // GNU grep long options without a value that ugrep reads the same way.
 const LONG_FLAGS = [
-  "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--ignore-case",
-  "--no-ignore-case", "--word-regexp", "--line-regexp", "--no-messages", "--invert-match",
-  "--line-number", "--line-buffered", "--with-filename", "--no-filename", "--quiet", "--silent",
-  "--text", "--files-without-match", "--files-with-matches", "--no-group-separator", "--color",
-  "--colour", "--no-ignore-files",
+  "--extended-regexp",
+  "--fixed-strings",
+  "--basic-regexp",
+  "--perl-regexp",
+  "--ignore-case",
+  "--no-ignore-case",
+  "--word-regexp",
+  "--line-regexp",
+  "--no-messages",
+  "--invert-match",
+  "--line-number",
+  "--line-buffered",
+  "--with-filename",
+  "--no-filename",
+  "--quiet",
+  "--silent",
+  "--text",
+  "--files-without-match",
+  "--files-with-matches",
+  "--no-group-separator",
+  "--color",
+  "--colour",
+  "--no-ignore-files",
 ];
 // Long options whose value may be the next word in both GNU grep and ugrep. (--max-count and
 // --group-separator take it only after `=` in ugrep, so those spelled with a space fall back.)
-const LONG_VALUED = [
-  "--label", "--binary-files", "--devices", "--include", "--exclude", "--exclude-from",
-  "--exclude-dir", "--before-context", "--after-context", "--context",
-];
+const LONG_VALUED = ["--label", "--binary-files", "--devices", "--include", "--exclude", "--exclude-from", "--exclude-dir", "--before-context", "--after-context", "--context"];
 const LONG_WITH_VALUE = [...LONG_VALUED, "--max-count", "--group-separator", "--color", "--colour"].map((f) => `${f}=*`);
 
 function grepFunction(kind: ShellKind, ug: ToolLaunch): string {
@@ -284,13 +305,7 @@ if [ -n "$__wave_shim_a" ]; then shopt -s expand_aliases; fi; unset __wave_shim_
  * `prelude.zsh`) and one full definition per tool. `spell` turns a native path into the shell's
  * spelling (Git Bash: `C:/…`).
  */
-export function renderInjectionFiles(
-  kind: ShellKind,
-  plan: ShimPlan,
-  dir: string,
-  join: (dir: string, name: string) => string,
-  spell: (file: string) => string,
-): Record<string, string> {
+export function renderInjectionFiles(kind: ShellKind, plan: ShimPlan, dir: string, join: (dir: string, name: string) => string, spell: (file: string) => string): Record<string, string> {
   const ext = kind === "zsh" ? "zsh" : "bash";
   const toolFile = (tool: ShimTool) => spell(join(dir, `${tool}.${ext}`));
   const files: Record<string, string> = {};

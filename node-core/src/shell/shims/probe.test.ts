@@ -6,19 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveLaunch } from "./launch.js";
-import {
-  MIN_UGREP,
-  parseRegextypes,
-  parseVersion,
-  ProbeCache,
-  probeBfs,
-  probeRg,
-  probeUgrep,
-  runProbe,
-  versionAtLeast,
-  type ProbeRunner,
-  type Version,
-} from "./probe.js";
+import { MIN_UGREP, parseRegextypes, parseVersion, ProbeCache, probeBfs, probeRg, probeUgrep, runProbe, versionAtLeast, type ProbeRunner, type Version } from "./probe.js";
 import { requireRealVendor } from "../../../test/support/shims.js";
 
 let tmp: string;
@@ -104,7 +92,10 @@ describe("version traps, with the system's own binaries", () => {
   });
 
   it("a bfs without Oniguruma (no emacs dialect) counts as missing", async () => {
-    const plainBfs = script("bfs-no-onig", `#!/bin/sh\n[ "$1" = --version ] && { echo 'bfs 4.1.4'; exit 0; }\necho 'Supported types are:\n\n  posix-basic:    POSIX basic regular expressions (BRE)\n  posix-extended: POSIX extended regular expressions (ERE)' >&2\nexit 0\n`);
+    const plainBfs = script(
+      "bfs-no-onig",
+      `#!/bin/sh\n[ "$1" = --version ] && { echo 'bfs 4.1.4'; exit 0; }\necho 'Supported types are:\n\n  posix-basic:    POSIX basic regular expressions (BRE)\n  posix-extended: POSIX extended regular expressions (ERE)' >&2\nexit 0\n`,
+    );
     const r = await probeBfs({ command: [plainBfs], requires: [plainBfs] }, runProbe);
     expect(r).toMatchObject({ ok: false });
   });

@@ -23,15 +23,10 @@ const PROBE_TIMEOUT_MS = 5_000;
 
 export const runProbe: ProbeRunner = (command, opts) =>
   new Promise((resolve) => {
-    execFile(
-      command[0]!,
-      command.slice(1),
-      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: "SIGKILL", maxBuffer: 1 << 20, windowsHide: true, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        resolve({ code, stdout: String(stdout ?? ""), stderr: String(stderr ?? "") });
-      },
-    );
+    execFile(command[0]!, command.slice(1), { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: "SIGKILL", maxBuffer: 1 << 20, windowsHide: true, encoding: "utf8" }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      resolve({ code, stdout: String(stdout ?? ""), stderr: String(stderr ?? "") });
+    });
   });
 
 export type Version = [number, number, number];
@@ -116,8 +111,7 @@ async function withProbeTree<T>(use: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-const run = (launch: Launch, runner: ProbeRunner, args: string[], cwd?: string) =>
-  runner([...launch.command, ...args], { cwd, timeoutMs: PROBE_TIMEOUT_MS });
+const run = (launch: Launch, runner: ProbeRunner, args: string[], cwd?: string) => runner([...launch.command, ...args], { cwd, timeoutMs: PROBE_TIMEOUT_MS });
 
 export async function probeUgrep(launch: Launch, runner: ProbeRunner): Promise<Probed<UgrepCapabilities>> {
   const v = await run(launch, runner, ["--version"]);
@@ -129,9 +123,7 @@ export async function probeUgrep(launch: Launch, runner: ProbeRunner): Promise<P
       reason: `ugrep ${formatVersion(version)} is older than ${formatVersion(MIN_UGREP)}: it misapplies .gitignore files or loops on a directory named .gitignore`,
     };
   }
-  const listed = await withProbeTree((dir) =>
-    run(launch, runner, [...UGREP_FIXED_FLAGS, "-r", "-l", GITIGNORE_PROBE.needle, "."], dir),
-  );
+  const listed = await withProbeTree((dir) => run(launch, runner, [...UGREP_FIXED_FLAGS, "-r", "-l", GITIGNORE_PROBE.needle, "."], dir));
   const got = listed.stdout
     .split(/\r?\n/)
     .filter(Boolean)

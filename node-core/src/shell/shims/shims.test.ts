@@ -11,17 +11,7 @@ import type { ShellKind } from "../types.js";
 import { NO_SHIMS, ShimInjector, type ShimInjection } from "./index.js";
 import { InjectionFiles } from "./injectionFiles.js";
 import { runProbe, type ProbeRunner } from "./probe.js";
-import {
-  baseEnv,
-  buildFixtureTree,
-  lines,
-  pathWithout,
-  requireRealVendor,
-  runShell,
-  sortedLines,
-  type FixtureTree,
-  unreachableGreps,
-} from "../../../test/support/shims.js";
+import { baseEnv, buildFixtureTree, lines, pathWithout, requireRealVendor, runShell, sortedLines, type FixtureTree, unreachableGreps } from "../../../test/support/shims.js";
 
 const KINDS: ShellKind[] = ["bash", "zsh"];
 
@@ -60,8 +50,7 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-const shim = (kind: ShellKind, script: string, cwd = treeDir) =>
-  runShell(kind, script, { cwd, env: baseEnv(home), injection: injections.get(kind)! });
+const shim = (kind: ShellKind, script: string, cwd = treeDir) => runShell(kind, script, { cwd, env: baseEnv(home), injection: injections.get(kind)! });
 const plain = (kind: ShellKind, script: string, cwd = treeDir) => runShell(kind, script, { cwd, env: baseEnv(home) });
 
 const N = () => tree.needle;
@@ -92,7 +81,12 @@ describe.each(KINDS)("%s", (kind) => {
         .filter((l) => l !== "--")
         .map((l) => l.replace(/^\.\//, ""))
         .filter((l) => kept.has(flags === "-rl" ? l : fileOf(l)));
-      expect(lines(shimmed.stdout).filter((l) => l !== "--").sort(), script).toEqual(systemKept.sort());
+      expect(
+        lines(shimmed.stdout)
+          .filter((l) => l !== "--")
+          .sort(),
+        script,
+      ).toEqual(systemKept.sort());
     }
     // -c: the same count for every file the shim searched.
     const counts = lines((await shim(kind, `grep -rc ${N()} .`)).stdout);
@@ -267,10 +261,7 @@ describe.each(KINDS)("%s", (kind) => {
   it.skipIf(!OLD_SYSTEM_UGREP)(`BASH-SHIM-7 a bundled ugrep that misapplies .gitignore counts as missing (${kind})`, async () => {
     const old = path.join(tmp, `old-ugrep-${kind}`, "linux-x64");
     mkdirSync(old, { recursive: true });
-    writeFileSync(
-      path.join(old, "ugrep"),
-      `#!/bin/sh\nif [ "$1" = --version ]; then echo 'ugrep 7.8.4 x86_64-pc-linux-gnu'; exit 0; fi\nexec '${OLD_SYSTEM_UGREP}' "$@"\n`,
-    );
+    writeFileSync(path.join(old, "ugrep"), `#!/bin/sh\nif [ "$1" = --version ]; then echo 'ugrep 7.8.4 x86_64-pc-linux-gnu'; exit 0; fi\nexec '${OLD_SYSTEM_UGREP}' "$@"\n`);
     chmodSync(path.join(old, "ugrep"), 0o755);
     const records: LogRecord[] = [];
     const stop = addLogSink((r) => records.push(r));
