@@ -277,10 +277,15 @@ export class ShellRun {
     return native ? { cwd: native } : { reason: `cannot map Git Bash path ${JSON.stringify(text)} to a Windows path` };
   }
 
-  /** Removes the cwd file (after each command; BASH-WIN-4): one unlink, nothing to look up first. */
+  /**
+   * Removes the cwd file (after each command; BASH-WIN-4): one unlink, nothing to look up first.
+   * None for a plain run outside a sandbox: its shell was not told of the file and the core never
+   * created it (only a sandbox's is made ahead, 6-spawn.ts), so there is nothing to remove.
+   */
   discardCwdFile(): void {
     const file = this.cwdFile;
     if (!file) return;
+    if (!tracksCwd(this.env) && this.spec.sandbox?.wrap === undefined) return;
     try {
       unlinkSync(file);
     } catch (err) {
