@@ -4,24 +4,15 @@
 // Read, Grep and Glob must ask (deny in deny-all, or when nobody can be asked) unless a Read(…)
 // rule names the place, and searches of a folder that holds such places go around them.
 import { spawnSync } from "node:child_process";
-import { chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chownSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { bundleForAnyUser, CoreProcess, type Message } from "./support/coreProcess.js";
+import { describe, expect, it } from "vitest";
+import { bundledCoreLab, CoreProcess, type Message } from "./support/coreProcess.js";
 import { isRoot, testAccounts, type TestAccount } from "./support/testUser.js";
 
 const SECRET = "TOKEN-4f1c9e";
-const cores: CoreProcess[] = [];
-const dirs: string[] = [];
-const bundle = bundleForAnyUser();
-afterEach(() => {
-  for (const c of cores.splice(0)) c.kill();
-});
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  rmSync(path.dirname(bundle), { recursive: true, force: true });
-});
+const { cores, dirs, bundle } = bundledCoreLab();
 
 interface Lab {
   ws: string;

@@ -11,24 +11,15 @@
 //    key, for Read, Grep and `cat` alike, and a link renamed into place after the check is caught
 //    when the file is opened.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { bundleForAnyUser, CoreProcess } from "./support/coreProcess.js";
+import { describe, expect, it } from "vitest";
+import { bundledCoreLab, CoreProcess } from "./support/coreProcess.js";
 import { testAccounts, type TestAccount } from "./support/testUser.js";
 
 const SECRET = "TOKEN-9b2e71";
-const cores: CoreProcess[] = [];
-const dirs: string[] = [];
-const bundle = bundleForAnyUser();
-afterEach(() => {
-  for (const c of cores.splice(0)) c.kill();
-});
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  rmSync(path.dirname(bundle), { recursive: true, force: true });
-});
+const { cores, dirs, bundle } = bundledCoreLab();
 
 interface Lab {
   base: string;

@@ -1,8 +1,9 @@
 // A test client for the bundled core: starts `node dist/wave-core.js <args>`, speaks line-delimited
 // JSON-RPC, and lets tests wait for responses and notifications.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, rmSync } from "node:fs";
 import path from "node:path";
+import { afterAll, afterEach } from "vitest";
 import { assertErrorKind, assertSummaryErrorKind } from "./errorKinds.js";
 import { scratchDir } from "./scratch.js";
 import { assertOnWire } from "./wire.js";
@@ -24,6 +25,22 @@ export function bundleForAnyUser(): string {
   copyFileSync(BUNDLE, copy);
   chmodSync(copy, 0o644);
   return copy;
+}
+
+/**
+ * What a test file that runs bundled cores as root and as the test account keeps: the cores it
+ * started, killed after each test, the folders it made and the bundle copy, removed when it ends.
+ */
+export function bundledCoreLab(): { cores: CoreProcess[]; dirs: string[]; bundle: string } {
+  const lab = { cores: [] as CoreProcess[], dirs: [] as string[], bundle: bundleForAnyUser() };
+  afterEach(() => {
+    for (const c of lab.cores.splice(0)) c.kill();
+  });
+  afterAll(() => {
+    for (const d of lab.dirs) rmSync(d, { recursive: true, force: true });
+    rmSync(path.dirname(lab.bundle), { recursive: true, force: true });
+  });
+  return lab;
 }
 
 export interface Message {

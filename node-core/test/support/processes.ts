@@ -1,5 +1,6 @@
 // Test helpers that look at real processes: who carries a marker in /proc/<pid>/environ, whether
 // a pid is alive (zombies count as dead), and polling without wall-clock assertions.
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { scratchDir } from "./scratch.js";
 import { listProcPids, readProcEntry } from "../../src/shell/processTable.js";
@@ -126,4 +127,19 @@ export async function waitFor<T>(check: () => T | Promise<T>, budgetMs = 10_000,
 /** A fresh temporary directory, removed when the test file ends (scratch.ts). */
 export function tempDir(prefix = "wave-test-"): string {
   return scratchDir(prefix);
+}
+
+let bwrapWorked: boolean | undefined;
+
+/** Whether bwrap can make a sandbox here (a PID namespace over a read-only root); asked once, by the tests that need one. */
+export function bwrapWorks(): boolean {
+  if (bwrapWorked === undefined) {
+    try {
+      execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"], { stdio: "ignore" });
+      bwrapWorked = true;
+    } catch {
+      bwrapWorked = false;
+    }
+  }
+  return bwrapWorked;
 }

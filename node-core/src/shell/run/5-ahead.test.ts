@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../../test/support/logs.js";
 import { closeCores, NO_SANDBOX, testCore, type TestCore } from "../../../test/support/core.js";
-import { isAlive, processesOfCore, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../../test/support/processes.js";
+import { bwrapWorks, isAlive, processesOfCore, processesWithEnv, tempDir, waitFor, waitingShellGroups } from "../../../test/support/processes.js";
 import { RUNS } from "./2-session.js";
 import { addLogSink } from "../../util/log.js";
 import { hostPlatform } from "../../util/platform.js";
@@ -27,15 +27,6 @@ afterEach(async () => {
   await closeCores();
   vi.unstubAllEnvs();
 });
-
-const bwrapWorks = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 interface Waiting {
   /** The loader (the shell that becomes the command's). */
@@ -71,7 +62,7 @@ async function waitingShell(t: TestCore): Promise<Waiting | undefined> {
 /** A probe of everything a command can see of its own shell: argv, environment, options. */
 const PROBE = `echo "$$ $WAVE_RUN_ID"; tr '\\0' '\\n' < /proc/$$/cmdline; echo "[$-] [$0] [$#] [$BASH_EXECUTION_STRING] [$SHLVL] [$PWD] [$OLDPWD] [$(trap -p EXIT | wc -l)]"; env | grep -v -e '^_=' -e '^WAVE_RUN_ID=' -e '^WAVE_CWD_FILE=' -e '^WAVE_CORE_PID=' -e '^WAVE_WARM_SHELL=' | sort`;
 
-describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ahead", () => {
+describe.runIf(hostPlatform().name === "linux" && bwrapWorks())("shells started ahead", () => {
   it("the next command runs in the shell started ahead, and sees what a shell started for it sees", async () => {
     vi.stubEnv("WAVE_WARM_SHELL", "0");
     const cold = testCore();
@@ -231,7 +222,7 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
   });
 });
 
-describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ahead in the sandbox", () => {
+describe.runIf(hostPlatform().name === "linux" && bwrapWorks())("shells started ahead in the sandbox", () => {
   it("a sandboxed command runs in the sandboxed shell that waited", async () => {
     const t = testCore();
     await t.bash({ command: "true" });
@@ -348,7 +339,7 @@ describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("shells started ah
   });
 });
 
-describe.runIf(hostPlatform().name === "linux" && bwrapWorks)("the allow-list: a waiting shell is used only when its launch differs from the cold one in nothing else", () => {
+describe.runIf(hostPlatform().name === "linux" && bwrapWorks())("the allow-list: a waiting shell is used only when its launch differs from the cold one in nothing else", () => {
   it("names exactly the script, BASH_ENV and (for a plain command) the start-up file's variables", () => {
     expect(Object.keys(AHEAD_MAY_DIFFER).sort()).toEqual(["args[last]", "env.BASH_ENV", "env.WAVE_CWD_FILE", "env.WAVE_CWD_START", "env.WAVE_SHIMS_FILE"]);
   });

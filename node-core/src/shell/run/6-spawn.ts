@@ -10,7 +10,7 @@ import path from "node:path";
 import { createLogger } from "../../util/log.js";
 import type { Invocation } from "../invocation.js";
 import { processOutputDir } from "../outputDir.js";
-import type { SandboxPolicy } from "../sandbox/policy.js";
+import type { Wrapped } from "../sandbox/service.js";
 import { ensureWatchdog } from "../watchdog.js";
 import { SpawnFailed, type RunSpec } from "./1-request.js";
 import type { RunPlan } from "./3-plan.js";
@@ -18,18 +18,7 @@ import type { RunPlan } from "./3-plan.js";
 const log = createLogger("runner");
 
 /** What a run's process is started as: the invocation, or the sandbox's wrapper around it. */
-export interface Launch {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  infoFd?: number;
-  /** A file opened read-only on this descriptor of the child (bwrap's --seccomp program). */
-  inputFd?: { fd: number; file: string };
-  /** The sandbox policy it runs under. */
-  policy?: SandboxPolicy;
-  /** What else the sandbox's content depends on (compared by a shell started ahead). */
-  fingerprint?: string;
-}
+export type Launch = Wrapped;
 
 /** `inv` as it is started: inside the sandbox when the spec's plan has one. Throws SpawnFailed. */
 export function launchOf(spec: RunSpec, plan: RunPlan, inv: Invocation): Launch {

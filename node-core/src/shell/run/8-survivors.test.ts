@@ -1,10 +1,9 @@
 // Each survivor strategy on its own, on real runs: real bash, real bwrap, real processes left behind.
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ALLOWED_DESPITE_WARNINGS, captureLogs } from "../../../test/support/logs.js";
 import { closeCores, ourProcesses, testCore } from "../../../test/support/core.js";
-import { tempDir, waitFor } from "../../../test/support/processes.js";
+import { bwrapWorks, tempDir, waitFor } from "../../../test/support/processes.js";
 import { hostPlatform } from "../../util/platform.js";
 import { ShellEngine } from "../engine.js";
 import { PROCESS_TOKEN, processOutputDir } from "../outputDir.js";
@@ -27,15 +26,6 @@ afterAll(async () => {
   engine.dispose();
   expect(await waitFor(() => ourProcesses().length === 0, 5000)).toBe(true);
 });
-
-const bwrapWorks = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 let seq = 0;
 async function ended(command: string, extra: Partial<RunSpec> = {}): Promise<{ run: ShellRun; scan: SurvivorScan }> {
@@ -83,7 +73,7 @@ describe.runIf(hostPlatform().name === "linux")("survivor strategies, each on it
     expect(inSandboxNamespace(scan, table)).toBeUndefined();
   });
 
-  it.runIf(bwrapWorks)("inSandboxNamespace finds a sandboxed run's survivors below its namespace's reaper, and none once it is empty", async () => {
+  it.runIf(bwrapWorks())("inSandboxNamespace finds a sandboxed run's survivors below its namespace's reaper, and none once it is empty", async () => {
     const t = testCore();
     await t.bash({ command: "true" });
     const sandbox = (await waitFor(() => t.core.sessions.main.service(RUNS).ahead.waiting))!.spec.sandbox!;
