@@ -57,6 +57,15 @@ function lstat(p: string): BigIntStats | undefined {
   }
 }
 
+/** As lstat, through links: a store named through one (~/.aws -> dotfiles/aws) is its real file. */
+function stat(p: string): BigIntStats | undefined {
+  try {
+    return statSync(p, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 function folder(dir: string, st: BigIntStats): FolderListing {
   const key = `${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
   const hit = folders.get(dir);
@@ -86,12 +95,7 @@ const homeListings = new Map<string, { key: string; names: Set<string> }>();
 
 /** The names in a home directory (undefined when it cannot be listed: every store is then asked about). */
 function homeNames(home: string): Set<string> | undefined {
-  let st;
-  try {
-    st = statSync(home, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
+  const st = stat(home);
   if (!st?.isDirectory()) return undefined;
   const key = `${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
   const hit = homeListings.get(home);
@@ -119,12 +123,7 @@ export function credentialFiles(places: Places): { files: Credential[]; complete
   const stack: string[] = [];
   for (const r of roots) {
     // A store named through a link (~/.aws -> dotfiles/aws): its real file counts.
-    let st;
-    try {
-      st = statSync(r, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
+    const st = stat(r);
     if (!st) continue;
     if (st.isFile()) files.push({ id: idOf(st), path: r, nlink: Number(st.nlink) });
     else if (st.isDirectory()) stack.push(r);
@@ -132,12 +131,7 @@ export function credentialFiles(places: Places): { files: Credential[]; complete
   const seen = new Set<string>();
   while (stack.length) {
     const dir = stack.pop()!;
-    let real;
-    try {
-      real = statSync(dir, { bigint: true, throwIfNoEntry: false });
-    } catch {
-      real = undefined;
-    }
+    const real = stat(dir);
     if (!real?.isDirectory() || seen.has(idOf(real))) continue;
     seen.add(idOf(real));
     const l = folder(dir, real);
